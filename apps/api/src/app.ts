@@ -1,0 +1,116 @@
+import { AppError } from "@agora/domain/shared/app-error";
+import { Scalar } from "@scalar/hono-api-reference";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { TrieRouter } from "hono/router/trie-router";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppDeps } from "./deps";
+import { fail } from "./http/envelope";
+import { onError } from "./http/errors";
+import { jsonBody } from "./http/middleware/json-body";
+import { requestContext } from "./http/middleware/request-context";
+import { createRouter, type Router } from "./http/openapi";
+import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
+
+/** Request bodies are small JSON documents; media bytes go straight to the object store. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+
+/** For an unmatched request: the methods the path does answer to (empty = unknown path → 404). */
+const allowedMethodsLookup = (app: Router) => {
+  let router: TrieRouter<string> | undefined;
+
+  return (path: string): string[] => {
+    if (!router) {
+      router = new TrieRouter<string>();
+      for (const route of app.routes) {
+        if (route.method !== "ALL") {
+          router.add("ANY", route.path, route.method);
+        }
+      }
+    }
+    const [matches] = router.match("ANY", path);
+
+    return [...new Set(matches.map(([method]) => method))];
+  };
+};
+
+const documentInfo = {
+  openapi: "3.1.0",
+  info: {
+    title: "Agora API",
+    version: API_VERSION,
+    description:
+      "The server behind the Agora marketplace-and-community app and its admin console. Every JSON response " +
+      "uses one envelope: `{ success, data, meta, error, request_id }`; clients act on the HTTP status and " +
+      "the stable `error.code`. Validation failures are 422 `validation_failed` with `error.details` " +
+      "(`[{ path, message }]`). Unknown body fields are ignored; ids and owners in a body never override " +
+      "the path or the token. Every response carries `X-Request-Id` (an incoming one is echoed when it is " +
+      "1-128 characters of `A-Za-z0-9._:-`). Bodies are limited to 256 KiB (413 `payload_too_large`); a " +
+      "body that is not JSON is 415 `unsupported_media_type`; a known path with another method is 405 " +
+      "`method_not_allowed` with `Allow`.",
+  },
+  servers: [{ url: "/" }],
+};
+
+export const createApp = (deps: AppDeps) => {
+  const { config } = deps;
+  const app = createRouter();
+
+  app.use(requestContext(deps));
+  app.use(secureHeaders());
+  if (config.allowedOrigins.length > 0) {
+    app.use(
+      cors({
+        origin: config.allowedOrigins,
+        allowHeaders: [
+          "Authorization",
+          "Content-Type",
+          "Idempotency-Key",
+          "X-Request-Id",
+          "X-Guest-Access-Token",
+        ],
+        exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed"],
+        maxAge: 600,
+      }),
+    );
+  }
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+      },
+    }),
+  );
+  app.use(jsonBody);
+
+  app.route("/", createSystemRoutes({ ...deps, readinessChecks: config.readinessChecks }));
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "Access token from `POST /api/v1/auth/login/verify` or `/refresh`.",
+  });
+  app.doc31(OPENAPI_PATH, documentInfo);
+  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Agora API reference" }));
+
+  const allowedMethods = allowedMethodsLookup(app);
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      c.header("Allow", allowed.join(", "));
+
+      return c.json(fail(c, "method_not_allowed", `${c.req.method} is not allowed here.`), 405);
+    }
+
+    return c.json(fail(c, "not_found", "No such route."), 404);
+  });
+  app.onError(onError);
+
+  return app;
+};
+
+export type App = ReturnType<typeof createApp>;

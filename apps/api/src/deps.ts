@@ -1,0 +1,77 @@
+// The composition root: the one place that knows every adapter and wires them together.
+import type { Database } from "@agora/db/client";
+import { migrate } from "@agora/db/migrator";
+import { seedCatalog } from "@agora/db/seed";
+import { type Clock, systemClock } from "@agora/domain/shared/clock";
+import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
+import type { Config } from "@agora/runtime/config";
+import { openConfiguredDatabase } from "@agora/runtime/database";
+import { createLogger } from "@agora/runtime/logging";
+import type { Logger } from "pino";
+import { createMetrics, type Metrics } from "./http/metrics";
+import type { ReadinessProbe } from "./modules/system/system.routes";
+
+export type AppDeps = {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  clock: Clock;
+  ids: IdGenerator;
+  probes: ReadinessProbe[];
+};
+
+export type Runtime = AppDeps & {
+  database: Database;
+  /** Closes what createDeps opened (the database, unless it was handed in). */
+  close(): Promise<void>;
+};
+
+export type DepsOverrides = {
+  /** An already open database (tests); it stays open on close(). */
+  database?: Database;
+  logger?: Logger;
+  clock?: Clock;
+};
+
+export const createDeps = async (config: Config, overrides: DepsOverrides = {}): Promise<Runtime> => {
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api"));
+  const ownsDatabase = overrides.database === undefined;
+
+  return {
+    config,
+    logger,
+    metrics: createMetrics(),
+    clock: overrides.clock ?? systemClock,
+    ids: uuidV7Ids,
+    database,
+    probes: [{ name: "database", check: () => database.ping() }],
+    async close() {
+      if (ownsDatabase) {
+        await database.close();
+      }
+    },
+  };
+};
+
+/** What `pnpm start` does before serving: apply pending migrations, then load the catalog. */
+export const prepareDatabase = async (database: Database, ids: IdGenerator) => {
+  const migrated = await migrate(database.sql);
+  const seeded = await seedCatalog(database.sql, ids);
+
+  return { migrationsApplied: migrated.applied.length, ...seeded };
+};
+
+const withDatabase = async <T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> => {
+  const database = await openConfiguredDatabase(config, "agora-cli");
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+};
+
+export const migrateCommand = (config: Config) => withDatabase(config, (database) => migrate(database.sql));
+
+export const seedCommand = (config: Config) =>
+  withDatabase(config, (database) => seedCatalog(database.sql, uuidV7Ids));

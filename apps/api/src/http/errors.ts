@@ -1,0 +1,108 @@
+import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
+import { AppError } from "@agora/domain/shared/app-error";
+import type { Context, ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
+import type { AppEnv } from "./app-env";
+import { fail } from "./envelope";
+
+/** The one code → status map (a few errors carry their own status; see AppError). */
+export const statusByCode = {
+  validation_failed: 422,
+  invalid_pagination: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  invalid_code: 422,
+  invalid_refresh_token: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
+  username_taken: 409,
+  idempotency_conflict: 409,
+  idempotency_in_progress: 409,
+  order_conflict: 409,
+  payment_conflict: 409,
+  invalid_transition: 422,
+  item_unavailable: 422,
+  plan_unavailable: 422,
+  meeting_ended: 422,
+  email_not_verified: 403,
+  account_suspended: 403,
+  rate_limited: 429,
+  email_unavailable: 503,
+  video_unavailable: 503,
+  storage_unavailable: 503,
+  service_unavailable: 503,
+  payload_too_large: 413,
+  internal_error: 500,
+} as const satisfies Record<ErrorCode, ContentfulStatusCode>;
+
+/** Thrown by request validation (zod hooks, JSON parsing); answered as 422 validation_failed. */
+export class RequestValidationError extends AppError {
+  constructor(details: FieldIssue[], message = "The request is invalid.") {
+    super("validation_failed", message, { details });
+  }
+}
+
+/** zod issues → `[{ path, message }]`; body fields are named by their path inside the body. */
+export const issuesOf = (error: ZodError, target: string): FieldIssue[] =>
+  error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+
+    return { path: path || (target === "json" ? "body" : target), message: issue.message };
+  });
+
+const codeForHttpStatus = (status: number): ErrorCode => {
+  switch (status) {
+    case 400:
+    case 422:
+      return "validation_failed";
+    case 401:
+      return "unauthorized";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 405:
+      return "method_not_allowed";
+    case 413:
+      return "payload_too_large";
+    case 415:
+      return "unsupported_media_type";
+    case 429:
+      return "rate_limited";
+    case 503:
+      return "service_unavailable";
+    default:
+      return "internal_error";
+  }
+};
+
+export const respondWithError = (c: Context<AppEnv>, error: AppError) => {
+  const status = (error.status ?? statusByCode[error.code]) as ContentfulStatusCode;
+  if (error.headers) {
+    for (const [name, value] of Object.entries(error.headers)) {
+      c.header(name, value);
+    }
+  }
+
+  return c.json(fail(c, error.code, error.message, error.details), status);
+};
+
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof AppError) {
+    return respondWithError(c, err);
+  }
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono's own 4xx (validator, body limit): keep the status, give it our envelope and code.
+    const code = codeForHttpStatus(err.status);
+    const status = (code === "validation_failed" ? 422 : err.status) as ContentfulStatusCode;
+
+    return c.json(fail(c, code, err.message || "The request is invalid."), status);
+  }
+  c.get("logger").error({ err }, "unhandled error");
+
+  return c.json(fail(c, "internal_error", "An internal error occurred."), 500);
+};

@@ -1,0 +1,5 @@
+// Production entry: serves the API (run `pnpm agora migrate` before a deploy).
+import { configOrExit } from "@agora/runtime/config-or-exit";
+import { runServer } from "./server";
+
+await runServer(configOrExit(), { prepare: false });

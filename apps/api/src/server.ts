@@ -1,0 +1,87 @@
+import type { Server } from "node:http";
+import type { Config } from "@agora/runtime/config";
+import { safeError } from "@agora/runtime/logging";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app";
+import { createDeps, prepareDatabase, type Runtime } from "./deps";
+
+/** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const listen = (runtime: Runtime): Promise<Server> => {
+  const app = createApp(runtime);
+  const { config } = runtime;
+
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
+      resolve(server as Server),
+    ) as Server;
+    // Explicit bounds: slow or idle clients cannot hold sockets forever.
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 30_000;
+    server.keepAliveTimeout = 5_000;
+    server.on("error", reject);
+  });
+};
+
+const drain = async (server: Server): Promise<boolean> => {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Idle keep-alive sockets are closed at once, and again as in-flight requests finish.
+  const sweeper = setInterval(() => server.closeIdleConnections(), 100);
+  server.closeIdleConnections();
+  const timedOut = await Promise.race([
+    closed.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), SHUTDOWN_GRACE_MS).unref()),
+  ]);
+  clearInterval(sweeper);
+  if (timedOut) {
+    server.closeAllConnections();
+  }
+
+  return !timedOut;
+};
+
+/** Serves the API until SIGTERM/SIGINT, then stops accepting, drains, and closes the database. */
+export const runServer = async (config: Config, options: { prepare: boolean }): Promise<void> => {
+  const runtime = await createDeps(config);
+  const { logger } = runtime;
+  try {
+    if (options.prepare) {
+      const prepared = await prepareDatabase(runtime.database, runtime.ids);
+      logger.info(prepared, "database ready");
+    }
+    const server = await listen(runtime);
+    const address = server.address();
+    logger.info(
+      {
+        address:
+          typeof address === "object" && address ? `http://${address.address}:${address.port}` : address,
+        env: config.appEnv,
+        database: runtime.database.kind,
+        worker: config.worker,
+      },
+      "agora api listening",
+    );
+
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) {
+        return;
+      }
+      stopping = true;
+      logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
+      const drained = await drain(server);
+      await runtime.close();
+      logger.info({ drained }, "stopped");
+      logger.flush();
+      process.exit(0);
+    };
+    process.once("SIGTERM", () => void shutdown("SIGTERM"));
+    process.once("SIGINT", () => void shutdown("SIGINT"));
+  } catch (error) {
+    logger.fatal({ err: safeError(error) }, "could not start");
+    await runtime.close().catch(() => {});
+    logger.flush();
+    process.exit(1);
+  }
+};

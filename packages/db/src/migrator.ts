@@ -1,0 +1,102 @@
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Sql, SqlExecutor } from "./sql";
+
+export type Migration = { name: string; sql: string; checksum: string };
+
+export type MigrateResult = { applied: string[]; alreadyApplied: number };
+
+/** Thrown when an applied migration's file no longer matches what was applied. */
+export class MigrationChecksumError extends Error {
+  constructor(readonly migrationName: string) {
+    super(`migration ${migrationName} was changed after it was applied (checksum mismatch)`);
+    this.name = "MigrationChecksumError";
+  }
+}
+
+// From source: packages/db/prisma/migrations. From an app bundle: the copy its build puts beside it.
+const migrationDirCandidates = [
+  new URL("../prisma/migrations", import.meta.url),
+  new URL("./migrations", import.meta.url),
+].map((url) => fileURLToPath(url));
+
+export const defaultMigrationsDir = (): string => {
+  const found = migrationDirCandidates.find((dir) => existsSync(path.join(dir)));
+  if (!found) {
+    throw new Error(`no migrations directory found (looked in ${migrationDirCandidates.join(", ")})`);
+  }
+
+  return found;
+};
+
+const checksumOf = (sql: string): string => createHash("sha256").update(sql).digest("hex");
+
+/** Reads `<dir>/<timestamp>_<name>/migration.sql` in name order (Prisma's layout). */
+export const loadMigrations = (dir: string = defaultMigrationsDir()): Migration[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+
+      return { name, sql, checksum: checksumOf(sql) };
+    });
+
+// The same DDL `prisma migrate` uses, so the table stays compatible with Prisma's tooling.
+const createMigrationsTable = `
+CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+// Any constant shared by every migrating process: they serialize on it.
+const MIGRATION_LOCK_KEY = 72_616_701;
+
+const appliedChecksums = async (tx: SqlExecutor): Promise<Map<string, string>> => {
+  const { rows } = await tx.query<{ migration_name: string; checksum: string }>(
+    `SELECT migration_name, checksum FROM "_prisma_migrations"
+     WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+
+  return new Map(rows.map((row) => [row.migration_name, row.checksum]));
+};
+
+/**
+ * Applies pending migrations in name order inside one transaction that holds an advisory lock,
+ * so concurrent migrators serialize and the later one finds nothing to do. Refuses to run when an
+ * applied migration's file has changed. Idempotent.
+ */
+export const migrate = async (sql: Sql, migrations: Migration[] = loadMigrations()): Promise<MigrateResult> =>
+  sql.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    await tx.exec(createMigrationsTable);
+    const applied = await appliedChecksums(tx);
+
+    for (const migration of migrations) {
+      const checksum = applied.get(migration.name);
+      if (checksum !== undefined && checksum !== migration.checksum) {
+        throw new MigrationChecksumError(migration.name);
+      }
+    }
+
+    const pending = migrations.filter((migration) => !applied.has(migration.name));
+    for (const migration of pending) {
+      await tx.exec(migration.sql);
+      await tx.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+         VALUES ($1, $2, $3, now(), now(), 1)`,
+        [randomUUID(), migration.checksum, migration.name],
+      );
+    }
+
+    return { applied: pending.map((migration) => migration.name), alreadyApplied: applied.size };
+  });

@@ -1,0 +1,65 @@
+import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
+
+/**
+ * The one error type use cases throw. `code` is a stable wire code (CONTRACT.md §4); the API maps
+ * it to an HTTP status. `status` overrides that map for the few codes whose status depends on the
+ * route (`invalid_code` is 401 at sign-in and 422 for verification and reset).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: FieldIssue[] | undefined;
+  readonly status: number | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { details?: FieldIssue[]; status?: number; headers?: Record<string, string>; cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options?.details;
+    this.status = options?.status;
+    this.headers = options?.headers;
+  }
+}
+
+/** Thrown when input passes the schema but breaks a rule only the domain knows (422). */
+export class ValidationError extends AppError {
+  constructor(details: FieldIssue[], message = "The request is invalid.") {
+    super("validation_failed", message, { details });
+  }
+}
+
+/** Thrown when a resource is absent or the caller may not know it exists (404). */
+export class NotFoundError extends AppError {
+  constructor(what: string) {
+    super("not_found", `${what} not found.`);
+  }
+}
+
+/** Thrown when the caller is known but lacks the role or right (403). */
+export class ForbiddenError extends AppError {
+  constructor(message = "You are not allowed to do this.") {
+    super("forbidden", message);
+  }
+}
+
+/** Thrown when the caller is not authenticated or the token no longer holds (401). */
+export class UnauthorizedError extends AppError {
+  constructor(message = "Authentication required.") {
+    super("unauthorized", message);
+  }
+}
+
+/** Thrown when a throttle window is still open (429); `retryAfterSeconds` becomes `Retry-After`. */
+export class RateLimitedError extends AppError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number, message = "Too many requests; try again later.") {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super("rate_limited", message, { headers: { "Retry-After": String(seconds) } });
+    this.retryAfterSeconds = seconds;
+  }
+}

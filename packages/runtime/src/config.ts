@@ -1,0 +1,355 @@
+// The only module that reads process.env. Everything else receives the frozen Config.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const appEnvs = ["development", "test", "staging", "production"] as const;
+export type AppEnvName = (typeof appEnvs)[number];
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const intFrom = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") {
+        return fallback;
+      }
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: "custom", message: `must be an integer from ${min} to ${max}` });
+
+        return z.NEVER;
+      }
+
+      return parsed;
+    });
+
+const boolFrom = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") {
+        return fallback;
+      }
+      if (["true", "1", "yes"].includes(value)) {
+        return true;
+      }
+      if (["false", "0", "no"].includes(value)) {
+        return false;
+      }
+      ctx.addIssue({ code: "custom", message: "must be true or false" });
+
+      return z.NEVER;
+    });
+
+const envSchema = z.object({
+  APP_ENV: z.enum(appEnvs).default("development"),
+  HOST: optionalText,
+  PORT: intFrom(0, 65_535, 8080),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
+  DATA_DIR: optionalText,
+  DATABASE_POOL_MAX: intFrom(1, 500, 10),
+  TOKEN_SECRET: optionalText,
+  ACCESS_TOKEN_TTL_SECONDS: intFrom(30, 86_400, 900),
+  REFRESH_TOKEN_TTL_SECONDS: intFrom(60, 31_536_000, 2_592_000),
+  REFRESH_REUSE_GRACE_SECONDS: intFrom(0, 300, 10),
+  MAIL_FROM: optionalText,
+  RESEND_API_KEY: optionalText,
+  SMTP_HOST: optionalText,
+  SMTP_PORT: intFrom(1, 65_535, 587),
+  SMTP_USER: optionalText,
+  SMTP_PASSWORD: optionalText,
+  SMTP_SECURE: boolFrom(false),
+  S3_ENDPOINT: optionalText,
+  S3_REGION: optionalText,
+  S3_BUCKET: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: boolFrom(true),
+  LISTING_PLAN_PRICE_AMOUNT: optionalText,
+  LISTING_PLAN_CURRENCY: optionalText,
+  LISTING_PLAN_DURATION_DAYS: optionalText,
+  PAYMENT_INSTRUCTIONS_WALLETONE_QR: optionalText.pipe(z.string().max(2000).optional()),
+  PAYMENT_INSTRUCTIONS_WALLETTWO_QR: optionalText.pipe(z.string().max(2000).optional()),
+  FCM_PROJECT_ID: optionalText,
+  FCM_CREDENTIALS_FILE: optionalText,
+  VIDEO_URL: optionalText,
+  VIDEO_API_KEY: optionalText,
+  VIDEO_API_SECRET: optionalText,
+  ALLOWED_ORIGINS: optionalText,
+  READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
+  WORKER: z.enum(["embedded", "off"]).default("embedded"),
+  RATE_LIMIT_AUTH_PER_IP: intFrom(0, 1_000_000, 100),
+  TRUST_PROXY: boolFrom(false),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+export type MailConfig = {
+  from: string;
+  resendApiKey: string | undefined;
+  smtp:
+    | { host: string; port: number; user: string | undefined; password: string | undefined; secure: boolean }
+    | undefined;
+};
+
+export type S3Config = {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+};
+
+export type ListingPlan = { priceAmount: number; currency: string; durationDays: number };
+
+export type Config = Readonly<{
+  appEnv: AppEnvName;
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  databasePoolMax: number;
+  tokenSecret: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  refreshReuseGraceSeconds: number;
+  mail: MailConfig;
+  s3: S3Config | undefined;
+  listingPlan: ListingPlan | undefined;
+  paymentInstructions: { walletone_qr: string | undefined; wallettwo_qr: string | undefined };
+  fcm: { projectId: string; credentialsFile: string } | undefined;
+  video: { url: string; apiKey: string; apiSecret: string } | undefined;
+  allowedOrigins: string[];
+  readinessChecks: boolean;
+  worker: "embedded" | "off";
+  rateLimitAuthPerIp: number;
+  trustProxy: boolean;
+  logLevel: string;
+}>;
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+const isStrict = (appEnv: AppEnvName) => appEnv === "staging" || appEnv === "production";
+
+const parsePlan = (env: Env, errors: string[]): ListingPlan | undefined => {
+  const {
+    LISTING_PLAN_PRICE_AMOUNT: price,
+    LISTING_PLAN_CURRENCY: currency,
+    LISTING_PLAN_DURATION_DAYS: days,
+  } = env;
+  if (price === undefined && currency === undefined && days === undefined) {
+    return undefined;
+  }
+  const before = errors.length;
+  const amount = Number(price);
+  if (price === undefined || !Number.isSafeInteger(amount) || amount < 0) {
+    errors.push("LISTING_PLAN_PRICE_AMOUNT: must be a non-negative integer (minor units)");
+  }
+  if (currency === undefined || !/^[A-Za-z]{3}$/.test(currency)) {
+    errors.push("LISTING_PLAN_CURRENCY: must be a three-letter currency code");
+  }
+  const duration = Number(days);
+  if (days === undefined || !Number.isInteger(duration) || duration < 1 || duration > 3650) {
+    errors.push("LISTING_PLAN_DURATION_DAYS: must be an integer from 1 to 3650");
+  }
+
+  return errors.length === before
+    ? { priceAmount: amount, currency: (currency ?? "").toUpperCase(), durationDays: duration }
+    : undefined;
+};
+
+/** Development and test get a secret generated once and kept under DATA_DIR. */
+const developmentSecret = (dataDir: string): string => {
+  const file = path.join(dataDir, "token-secret");
+  if (existsSync(file)) {
+    return readFileSync(file, "utf8").trim();
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+
+  return secret;
+};
+
+/**
+ * Reads and validates the configuration (CONTRACT.md §2). Staging and production refuse to start
+ * without the dependencies SPEC requires; every problem is reported on its own line.
+ */
+export const loadConfig = (source: Record<string, string | undefined> = process.env): ConfigResult => {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    };
+  }
+  const env = parsed.data;
+  const errors: string[] = [];
+  const strict = isStrict(env.APP_ENV);
+  const dataDir = path.resolve(env.DATA_DIR ?? ".data");
+
+  if (strict && !env.DATABASE_URL) {
+    errors.push(
+      "DATABASE_URL: required in staging and production (the embedded database is for development)",
+    );
+  }
+
+  let tokenSecret = env.TOKEN_SECRET;
+  if (tokenSecret !== undefined && Buffer.byteLength(tokenSecret) < 32) {
+    errors.push("TOKEN_SECRET: must be at least 32 bytes");
+  } else if (tokenSecret === undefined) {
+    if (strict) {
+      errors.push("TOKEN_SECRET: required in staging and production (at least 32 bytes)");
+    } else {
+      tokenSecret = developmentSecret(dataDir);
+    }
+  }
+
+  const smtp = env.SMTP_HOST
+    ? {
+        host: env.SMTP_HOST,
+        port: env.SMTP_PORT,
+        user: env.SMTP_USER,
+        password: env.SMTP_PASSWORD,
+        secure: env.SMTP_SECURE,
+      }
+    : undefined;
+  if (strict) {
+    const resendReady = Boolean(env.RESEND_API_KEY);
+    const smtpReady = Boolean(env.SMTP_HOST && env.SMTP_USER && env.SMTP_PASSWORD);
+    if (!resendReady && !smtpReady) {
+      errors.push("mail: set RESEND_API_KEY, or SMTP_HOST with SMTP_USER and SMTP_PASSWORD");
+    }
+    if (!env.MAIL_FROM) {
+      errors.push("MAIL_FROM: required in staging and production");
+    }
+  }
+
+  const s3Values = [env.S3_ENDPOINT, env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+  let s3: S3Config | undefined;
+  if (env.S3_ENDPOINT && env.S3_BUCKET && env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY) {
+    s3 = {
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION ?? "us-east-1",
+      bucket: env.S3_BUCKET,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    };
+  } else if (strict || s3Values.some(Boolean)) {
+    errors.push(
+      "S3: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required together",
+    );
+  }
+  if (strict && env.S3_ENDPOINT && !env.S3_ENDPOINT.startsWith("https://")) {
+    errors.push("S3_ENDPOINT: must be an https:// URL in staging and production");
+  }
+
+  const listingPlan = parsePlan(env, errors);
+  if (strict && !listingPlan && !errors.some((line) => line.startsWith("LISTING_PLAN"))) {
+    errors.push(
+      "LISTING_PLAN_PRICE_AMOUNT, LISTING_PLAN_CURRENCY, LISTING_PLAN_DURATION_DAYS: required in staging and production",
+    );
+  }
+
+  let fcm: Config["fcm"];
+  if (env.FCM_PROJECT_ID && env.FCM_CREDENTIALS_FILE) {
+    fcm = { projectId: env.FCM_PROJECT_ID, credentialsFile: env.FCM_CREDENTIALS_FILE };
+  } else if (env.FCM_PROJECT_ID || env.FCM_CREDENTIALS_FILE) {
+    errors.push("FCM: FCM_PROJECT_ID and FCM_CREDENTIALS_FILE are required together");
+  }
+
+  let video: Config["video"];
+  if (env.VIDEO_URL && env.VIDEO_API_KEY && env.VIDEO_API_SECRET) {
+    if (!/^wss?:\/\//.test(env.VIDEO_URL)) {
+      errors.push("VIDEO_URL: must be a ws:// or wss:// URL");
+    }
+    video = { url: env.VIDEO_URL, apiKey: env.VIDEO_API_KEY, apiSecret: env.VIDEO_API_SECRET };
+  } else if (env.VIDEO_URL || env.VIDEO_API_KEY || env.VIDEO_API_SECRET) {
+    errors.push("VIDEO: VIDEO_URL, VIDEO_API_KEY and VIDEO_API_SECRET are required together");
+  }
+
+  if (errors.length > 0 || tokenSecret === undefined) {
+    return { ok: false, errors };
+  }
+
+  const config: Config = {
+    appEnv: env.APP_ENV,
+    host: env.HOST ?? "0.0.0.0",
+    port: env.PORT,
+    databaseUrl: env.DATABASE_URL,
+    dataDir,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    tokenSecret,
+    accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
+    refreshReuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
+    mail: { from: env.MAIL_FROM ?? "agora@localhost", resendApiKey: env.RESEND_API_KEY, smtp },
+    s3,
+    listingPlan,
+    paymentInstructions: {
+      walletone_qr: env.PAYMENT_INSTRUCTIONS_WALLETONE_QR,
+      wallettwo_qr: env.PAYMENT_INSTRUCTIONS_WALLETTWO_QR,
+    },
+    fcm,
+    video,
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    readinessChecks: env.READINESS_CHECKS ? env.READINESS_CHECKS === "enabled" : strict,
+    worker: env.WORKER,
+    rateLimitAuthPerIp: env.RATE_LIMIT_AUTH_PER_IP,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+  };
+
+  return { ok: true, config: Object.freeze(config) };
+};
+
+/** Test and tooling convenience: a valid development config with overrides. */
+export const testConfig = (overrides: Partial<Config> = {}): Config =>
+  Object.freeze({
+    appEnv: "test",
+    host: "127.0.0.1",
+    port: 0,
+    databaseUrl: undefined,
+    dataDir: path.resolve(".data/test"),
+    databasePoolMax: 10,
+    tokenSecret: "test-secret-that-is-long-enough-for-hs256-signing",
+    accessTokenTtlSeconds: 900,
+    refreshTokenTtlSeconds: 2_592_000,
+    refreshReuseGraceSeconds: 10,
+    mail: { from: "agora@localhost", resendApiKey: undefined, smtp: undefined },
+    s3: undefined,
+    listingPlan: undefined,
+    paymentInstructions: { walletone_qr: undefined, wallettwo_qr: undefined },
+    fcm: undefined,
+    video: undefined,
+    allowedOrigins: [],
+    readinessChecks: false,
+    worker: "off",
+    rateLimitAuthPerIp: 100,
+    trustProxy: false,
+    logLevel: "silent",
+    ...overrides,
+  } satisfies Config);
