@@ -1,1 +1,234 @@
-export {};
+// `pnpm bench`: starts the built API on a fresh PostgreSQL database and a raw reference server,
+// drives each scenario with autocannon on loopback, and prints req/s and p50/p99 beside the
+// reference measured in the same run. Servers are pinned to CPU 0 and the load generator to CPU 1
+// (taskset) so they do not fight over one core.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { type Scenario, scenarios } from "./scenarios.ts";
+
+type LoadResult = {
+  requestsPerSecond: number;
+  totalRequests: number;
+  p50: number;
+  p99: number;
+  statusCounts: Partial<Record<"2xx" | "3xx" | "4xx" | "5xx" | "errors" | "timeouts", number>>;
+};
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const env = process.env;
+const durationSeconds = Number(env.BENCH_DURATION ?? 5);
+const warmupSeconds = Number(env.BENCH_WARMUP ?? 1);
+const rounds = Math.max(1, Number(env.BENCH_ROUNDS ?? 3));
+const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY, "i") : undefined;
+const adminUrl = env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+const hasTaskset = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
+const pinned = (cpu: number, args: string[]) => (hasTaskset ? ["taskset", "-c", String(cpu), ...args] : args);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const start = (
+  command: string[],
+  childEnv: Record<string, string | undefined>,
+  pipeStdout = false,
+): ChildProcess => {
+  const [file, ...args] = command;
+  const child = spawn(file ?? "node", args, {
+    cwd: repo,
+    env: childEnv,
+    stdio: ["ignore", pipeStdout ? "pipe" : "ignore", "inherit"],
+  });
+
+  return child;
+};
+
+const waitForHealth = async (url: string, child: ChildProcess, seconds = 60) => {
+  for (let i = 0; i < seconds * 10; i += 1) {
+    if (child.exitCode !== null) {
+      throw new Error(`server exited with ${child.exitCode}`);
+    }
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) {
+        return;
+      }
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`server at ${url} did not become healthy`);
+};
+
+const freePort = async (): Promise<number> => {
+  const { createServer } = await import("node:net");
+
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+};
+
+const load = (spec: Record<string, unknown>): LoadResult => {
+  const [file, ...args] = pinned(1, [
+    process.execPath,
+    path.join(repo, "bench/src/load.ts"),
+    JSON.stringify(spec),
+  ]);
+  const result = spawnSync(file ?? process.execPath, args, {
+    encoding: "utf8",
+    timeout: (durationSeconds + warmupSeconds + 60) * 1000,
+  });
+  if (result.status !== 0) {
+    throw new Error(`load generator failed: ${result.stderr}`);
+  }
+
+  return JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}") as LoadResult;
+};
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const main = async () => {
+  if (!existsSync(path.join(repo, "apps/api/dist/start.js"))) {
+    throw new Error("apps/api/dist is missing: `pnpm bench` builds it first");
+  }
+  const databaseName = `agora_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${databaseName}"`);
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${databaseName}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "agora-bench-"));
+
+  const apiPort = await freePort();
+  const referencePort = await freePort();
+  const api = start(pinned(0, [process.execPath, "apps/api/dist/start.js"]), {
+    PATH: env.PATH,
+    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "",
+    APP_ENV: "development",
+    HOST: "127.0.0.1",
+    PORT: String(apiPort),
+    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_POOL_MAX: env.BENCH_POOL_MAX ?? "10",
+    DATA_DIR: dataDir,
+    TOKEN_SECRET: "bench-secret-bench-secret-bench-secret-0123456789",
+    LOG_LEVEL: "info",
+    WORKER: "embedded",
+    LISTING_PLAN_PRICE_AMOUNT: "990",
+    LISTING_PLAN_CURRENCY: "USD",
+    LISTING_PLAN_DURATION_DAYS: "30",
+    RATE_LIMIT_AUTH_PER_IP: "0",
+  });
+  const reference = start(pinned(0, [process.execPath, "bench/src/reference.ts", String(referencePort)]), {
+    PATH: env.PATH,
+    DATABASE_URL: databaseUrl.toString(),
+  });
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const referenceUrl = `http://127.0.0.1:${referencePort}`;
+
+  const rows: { scenario: Scenario; connections: number; agora: LoadResult; reference: LoadResult }[] = [];
+  try {
+    await waitForHealth(apiUrl, api);
+    await waitForHealth(referenceUrl, reference);
+    const context = { apiUrl, referenceUrl, databaseUrl: databaseUrl.toString() };
+    for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
+      const prepared = scenario.prepare ? await scenario.prepare(context) : {};
+      for (const connections of scenario.connections) {
+        const base = { connections, durationSeconds, warmupSeconds, ...scenario.request, ...prepared };
+        process.stderr.write(`  ${scenario.name} @${connections}:`);
+        // Rounds alternate which server goes first; the median round (by ratio) is reported, so
+        // one noisy measurement on a shared machine does not decide the figure.
+        const measured: { agora: LoadResult; reference: LoadResult }[] = [];
+        for (let round = 0; round < rounds; round += 1) {
+          const runAgora = () => load({ ...base, url: `${apiUrl}${scenario.request.path}` });
+          const runReference = () =>
+            load({ ...base, url: `${referenceUrl}${scenario.reference ?? scenario.request.path}` });
+          const pair =
+            round % 2 === 0
+              ? { agora: runAgora(), reference: runReference() }
+              : (() => {
+                  const reference = runReference();
+
+                  return { agora: runAgora(), reference };
+                })();
+          measured.push(pair);
+          process.stderr.write(
+            ` ${fmt(pair.agora.requestsPerSecond)}/${fmt(pair.reference.requestsPerSecond)}`,
+          );
+        }
+        measured.sort(
+          (a, b) =>
+            a.agora.requestsPerSecond / a.reference.requestsPerSecond -
+            b.agora.requestsPerSecond / b.reference.requestsPerSecond,
+        );
+        const median = measured[Math.floor(measured.length / 2)] ?? measured[0];
+        process.stderr.write("\n");
+        if (median) {
+          rows.push({ scenario, connections, agora: median.agora, reference: median.reference });
+        }
+      }
+    }
+  } finally {
+    api.kill("SIGTERM");
+    reference.kill("SIGTERM");
+    await sleep(500);
+    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => {});
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const header = [
+    "scenario",
+    "conns",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "ref req/s",
+    "ref p50",
+    "ref p99",
+    "ratio",
+    "non-2xx",
+  ];
+  const lines = rows.map(({ scenario, connections, agora, reference: ref }) => {
+    const counts = agora.statusCounts;
+    const non2xx =
+      (counts["4xx"] ?? 0) + (counts["5xx"] ?? 0) + (counts.errors ?? 0) + (counts.timeouts ?? 0);
+
+    return [
+      scenario.name,
+      String(connections),
+      fmt(agora.requestsPerSecond),
+      fmt(agora.p50, 1),
+      fmt(agora.p99, 1),
+      fmt(ref.requestsPerSecond),
+      fmt(ref.p50, 1),
+      fmt(ref.p99, 1),
+      `${fmt((agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1)) * 100)}%`,
+      String(non2xx),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
+  const render = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ");
+  const cpu = spawnSync("sh", ["-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}.`;
+  const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
+  process.stdout.write(`\n${table}\n\n${note}\n`);
+  mkdirSync(path.join(repo, "bench/results"), { recursive: true });
+  writeFileSync(path.join(repo, "bench/results/latest.json"), JSON.stringify({ note, rows }, null, 2));
+};
+
+await main();

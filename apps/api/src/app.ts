@@ -1,21 +1,20 @@
-import { AppError } from "@agora/domain/shared/app-error";
 import { Scalar } from "@scalar/hono-api-reference";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { TrieRouter } from "hono/router/trie-router";
-import { secureHeaders } from "hono/secure-headers";
 import type { AppDeps } from "./deps";
-import { fail } from "./http/envelope";
 import { onError } from "./http/errors";
-import { jsonBody } from "./http/middleware/json-body";
-import { requestContext } from "./http/middleware/request-context";
+import { createRequestHandler } from "./http/handler";
+import { requestBody } from "./http/middleware/request-body";
 import { createRouter, type Router } from "./http/openapi";
+import { fail } from "./http/respond";
 import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
 
 /** Request bodies are small JSON documents; media bytes go straight to the object store. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
+
+const bodyMethods = ["POST", "PUT", "PATCH", "DELETE"];
 
 /** For an unmatched request: the methods the path does answer to (empty = unknown path → 404). */
 const allowedMethodsLookup = (app: Router) => {
@@ -25,7 +24,7 @@ const allowedMethodsLookup = (app: Router) => {
     if (!router) {
       router = new TrieRouter<string>();
       for (const route of app.routes) {
-        if (route.method !== "ALL") {
+        if (route.method !== "ALL" && !route.path.includes("*")) {
           router.add("ANY", route.path, route.method);
         }
       }
@@ -54,12 +53,11 @@ const documentInfo = {
   servers: [{ url: "/" }],
 };
 
+/** The Hono application: routes, body guard, error mapping, OpenAPI document and reference. */
 export const createApp = (deps: AppDeps) => {
   const { config } = deps;
   const app = createRouter();
 
-  app.use(requestContext(deps));
-  app.use(secureHeaders());
   if (config.allowedOrigins.length > 0) {
     app.use(
       cors({
@@ -76,15 +74,8 @@ export const createApp = (deps: AppDeps) => {
       }),
     );
   }
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
-      },
-    }),
-  );
-  app.use(jsonBody);
+  // Only where a body can arrive: GET routes stay free of middleware (and synchronous in Hono).
+  app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
   app.route("/", createSystemRoutes({ ...deps, readinessChecks: config.readinessChecks }));
 
@@ -101,12 +92,12 @@ export const createApp = (deps: AppDeps) => {
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);
     if (allowed.length > 0) {
-      c.header("Allow", allowed.join(", "));
-
-      return c.json(fail(c, "method_not_allowed", `${c.req.method} is not allowed here.`), 405);
+      return fail(c, 405, "method_not_allowed", `${c.req.method} is not allowed here.`, {
+        headers: { allow: allowed.join(", ") },
+      });
     }
 
-    return c.json(fail(c, "not_found", "No such route."), 404);
+    return fail(c, 404, "not_found", "No such route.");
   });
   app.onError(onError);
 
@@ -114,3 +105,7 @@ export const createApp = (deps: AppDeps) => {
 };
 
 export type App = ReturnType<typeof createApp>;
+
+/** The app behind the per-request wrapper (request id, security headers, access log, metrics). */
+export const createHttpHandler = (deps: AppDeps, app: App = createApp(deps)) =>
+  createRequestHandler(app, { logger: deps.logger, metrics: deps.metrics });

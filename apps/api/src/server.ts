@@ -2,36 +2,39 @@ import type { Server } from "node:http";
 import type { Config } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
 import { serve } from "@hono/node-server";
-import { createApp } from "./app";
-import { createDeps, prepareDatabase, type Runtime } from "./deps";
+import { createHttpHandler } from "./app";
+import { createDeps, prepareDatabase } from "./deps";
+import type { RequestHandler } from "./http/handler";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-const listen = (runtime: Runtime): Promise<Server> => {
-  const app = createApp(runtime);
-  const { config } = runtime;
-
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
-      resolve(server as Server),
-    ) as Server;
+/** Starts the Node HTTP server with explicit header, request and keep-alive timeouts. */
+export const listen = (
+  fetch: RequestHandler,
+  { host, port }: { host: string; port: number },
+): Promise<Server> =>
+  new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname: host, port }, () => resolve(server as Server)) as Server;
     // Explicit bounds: slow or idle clients cannot hold sockets forever.
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
     server.on("error", reject);
   });
-};
 
-const drain = async (server: Server): Promise<boolean> => {
+/**
+ * Stops accepting connections and lets in-flight requests finish within `graceMs`; after that the
+ * remaining connections are cut. Resolves true when everything finished in time.
+ */
+export const drain = async (server: Server, graceMs = SHUTDOWN_GRACE_MS): Promise<boolean> => {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Idle keep-alive sockets are closed at once, and again as in-flight requests finish.
   const sweeper = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
   const timedOut = await Promise.race([
     closed.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), SHUTDOWN_GRACE_MS).unref()),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref()),
   ]);
   clearInterval(sweeper);
   if (timedOut) {
@@ -50,7 +53,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       const prepared = await prepareDatabase(runtime.database, runtime.ids);
       logger.info(prepared, "database ready");
     }
-    const server = await listen(runtime);
+    const server = await listen(createHttpHandler(runtime), config);
     const address = server.address();
     logger.info(
       {

@@ -7,6 +7,7 @@ import { type Config, testConfig } from "@agora/runtime/config";
 import { createLogger } from "@agora/runtime/logging";
 import { createApp } from "../src/app";
 import { createDeps, type Runtime } from "../src/deps";
+import { createRequestHandler } from "../src/http/handler";
 
 export type LogLine = Record<string, unknown> & { msg?: string; level?: string };
 
@@ -57,6 +58,10 @@ export const createHarness = async (options: { config?: Partial<Config>; seed?: 
   const config = testConfig(options.config);
   const runtime: Runtime = await createDeps(config, { database: target.db, logger: logs.logger, clock });
   const app = createApp(runtime);
+  const handler = createRequestHandler(app, { logger: runtime.logger, metrics: runtime.metrics });
+  /** Sends a request through the same handler the server uses (without the socket). */
+  const fetch = async (path: string, init?: RequestInit) =>
+    handler(new Request(new URL(path, "http://agora.test"), init));
 
   const request = async <T = Record<string, unknown>>(
     method: string,
@@ -75,7 +80,7 @@ export const createHarness = async (options: { config?: Partial<Config>; seed?: 
     if (init.token) {
       headers.authorization = `Bearer ${init.token}`;
     }
-    const response = await app.request(path, { method, headers, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(path, { method, headers, ...(body === undefined ? {} : { body }) });
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get("content-type") ?? "").includes("json") && text) {
@@ -87,6 +92,8 @@ export const createHarness = async (options: { config?: Partial<Config>; seed?: 
 
   return {
     app,
+    handler,
+    fetch,
     runtime,
     config,
     clock,

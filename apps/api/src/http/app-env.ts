@@ -1,9 +1,34 @@
+import type { Http2Bindings, HttpBindings } from "@hono/node-server";
+import type { Context } from "hono";
 import type { Logger } from "pino";
 
-/** Per-request values middleware puts on the Hono context. */
-export type AppVariables = {
+/**
+ * What the request handler (http/handler.ts) hands every request, as Hono bindings (`c.env`):
+ * the request id and the process logger, plus Node's request/response when served over HTTP.
+ */
+export type RequestBindings = Partial<HttpBindings | Http2Bindings> & {
   requestId: string;
-  logger: Logger;
+  rootLogger: Logger;
 };
 
-export type AppEnv = { Variables: AppVariables };
+/** Per-request values handlers and middleware put on the Hono context. */
+export type AppVariables = {
+  /** Created on first use by `requestLogger(c)`. */
+  logger: Logger | undefined;
+};
+
+export type AppEnv = { Bindings: RequestBindings; Variables: AppVariables };
+
+/**
+ * The request's logger (a pino child bound to `request_id`), created on first use so requests that
+ * log nothing but their access line pay nothing for it.
+ */
+export const requestLogger = (c: Context<AppEnv>): Logger => {
+  let logger = c.get("logger");
+  if (!logger) {
+    logger = c.env.rootLogger.child({ request_id: c.env.requestId });
+    c.set("logger", logger);
+  }
+
+  return logger;
+};

@@ -4,8 +4,8 @@ import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
-import type { AppEnv } from "./app-env";
-import { fail } from "./envelope";
+import { type AppEnv, requestLogger } from "./app-env";
+import { fail } from "./respond";
 
 /** The one code → status map (a few errors carry their own status; see AppError). */
 export const statusByCode = {
@@ -80,16 +80,11 @@ const codeForHttpStatus = (status: number): ErrorCode => {
   }
 };
 
-export const respondWithError = (c: Context<AppEnv>, error: AppError) => {
-  const status = (error.status ?? statusByCode[error.code]) as ContentfulStatusCode;
-  if (error.headers) {
-    for (const [name, value] of Object.entries(error.headers)) {
-      c.header(name, value);
-    }
-  }
-
-  return c.json(fail(c, error.code, error.message, error.details), status);
-};
+export const respondWithError = (c: Context<AppEnv>, error: AppError) =>
+  fail(c, (error.status ?? statusByCode[error.code]) as ContentfulStatusCode, error.code, error.message, {
+    details: error.details,
+    headers: error.headers,
+  });
 
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof AppError) {
@@ -100,9 +95,9 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     const code = codeForHttpStatus(err.status);
     const status = (code === "validation_failed" ? 422 : err.status) as ContentfulStatusCode;
 
-    return c.json(fail(c, code, err.message || "The request is invalid."), status);
+    return fail(c, status, code, err.message || "The request is invalid.");
   }
-  c.get("logger").error({ err }, "unhandled error");
+  requestLogger(c).error({ err }, "unhandled error");
 
-  return c.json(fail(c, "internal_error", "An internal error occurred."), 500);
+  return fail(c, 500, "internal_error", "An internal error occurred.");
 };

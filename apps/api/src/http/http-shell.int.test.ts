@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createHarness, type Harness } from "../../test/harness";
 import { MAX_BODY_BYTES } from "../app";
-import { ok } from "./envelope";
 import { body, errors, json } from "./openapi";
+import { ok } from "./respond";
 
 type Envelope = {
   success: boolean;
@@ -35,7 +35,7 @@ describe("HTTP shell: envelope, request ids and error mapping", () => {
       request: body(z.object({ name: z.string().min(1).max(5), count: z.number().int() })),
       responses: { 200: json(z.object({}), "ok"), ...errors(422) },
     });
-    h.app.openapi(echo, (c) => c.json(ok(c, c.req.valid("json")), 200));
+    h.app.openapi(echo, (c) => ok(c, c.req.valid("json")));
     h.app.get("/__probe/boom", async () => {
       await h.db.sql.query("SELECT secret_column FROM table_that_does_not_exist WHERE password = 'hunter2'");
 
@@ -137,7 +137,7 @@ describe("HTTP shell: envelope, request ids and error mapping", () => {
         controller.enqueue(chunk);
       },
     });
-    const response = await h.app.request("/__probe/echo", {
+    const response = await h.fetch("/__probe/echo", {
       method: "POST",
       headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
       body: stream,

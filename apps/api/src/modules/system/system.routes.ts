@@ -3,9 +3,10 @@ import { apiInfoSchema, healthSchema, readinessSchema } from "@agora/contracts/s
 import { AppError } from "@agora/domain/shared/app-error";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { ok } from "../../http/envelope";
+import { requestLogger } from "../../http/app-env";
 import type { Metrics } from "../../http/metrics";
 import { createRouter, errors, json } from "../../http/openapi";
+import { ok } from "../../http/respond";
 
 export const API_VERSION = "0.1.0";
 
@@ -77,12 +78,12 @@ const apiInfo = createRoute({
 
 export const createSystemRoutes = ({ readinessChecks, probes, metrics }: SystemDeps) =>
   createRouter()
-    .openapi(health, (c) => c.json(ok(c, { status: "ok" as const }), 200))
+    .openapi(health, (c) => ok(c, { status: "ok" as const }))
     .openapi(ready, async (c) => {
       if (!readinessChecks) {
         const checks = Object.fromEntries(probes.map((probe) => [probe.name, "skipped" as const]));
 
-        return c.json(ok(c, { status: "ready" as const, checks }), 200);
+        return ok(c, { status: "ready" as const, checks });
       }
       const failing: string[] = [];
       await Promise.all(
@@ -90,7 +91,7 @@ export const createSystemRoutes = ({ readinessChecks, probes, metrics }: SystemD
           try {
             await withTimeout(probe.check(), READINESS_TIMEOUT_MS);
           } catch (err) {
-            c.get("logger").warn({ err, dependency: probe.name }, "readiness check failed");
+            requestLogger(c).warn({ err, dependency: probe.name }, "readiness check failed");
             failing.push(probe.name);
           }
         }),
@@ -102,11 +103,11 @@ export const createSystemRoutes = ({ readinessChecks, probes, metrics }: SystemD
       }
       const checks = Object.fromEntries(probes.map((probe) => [probe.name, "ok" as const]));
 
-      return c.json(ok(c, { status: "ready" as const, checks }), 200);
+      return ok(c, { status: "ready" as const, checks });
     })
     .openapi(metricsRoute, async (c) => {
       const text = await metrics.registry.metrics();
 
       return c.text(text, 200, { "Content-Type": metrics.registry.contentType });
     })
-    .openapi(apiInfo, (c) => c.json(ok(c, { name: "agora" as const, version: API_VERSION }), 200));
+    .openapi(apiInfo, (c) => ok(c, { name: "agora" as const, version: API_VERSION }));

@@ -1,0 +1,87 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createEmptyPostgresDatabase, onPostgres } from "@agora/db/test/databases";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The built entry points, as `pnpm agora` and `pnpm start` run them (turbo builds before tests).
+const dist = fileURLToPath(new URL("../dist", import.meta.url));
+
+const run = (entry: string, args: string[], env: Record<string, string>) => {
+  const result = spawnSync(process.execPath, [path.join(dist, entry), ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "silent", ...env },
+    timeout: 60_000,
+  });
+
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+
+describe("command line (pnpm agora)", () => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(dist, "cli.js"))) {
+      throw new Error("apps/api/dist is missing: run `pnpm build` (turbo runs it before `pnpm test`)");
+    }
+    const dataDir = mkdtempSync(path.join(tmpdir(), "agora-cli-"));
+    if (onPostgres) {
+      const target = await createEmptyPostgresDatabase();
+      env = { DATABASE_URL: target.url, DATA_DIR: dataDir };
+      cleanup = async () => {
+        await target.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      };
+    } else {
+      env = { DATA_DIR: dataDir };
+      cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+  afterAll(async () => {
+    await cleanup?.();
+  });
+
+  it("migrate applies the migrations, then reports them up to date", () => {
+    const first = run("cli.js", ["migrate"], env);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^migrations: applied \d{14}_foundation/);
+    const second = run("cli.js", ["migrate"], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^migrations: up to date \(\d+ applied\)/);
+  });
+
+  it("seed loads the catalog once and is idempotent", () => {
+    const first = run("cli.js", ["seed"], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^catalog: [1-9]\d* services and [1-9]\d* categories added/);
+    const second = run("cli.js", ["seed"], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe("catalog: 0 services and 0 categories added\n");
+  });
+
+  it("exits 2 with usage on an unknown verb", () => {
+    const result = run("cli.js", ["frobnicate"], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown verb "frobnicate"');
+  });
+
+  it("refuses to start in production without its dependencies, one line per missing item", () => {
+    const result = run("main.js", [], { APP_ENV: "production", DATA_DIR: env.DATA_DIR ?? "" });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines[0]).toBe("agora: invalid configuration");
+    const problems = lines.slice(1).map((line) => line.trim().split(":")[0]);
+    expect(problems).toEqual([
+      "DATABASE_URL",
+      "TOKEN_SECRET",
+      "mail",
+      "MAIL_FROM",
+      "S3",
+      "LISTING_PLAN_PRICE_AMOUNT, LISTING_PLAN_CURRENCY, LISTING_PLAN_DURATION_DAYS",
+    ]);
+  });
+});

@@ -1,0 +1,76 @@
+// Load generator child: runs one autocannon measurement and prints the result as JSON. Runs in
+// its own process so the runner can pin it to a different core than the server under test.
+import autocannon from "autocannon";
+
+type LoadSpec = {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Per-request bodies/headers: when set, request i gets bodies[i % n]. */
+  bodies?: string[];
+  /** Per-request header that must be unique (e.g. Idempotency-Key): a counter is appended. */
+  uniqueHeader?: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+};
+
+const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
+
+const run = (durationSeconds: number) =>
+  new Promise<autocannon.Result>((resolve, reject) => {
+    let counter = 0;
+    const requests: autocannon.Request[] | undefined =
+      spec.uniqueHeader || spec.bodies
+        ? [
+            {
+              setupRequest: (request) => {
+                counter += 1;
+                const headers = { ...request.headers };
+                if (spec.uniqueHeader) {
+                  headers[spec.uniqueHeader] = `${process.pid}-${Date.now()}-${counter}`;
+                }
+                const body = spec.bodies ? spec.bodies[counter % spec.bodies.length] : request.body;
+
+                return { ...request, headers, ...(body === undefined ? {} : { body }) };
+              },
+            },
+          ]
+        : undefined;
+    autocannon(
+      {
+        url: spec.url,
+        method: (spec.method ?? "GET") as autocannon.Request["method"],
+        headers: spec.headers ?? {},
+        ...(spec.body === undefined ? {} : { body: spec.body }),
+        ...(requests ? { requests } : {}),
+        connections: spec.connections,
+        duration: durationSeconds,
+        pipelining: 1,
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+
+if (spec.warmupSeconds > 0) {
+  await run(spec.warmupSeconds);
+}
+const result = await run(spec.durationSeconds);
+const statusCounts: Record<string, number> = {
+  "2xx": result["2xx"],
+  "3xx": result["3xx"],
+  "4xx": result["4xx"],
+  "5xx": result["5xx"],
+  errors: result.errors,
+  timeouts: result.timeouts,
+};
+process.stdout.write(
+  `${JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    totalRequests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statusCounts,
+  })}\n`,
+);

@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "./config";
+
+const productionReady = {
+  APP_ENV: "production",
+  DATABASE_URL: "postgresql://agora@db.internal:5432/agora",
+  TOKEN_SECRET: "x".repeat(32),
+  RESEND_API_KEY: "re_123",
+  MAIL_FROM: "Agora <no-reply@agora.example>",
+  S3_ENDPOINT: "https://s3.example.com",
+  S3_BUCKET: "media",
+  S3_ACCESS_KEY_ID: "key",
+  S3_SECRET_ACCESS_KEY: "secret",
+  LISTING_PLAN_PRICE_AMOUNT: "990",
+  LISTING_PLAN_CURRENCY: "usd",
+  LISTING_PLAN_DURATION_DAYS: "30",
+};
+
+describe("configuration", () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "agora-config-"));
+    dirs.push(dir);
+
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("starts in development with nothing set, generating the token secret once under DATA_DIR", () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.ok).toBe(true);
+    if (!first.ok) {
+      return;
+    }
+    expect(first.config).toMatchObject({
+      appEnv: "development",
+      host: "0.0.0.0",
+      port: 8080,
+      databaseUrl: undefined,
+      databasePoolMax: 10,
+      accessTokenTtlSeconds: 900,
+      refreshTokenTtlSeconds: 2_592_000,
+      refreshReuseGraceSeconds: 10,
+      worker: "embedded",
+      readinessChecks: false,
+      rateLimitAuthPerIp: 100,
+      listingPlan: undefined,
+    });
+    expect(Buffer.byteLength(first.config.tokenSecret)).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dataDir, "token-secret"), "utf8")).toBe(first.config.tokenSecret);
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(second.ok && second.config.tokenSecret).toBe(first.config.tokenSecret);
+  });
+
+  it("refuses production without its dependencies, one line per missing item", () => {
+    const result = loadConfig({ APP_ENV: "production", DATA_DIR: tempDir() });
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.errors.map((line) => line.split(":")[0])).toEqual([
+      "DATABASE_URL",
+      "TOKEN_SECRET",
+      "mail",
+      "MAIL_FROM",
+      "S3",
+      "LISTING_PLAN_PRICE_AMOUNT, LISTING_PLAN_CURRENCY, LISTING_PLAN_DURATION_DAYS",
+    ]);
+  });
+
+  it("refuses staging with a short secret, plain-http object store and an invalid plan", () => {
+    const result = loadConfig({
+      ...productionReady,
+      APP_ENV: "staging",
+      TOKEN_SECRET: "short",
+      S3_ENDPOINT: "http://s3.example.com",
+      LISTING_PLAN_DURATION_DAYS: "zero",
+    });
+    expect(result.ok ? [] : result.errors).toEqual([
+      "TOKEN_SECRET: must be at least 32 bytes",
+      "S3_ENDPOINT: must be an https:// URL in staging and production",
+      "LISTING_PLAN_DURATION_DAYS: must be an integer from 1 to 3650",
+    ]);
+  });
+
+  it("accepts a complete production configuration and enables readiness checks", () => {
+    const result = loadConfig(productionReady);
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.config).toMatchObject({
+      readinessChecks: true,
+      listingPlan: { priceAmount: 990, currency: "USD", durationDays: 30 },
+      mail: { from: "Agora <no-reply@agora.example>", resendApiKey: "re_123" },
+    });
+  });
+
+  it("accepts SMTP with credentials instead of Resend", () => {
+    const { RESEND_API_KEY: _unused, ...rest } = productionReady;
+    const result = loadConfig({ ...rest, SMTP_HOST: "smtp.example.com", SMTP_USER: "u", SMTP_PASSWORD: "p" });
+    expect(result.ok && result.config.mail.smtp).toMatchObject({
+      host: "smtp.example.com",
+      port: 587,
+      secure: false,
+    });
+  });
+
+  it("names malformed values", () => {
+    const result = loadConfig({
+      DATA_DIR: tempDir(),
+      PORT: "http",
+      WORKER: "sometimes",
+      DATABASE_URL: "mysql://x",
+    });
+    expect(result.ok ? [] : result.errors.map((line) => line.split(":")[0]).sort()).toEqual([
+      "DATABASE_URL",
+      "PORT",
+      "WORKER",
+    ]);
+  });
+
+  it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {
+    const result = loadConfig({
+      DATA_DIR: tempDir(),
+      ALLOWED_ORIGINS: "https://a.example, https://b.example,",
+      READINESS_CHECKS: "enabled",
+    });
+    expect(result.ok && result.config.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
+    expect(result.ok && result.config.readinessChecks).toBe(true);
+  });
+});
