@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { citext } from "@electric-sql/pglite/contrib/citext";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -72,7 +73,7 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
   if (!dataDir.startsWith("memory://")) {
     mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
   }
-  const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const db = await PGlite.create(dataDir, { extensions: { citext, pg_trgm } });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
 
   return {

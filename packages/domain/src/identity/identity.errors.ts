@@ -1,0 +1,53 @@
+import { AppError } from "../shared/app-error";
+
+/** Wrong password or unknown email at sign-in (401); both take the same time. */
+export class InvalidCredentialsError extends AppError {
+  constructor() {
+    super("invalid_credentials", "The email or password is wrong.");
+  }
+}
+
+/**
+ * A code that is wrong, expired, spent or absent. 401 at sign-in, 422 for email verification and
+ * password reset (CONTRACT.md §4).
+ */
+export class InvalidCodeError extends AppError {
+  constructor(status: 401 | 422) {
+    super("invalid_code", "The code is wrong, expired or already used.", { status });
+  }
+}
+
+/** An unknown, expired, revoked or reused refresh token (401). */
+export class InvalidRefreshTokenError extends AppError {
+  constructor() {
+    super("invalid_refresh_token", "The refresh token is invalid, expired or revoked; sign in again.");
+  }
+}
+
+/** Right password, account not verified yet (403). */
+export class EmailNotVerifiedError extends AppError {
+  constructor() {
+    super("email_not_verified", "Verify your email address before signing in.");
+  }
+}
+
+/** Right password, account suspended by an administrator (403). */
+export class AccountSuspendedError extends AppError {
+  constructor() {
+    super("account_suspended", "This account is suspended.");
+  }
+}
+
+/** Another account holds the username, compared case-insensitively (409). */
+export class UsernameTakenError extends AppError {
+  constructor() {
+    super("username_taken", "That username is taken.");
+  }
+}
+
+/** The mail provider did not accept the message (503); nothing of the request was kept. */
+export class EmailUnavailableError extends AppError {
+  constructor(cause?: unknown) {
+    super("email_unavailable", "Email delivery is unavailable; try again later.", { cause });
+  }
+}

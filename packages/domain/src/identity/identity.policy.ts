@@ -1,0 +1,11 @@
+import type { Actor, Role } from "../shared/actor";
+import { ForbiddenError } from "../shared/app-error";
+
+/** Throws 403 unless the caller holds one of `allowed`. */
+export const requireRole = (actor: Actor, ...allowed: Role[]): void => {
+  if (!allowed.includes(actor.role)) {
+    throw new ForbiddenError(`This needs the ${allowed.join(" or ")} role.`);
+  }
+};
+
+export const isAdmin = (actor: Actor): boolean => actor.role === "admin";

@@ -1,0 +1,119 @@
+import type { Role } from "../shared/actor";
+import type { AuditLog } from "../shared/audit";
+import type { RateLimiter } from "../shared/rate-limit";
+import type { AccessClaims, CodePurpose, User, UserStatus, UserWithSecret } from "./identity.types";
+
+export type NewUser = {
+  id: string;
+  email: string;
+  username: string;
+  displayName: string;
+  locale: string | null;
+  passwordHash: string;
+  role: Role;
+  status: UserStatus;
+  createdAt: Date;
+};
+
+export interface UserRepository {
+  findById(id: string): Promise<UserWithSecret | null>;
+  findByEmail(email: string): Promise<UserWithSecret | null>;
+  /** Inserts; resolves "email_taken" or "username_taken" instead of throwing on a duplicate. */
+  create(user: NewUser): Promise<"created" | "email_taken" | "username_taken">;
+  /** Updates the profile; "username_taken" when another account holds the name. */
+  updateProfile(
+    id: string,
+    profile: { username: string; displayName: string },
+    at: Date,
+  ): Promise<User | "username_taken" | null>;
+  setStatus(id: string, status: UserStatus, at: Date): Promise<User | null>;
+  setRole(id: string, role: Role, at: Date): Promise<User | null>;
+  setPasswordHash(id: string, passwordHash: string, at: Date): Promise<void>;
+  /** pending_verification → active, marking the email verified. False when not pending. */
+  activate(id: string, at: Date): Promise<boolean>;
+  /** Marks the account deleted and scrubs what identified it (email, username, name, password). */
+  markDeleted(id: string, at: Date): Promise<void>;
+}
+
+export type StoredCode = {
+  codeHash: string;
+  sentAt: Date;
+  expiresAt: Date;
+  attempts: number;
+  consumedAt: Date | null;
+};
+
+export interface CodeRepository {
+  find(userId: string, purpose: CodePurpose): Promise<StoredCode | null>;
+  /**
+   * Stores a new code for (user, purpose), replacing the previous one, unless the previous one was
+   * sent after `cooldownBoundary` (then false, nothing written). One statement: concurrent callers
+   * serialize on the row and only one stores.
+   */
+  putIfCooledDown(
+    userId: string,
+    purpose: CodePurpose,
+    code: { codeHash: string; sentAt: Date; expiresAt: Date },
+    cooldownBoundary: Date,
+  ): Promise<boolean>;
+  /**
+   * One attempt, atomically: when a live code (unconsumed, unexpired, under `maxAttempts`) matches
+   * it is consumed and "accepted"; a live code that does not match counts the attempt and is
+   * "rejected"; no live code is "none". Two parallel attempts with the right code: one is accepted.
+   */
+  attempt(
+    userId: string,
+    purpose: CodePurpose,
+    codeHash: string,
+    now: Date,
+    maxAttempts: number,
+  ): Promise<"accepted" | "rejected" | "none">;
+}
+
+export type RefreshTokenRecord = {
+  id: string;
+  sessionId: string;
+  userId: string;
+  expiresAt: Date;
+  rotatedAt: Date | null;
+  sessionRevokedAt: Date | null;
+};
+
+export interface SessionRepository {
+  create(session: { id: string; userId: string; createdAt: Date }): Promise<void>;
+  addRefreshToken(token: {
+    id: string;
+    sessionId: string;
+    tokenHash: string;
+    createdAt: Date;
+    expiresAt: Date;
+  }): Promise<void>;
+  /** Finds the token by hash and locks it for the rest of the transaction. */
+  findRefreshTokenForUpdate(tokenHash: string): Promise<RefreshTokenRecord | null>;
+  markRotated(tokenId: string, at: Date): Promise<void>;
+  revoke(sessionId: string, reason: string, at: Date): Promise<void>;
+  revokeAllForUser(userId: string, reason: string, at: Date): Promise<number>;
+  /** The per-request check: the session is live and its user active; role from the account. */
+  findActiveActor(sessionId: string): Promise<{ userId: string; role: Role } | null>;
+}
+
+export type IdentityRepositories = {
+  users: UserRepository;
+  codes: CodeRepository;
+  sessions: SessionRepository;
+  audit: AuditLog;
+  rateLimits: RateLimiter;
+};
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /** Burns the same time as a verify, for the unknown-account path. */
+  verifyDummy(password: string): Promise<false>;
+}
+
+export interface AccessTokenIssuer {
+  issue(claims: AccessClaims, now: Date): Promise<{ token: string; expiresIn: number }>;
+  /** The claims of a valid, unexpired token; null for anything else. */
+  verify(token: string, now: Date): Promise<AccessClaims | null>;
+}

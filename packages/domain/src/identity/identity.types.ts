@@ -1,0 +1,31 @@
+import type { Role } from "../shared/actor";
+
+export const userStatuses = ["pending_verification", "active", "suspended", "deleted"] as const;
+export type UserStatus = (typeof userStatuses)[number];
+
+export type User = {
+  id: string;
+  email: string;
+  username: string;
+  displayName: string;
+  locale: string | null;
+  role: Role;
+  status: UserStatus;
+  createdAt: Date;
+};
+
+export type UserWithSecret = User & { passwordHash: string };
+
+export const codePurposes = ["verification", "sign_in", "reset"] as const;
+export type CodePurpose = (typeof codePurposes)[number];
+
+/** What the service answers after a sign-in or a refresh. */
+export type IssuedSession = {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: User;
+};
+
+/** Claims of a verified access token. */
+export type AccessClaims = { userId: string; role: Role; sessionId: string };

@@ -1,0 +1,18 @@
+import { createHash, createHmac, randomBytes, randomInt } from "node:crypto";
+import type { CodePurpose } from "./identity.types";
+
+/** A 6-digit code from the CSPRNG (leading zeros kept). */
+export const generateCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, "0");
+
+/**
+ * Codes have a small space (10^6), so a plain hash would fall to an offline search: they are
+ * stored as an HMAC under a server key, bound to the account and purpose.
+ */
+export const hashCode = (key: string, userId: string, purpose: CodePurpose, code: string): string =>
+  createHmac("sha256", key).update(`${userId}:${purpose}:${code}`).digest("hex");
+
+/** An opaque 256-bit refresh token, URL-safe. */
+export const generateRefreshToken = (): string => randomBytes(32).toString("base64url");
+
+/** Refresh tokens carry 256 bits of entropy, so an unsalted SHA-256 is enough to store them. */
+export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
