@@ -7,6 +7,8 @@ import { createRequestHandler } from "./http/handler";
 import { requestBody } from "./http/middleware/request-body";
 import { createRouter, type Router } from "./http/openapi";
 import { fail } from "./http/respond";
+import { createAdminRoutes } from "./modules/admin/admin.routes";
+import { createAuthRoutes } from "./modules/auth/auth.routes";
 import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
 
 /** Request bodies are small JSON documents; media bytes go straight to the object store. */
@@ -78,6 +80,8 @@ export const createApp = (deps: AppDeps) => {
   app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
   app.route("/", createSystemRoutes({ ...deps, readinessChecks: config.readinessChecks }));
+  app.route("/api/v1/auth", createAuthRoutes({ identity: deps.identity, trustProxy: config.trustProxy }));
+  app.route("/api/v1/admin", createAdminRoutes(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { openDatabase } from "@agora/db/client";
 import { createEmptyPostgresDatabase, onPostgres } from "@agora/db/test/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -61,6 +62,85 @@ describe("command line (pnpm agora)", () => {
     const second = run("cli.js", ["seed"], env);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe("catalog: 0 services and 0 categories added\n");
+  });
+
+  it("user create makes an active, verified user with the role and prints its id", async () => {
+    const result = run(
+      "cli.js",
+      [
+        "user",
+        "create",
+        "--email",
+        "Ops@Example.com",
+        "--password",
+        "operator password",
+        "--username",
+        "ops_admin",
+        "--role",
+        "admin",
+      ],
+      env,
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
+    try {
+      const { rows } = await database.sql.query(
+        "SELECT email, role, status, email_verified_at IS NOT NULL AS verified FROM users WHERE id = $1",
+        [result.stdout.trim()],
+      );
+      expect(rows[0]).toEqual({ email: "ops@example.com", role: "admin", status: "active", verified: true });
+    } finally {
+      await database.close();
+    }
+    const again = run(
+      "cli.js",
+      [
+        "user",
+        "create",
+        "--email",
+        "ops@example.com",
+        "--password",
+        "operator password",
+        "--username",
+        "other",
+      ],
+      env,
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe("agora user create: email is already registered\n");
+  });
+
+  it("user create refuses bad input with one line", () => {
+    const badRole = run(
+      "cli.js",
+      [
+        "user",
+        "create",
+        "--email",
+        "a@example.com",
+        "--password",
+        "12345678",
+        "--username",
+        "abc",
+        "--role",
+        "owner",
+      ],
+      env,
+    );
+    expect(badRole.code).toBe(1);
+    expect(badRole.stderr).toBe(
+      "agora user create: --role: must be one of member, provider, accountant, admin\n",
+    );
+    const shortPassword = run(
+      "cli.js",
+      ["user", "create", "--email", "a@example.com", "--password", "123", "--username", "abc"],
+      env,
+    );
+    expect(shortPassword.code).toBe(1);
+    expect(shortPassword.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(shortPassword.stderr).toContain("--password");
   });
 
   it("exits 2 with usage on an unknown verb", () => {

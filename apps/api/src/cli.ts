@@ -1,14 +1,63 @@
 // `pnpm agora <verb>` (CONTRACT.md §3). Reads the same configuration as the server; exits 0 on
 // success, non-zero with one clear line on failure.
 import { parseArgs } from "node:util";
+import { registerRequestSchema, roleSchema } from "@agora/contracts/auth";
+import { createVerifiedUser } from "@agora/domain/identity/register-user";
+import { AppError } from "@agora/domain/shared/app-error";
 import { configOrExit } from "@agora/runtime/config-or-exit";
-import { migrateCommand, seedCommand } from "./deps";
+import { migrateCommand, seedCommand, withRuntime } from "./deps";
 
 type Command = (args: string[]) => Promise<string>;
 
 const usage = `usage: agora <verb>
   migrate                 apply pending SQL migrations
-  seed                    load the default catalog (idempotent)`;
+  seed                    load the default catalog (idempotent)
+  user create --email E --password P --username U [--display-name D] [--role member|provider|accountant|admin]
+                          create an active, verified user; prints its id`;
+
+/** A failure the operator can act on: printed as one line, exit 1. */
+class CommandError extends Error {}
+
+const userCreate: Command = async (args) => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: "string" },
+      password: { type: "string" },
+      username: { type: "string" },
+      "display-name": { type: "string" },
+      role: { type: "string", default: "member" },
+    },
+    strict: true,
+  });
+  const parsed = registerRequestSchema.safeParse({
+    email: values.email,
+    password: values.password,
+    username: values.username,
+    display_name: values["display-name"],
+  });
+  const role = roleSchema.safeParse(values.role);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CommandError(
+      `--${String(issue?.path[0] ?? "input").replace("_", "-")}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  if (!role.success) {
+    throw new CommandError(`--role: must be one of ${roleSchema.options.join(", ")}`);
+  }
+  const { userId } = await withRuntime(configOrExit(), (runtime) =>
+    createVerifiedUser(runtime.identity, {
+      username: parsed.data.username,
+      email: parsed.data.email,
+      password: parsed.data.password,
+      displayName: parsed.data.display_name,
+      role: role.data,
+    }),
+  );
+
+  return userId;
+};
 
 const commands: Record<string, Command> = {
   migrate: async () => {
@@ -23,23 +72,34 @@ const commands: Record<string, Command> = {
 
     return `catalog: ${result.servicesAdded} services and ${result.categoriesAdded} categories added`;
   },
+  "user create": userCreate,
+};
+
+const describe = (error: unknown): string => {
+  if (error instanceof AppError && error.details?.[0]) {
+    return `${error.details[0].path} ${error.details[0].message}`;
+  }
+
+  return error instanceof Error ? (error.message.split("\n")[0] ?? "failed") : String(error);
 };
 
 const main = async () => {
-  const { positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, strict: false });
-  const [verb, ...rest] = positionals;
-  const command = verb ? commands[verb] : undefined;
+  const argv = process.argv.slice(2);
+  const twoWords = argv.slice(0, 2).join(" ");
+  const [name, args] = commands[twoWords] ? [twoWords, argv.slice(2)] : [argv[0] ?? "", argv.slice(1)];
+  const command = commands[name];
   if (!command) {
-    process.stderr.write(`agora: ${verb ? `unknown verb "${verb}"` : "missing verb"}\n${usage}\n`);
+    process.stderr.write(
+      `agora: ${name ? `unknown verb "${argv.slice(0, 2).join(" ")}"` : "missing verb"}\n${usage}\n`,
+    );
     process.exit(2);
   }
   try {
-    const output = await command(rest.length > 0 ? process.argv.slice(3) : []);
+    const output = await command(args);
     process.stdout.write(`${output}\n`);
     process.exit(0);
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    process.stderr.write(`agora ${verb}: ${message}\n`);
+    process.stderr.write(`agora ${name}: ${describe(error)}\n`);
     process.exit(1);
   }
 };

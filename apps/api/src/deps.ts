@@ -1,12 +1,17 @@
 // The composition root: the one place that knows every adapter and wires them together.
 import type { Database } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
+import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
+import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
 import type { Config } from "@agora/runtime/config";
 import { openConfiguredDatabase } from "@agora/runtime/database";
 import { createLogger } from "@agora/runtime/logging";
+import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
+import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
+import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
 import type { Logger } from "pino";
 import { createMetrics, type Metrics } from "./http/metrics";
 import type { ReadinessProbe } from "./modules/system/system.routes";
@@ -18,10 +23,12 @@ export type AppDeps = {
   clock: Clock;
   ids: IdGenerator;
   probes: ReadinessProbe[];
+  identity: IdentityDeps;
 };
 
 export type Runtime = AppDeps & {
   database: Database;
+  mail: CreatedMailer;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -31,22 +38,46 @@ export type DepsOverrides = {
   database?: Database;
   logger?: Logger;
   clock?: Clock;
+  mail?: CreatedMailer;
 };
 
 export const createDeps = async (config: Config, overrides: DepsOverrides = {}): Promise<Runtime> => {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api"));
   const ownsDatabase = overrides.database === undefined;
+  const clock = overrides.clock ?? systemClock;
+  const ids = uuidV7Ids;
+  const mail = overrides.mail ?? createMailer(config, logger);
+  const repos = createRepositories(database.sql, ids);
+
+  const identity: IdentityDeps = {
+    uow: createUnitOfWork(database.sql, ids),
+    repos,
+    clock,
+    ids,
+    mailer: mail.mailer,
+    passwords: createArgon2Passwords(),
+    accessTokens: createJwtAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds),
+    settings: {
+      codeKey: `${config.tokenSecret}:codes`,
+      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+      refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+      authRequestsPerIp: config.rateLimitAuthPerIp,
+    },
+  };
 
   return {
     config,
     logger,
     metrics: createMetrics(),
-    clock: overrides.clock ?? systemClock,
-    ids: uuidV7Ids,
+    clock,
+    ids,
     database,
+    mail,
+    identity,
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {
+      await mail.close();
       if (ownsDatabase) {
         await database.close();
       }
@@ -75,3 +106,16 @@ export const migrateCommand = (config: Config) => withDatabase(config, (database
 
 export const seedCommand = (config: Config) =>
   withDatabase(config, (database) => seedCatalog(database.sql, uuidV7Ids));
+
+/** Runs `work` with the full dependencies over a short-lived database connection (CLI verbs). */
+export const withRuntime = async <T>(config: Config, work: (runtime: Runtime) => Promise<T>): Promise<T> => {
+  const database = await openConfiguredDatabase(config, "agora-cli");
+  const logger = createLogger({ level: "silent" });
+  const runtime = await createDeps(config, { database, logger });
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+    await database.close();
+  }
+};

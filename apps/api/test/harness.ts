@@ -1,6 +1,9 @@
 import { Writable } from "node:stream";
 import { seedCatalog } from "@agora/db/seed";
 import { createTestDatabase, type TestDatabase } from "@agora/db/test/databases";
+import type { UserStatus } from "@agora/domain/identity/identity.types";
+import { addRefreshToken, presentSession } from "@agora/domain/identity/issue-session";
+import type { Role } from "@agora/domain/shared/actor";
 import { createManualClock, type ManualClock } from "@agora/domain/shared/clock";
 import { uuidV7Ids } from "@agora/domain/shared/ids";
 import { type Config, testConfig } from "@agora/runtime/config";
@@ -48,15 +51,98 @@ export type Harness = Awaited<ReturnType<typeof createHarness>>;
  * The real app over a fresh database (PostgreSQL when TEST_DATABASE_URL is set, PGlite otherwise)
  * with a manual clock and captured logs.
  */
-export const createHarness = async (options: { config?: Partial<Config>; seed?: boolean } = {}) => {
+export type TestUser = { id: string; email: string; username: string; password: string; role: Role };
+export type SignedIn = { user: TestUser; accessToken: string; refreshToken: string; sessionId: string };
+
+const PASSWORD = "correct horse battery";
+
+export const createHarness = async (
+  options: { config?: Partial<Config>; seed?: boolean; mail?: Runtime["mail"] } = {},
+) => {
   const target: TestDatabase = await createTestDatabase();
   if (options.seed ?? true) {
     await seedCatalog(target.db.sql, uuidV7Ids);
   }
   const clock: ManualClock = createManualClock(new Date());
   const logs = createLogCapture();
-  const config = testConfig(options.config);
-  const runtime: Runtime = await createDeps(config, { database: target.db, logger: logs.logger, clock });
+  // The per-IP auth limit is off unless a test turns it on: every in-process request has one address.
+  const config = testConfig({ rateLimitAuthPerIp: 0, ...options.config });
+  const runtime: Runtime = await createDeps(config, {
+    database: target.db,
+    logger: logs.logger,
+    clock,
+    ...(options.mail ? { mail: options.mail } : {}),
+  });
+  const { identity } = runtime;
+  let passwordHash: Promise<string> | undefined;
+  let sequence = 0;
+
+  /** An account written straight to the database (active and verified unless told otherwise). */
+  const createUser = async (
+    overrides: { role?: Role; status?: UserStatus; email?: string; username?: string } = {},
+  ) => {
+    sequence += 1;
+    const id = runtime.ids.next();
+    const tag = `${sequence}${id.slice(-6)}`;
+    const user: TestUser = {
+      id,
+      email: overrides.email ?? `user${tag}@example.com`,
+      username: overrides.username ?? `user${tag}`,
+      password: PASSWORD,
+      role: overrides.role ?? "member",
+    };
+    passwordHash ??= identity.passwords.hash(PASSWORD);
+    const created = await identity.repos.users.create({
+      id,
+      email: user.email,
+      username: user.username,
+      displayName: `User ${tag}`,
+      locale: null,
+      passwordHash: await passwordHash,
+      role: user.role,
+      status: overrides.status ?? "active",
+      createdAt: clock.now(),
+    });
+    if (created !== "created") {
+      throw new Error(`createUser: ${created}`);
+    }
+
+    return user;
+  };
+
+  /** A new session for an existing user, made directly (no mails, no cooldowns). */
+  const openSession = async (user: TestUser): Promise<SignedIn> => {
+    const now = clock.now();
+    const sessionId = runtime.ids.next();
+    const refreshToken = await identity.uow.run(async (tx) => {
+      await tx.sessions.create({ id: sessionId, userId: user.id, createdAt: now });
+
+      return addRefreshToken(identity, tx, sessionId, now);
+    });
+    const stored = await identity.repos.users.findById(user.id);
+    if (!stored) {
+      throw new Error("signIn: user vanished");
+    }
+    const session = await presentSession(identity, stored, sessionId, refreshToken, now);
+
+    return { user, accessToken: session.accessToken, refreshToken, sessionId };
+  };
+
+  /** A new user with a session. */
+  const signIn = async (overrides: Parameters<typeof createUser>[0] = {}): Promise<SignedIn> =>
+    openSession(await createUser(overrides));
+
+  const memoryMail = runtime.mail.memory;
+  /** The code in the newest mail to `email` (the line that is the code alone). */
+  const lastCode = (email: string): string => {
+    const mail = memoryMail?.last(email);
+    const code = mail?.text.match(/^(\d{6})$/m)?.[1];
+    if (!code) {
+      throw new Error(`no code mailed to ${email}`);
+    }
+
+    return code;
+  };
   const app = createApp(runtime);
   const handler = createRequestHandler(app, { logger: runtime.logger, metrics: runtime.metrics });
   /** Sends a request through the same handler the server uses (without the socket). */
@@ -100,6 +186,11 @@ export const createHarness = async (options: { config?: Partial<Config>; seed?: 
     logs,
     db: target.db,
     databaseUrl: target.url,
+    createUser,
+    openSession,
+    signIn,
+    lastCode,
+    mails: memoryMail,
     request,
     get: <T = Record<string, unknown>>(path: string, init?: RequestOptions) => request<T>("GET", path, init),
     post: <T = Record<string, unknown>>(path: string, body?: unknown, init?: RequestOptions) =>

@@ -1,3 +1,4 @@
+import type { Actor } from "@agora/domain/shared/actor";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import type { Logger } from "pino";
@@ -15,6 +16,8 @@ export type RequestBindings = Partial<HttpBindings | Http2Bindings> & {
 export type AppVariables = {
   /** Created on first use by `requestLogger(c)`. */
   logger: Logger | undefined;
+  /** Set by the auth middleware; read it with `actorOf(c)`. */
+  actor: Actor | undefined;
 };
 
 export type AppEnv = { Bindings: RequestBindings; Variables: AppVariables };

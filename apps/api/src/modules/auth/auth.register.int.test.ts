@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../../../test/harness";
+
+type ErrorBody = { error: { code: string; details?: { path: string; message: string }[] } };
+
+const registration = (tag: string, overrides: Record<string, unknown> = {}) => ({
+  username: `new_${tag}`,
+  email: `new.${tag}@example.com`,
+  password: "a fine password",
+  display_name: "New Person",
+  ...overrides,
+});
+
+describe("registration and email verification", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  describe("POST /api/v1/auth/register", () => {
+    it("creates a pending account, returns its id and mails a 6-digit code alone on a line", async () => {
+      const res = await h.post<{ data: { user_id: string } }>("/api/v1/auth/register", registration("a1"));
+      expect(res.status).toBe(201);
+      expect(res.body.data.user_id).toMatch(/^[0-9a-f-]{36}$/);
+      const mail = h.mails?.last("new.a1@example.com");
+      expect(mail?.subject).toBe("Verify your Agora account");
+      expect(mail?.text.split("\n").filter((line) => /^\d{6}$/.test(line))).toHaveLength(1);
+      expect(mail?.html).toContain(h.lastCode("new.a1@example.com"));
+      const stored = await h.runtime.identity.repos.users.findById(res.body.data.user_id);
+      expect(stored?.status).toBe("pending_verification");
+      expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    });
+
+    it("normalises the email: trimmed and lower-cased", async () => {
+      const res = await h.post<{ data: { user_id: string } }>(
+        "/api/v1/auth/register",
+        registration("a2", { email: "  New.A2@Example.COM " }),
+      );
+      expect(res.status).toBe(201);
+      const stored = await h.runtime.identity.repos.users.findById(res.body.data.user_id);
+      expect(stored?.email).toBe("new.a2@example.com");
+    });
+
+    it("answers 422 with field details for every bound of the Limits table", async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ username: "ab" }, "username"],
+        [{ username: "x".repeat(33) }, "username"],
+        [{ username: "has space" }, "username"],
+        [{ email: "not-an-email" }, "email"],
+        [{ password: "7 chars" }, "password"],
+        [{ password: "x".repeat(129) }, "password"],
+        [{ display_name: "x".repeat(121) }, "display_name"],
+        [{ username: undefined }, "username"],
+      ];
+      for (const [override, path] of cases) {
+        const res = await h.post<ErrorBody>("/api/v1/auth/register", registration("bad", override));
+        expect(res.status, JSON.stringify(override)).toBe(422);
+        expect(res.body.error.code).toBe("validation_failed");
+        expect(res.body.error.details?.map((d) => d.path)).toContain(path);
+      }
+      expect(await h.runtime.identity.repos.users.findByEmail("new.bad@example.com")).toBeNull();
+    });
+
+    it("accepts the bounds themselves (3 and 32 characters, 8 and 128, 120)", async () => {
+      const res = await h.post("/api/v1/auth/register", {
+        username: "abc",
+        email: "bounds@example.com",
+        password: "x".repeat(128),
+        display_name: "d".repeat(120),
+      });
+      expect(res.status).toBe(201);
+      const longest = await h.post("/api/v1/auth/register", {
+        username: "u".repeat(32),
+        email: "bounds2@example.com",
+        password: "12345678",
+      });
+      expect(longest.status).toBe(201);
+    });
+
+    it("answers 422 on a taken email, compared case-insensitively", async () => {
+      await h.post("/api/v1/auth/register", registration("dup"));
+      const res = await h.post<ErrorBody>(
+        "/api/v1/auth/register",
+        registration("dup2", { email: "NEW.DUP@example.com" }),
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.error.details).toEqual([{ path: "email", message: "is already registered" }]);
+    });
+
+    it("answers 409 username_taken on a taken username, compared case-insensitively", async () => {
+      await h.post("/api/v1/auth/register", registration("case"));
+      const res = await h.post<ErrorBody>(
+        "/api/v1/auth/register",
+        registration("other", { username: "NEW_CASE" }),
+      );
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe("username_taken");
+    });
+
+    it("ignores unknown fields and never takes a role from the body", async () => {
+      const res = await h.post<{ data: { user_id: string } }>(
+        "/api/v1/auth/register",
+        registration("role", { role: "admin", status: "active", id: "00000000-0000-0000-0000-000000000000" }),
+      );
+      expect(res.status).toBe(201);
+      const stored = await h.runtime.identity.repos.users.findById(res.body.data.user_id);
+      expect(stored).toMatchObject({ role: "member", status: "pending_verification" });
+    });
+  });
+
+  describe("POST /api/v1/auth/verify-email", () => {
+    const register = async (tag: string) => {
+      const res = await h.post<{ data: { user_id: string } }>("/api/v1/auth/register", registration(tag));
+
+      return { userId: res.body.data.user_id, email: `new.${tag}@example.com` };
+    };
+
+    it("activates the account with the mailed code, once", async () => {
+      const { userId, email } = await register("v1");
+      const code = h.lastCode(email);
+      const res = await h.post("/api/v1/auth/verify-email", { user_id: userId, code });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, data: { status: "verified" } });
+      expect((await h.runtime.identity.repos.users.findById(userId))?.status).toBe("active");
+
+      const again = await h.post<ErrorBody>("/api/v1/auth/verify-email", { user_id: userId, code });
+      expect(again.status).toBe(422);
+      expect(again.body.error.code).toBe("invalid_code");
+    });
+
+    it("answers 422 invalid_code for a wrong code and spends the code after 5 wrong tries", async () => {
+      const { userId, email } = await register("v2");
+      const code = h.lastCode(email);
+      const wrong = code === "000000" ? "111111" : "000000";
+      for (let i = 0; i < 5; i += 1) {
+        const res = await h.post<ErrorBody>("/api/v1/auth/verify-email", { user_id: userId, code: wrong });
+        expect(res.status).toBe(422);
+        expect(res.body.error.code).toBe("invalid_code");
+      }
+      const right = await h.post<ErrorBody>("/api/v1/auth/verify-email", { user_id: userId, code });
+      expect(right.status).toBe(422);
+      expect((await h.runtime.identity.repos.users.findById(userId))?.status).toBe("pending_verification");
+    });
+
+    it("answers 422 invalid_code once the code is older than 30 minutes", async () => {
+      const { userId, email } = await register("v3");
+      const code = h.lastCode(email);
+      h.clock.advance(30 * 60_000 + 1000);
+      const res = await h.post<ErrorBody>("/api/v1/auth/verify-email", { user_id: userId, code });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe("invalid_code");
+    });
+
+    it("answers 422 invalid_code for an unknown or malformed user id", async () => {
+      for (const userId of ["not-a-uuid", h.runtime.ids.next()]) {
+        const res = await h.post<ErrorBody>("/api/v1/auth/verify-email", { user_id: userId, code: "123456" });
+        expect(res.status).toBe(422);
+        expect(res.body.error.code).toBe("invalid_code");
+      }
+    });
+
+    it("answers 422 validation_failed for a code outside 4-8 characters", async () => {
+      for (const code of ["123", "123456789"]) {
+        const res = await h.post<ErrorBody>("/api/v1/auth/verify-email", {
+          user_id: h.runtime.ids.next(),
+          code,
+        });
+        expect(res.status).toBe(422);
+        expect(res.body.error).toMatchObject({ code: "validation_failed", details: [{ path: "code" }] });
+      }
+    });
+  });
+
+  describe("POST /api/v1/auth/verification/resend", () => {
+    it("mails a new code to a pending account after the cooldown, and 429 inside it", async () => {
+      await h.post("/api/v1/auth/register", registration("r1"));
+      const email = "new.r1@example.com";
+      const first = h.lastCode(email);
+
+      const early = await h.post<ErrorBody>("/api/v1/auth/verification/resend", { email });
+      expect(early.status).toBe(429);
+      expect(early.body.error.code).toBe("rate_limited");
+      expect(Number(early.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(Number(early.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+
+      h.clock.advance(61_000);
+      const later = await h.post("/api/v1/auth/verification/resend", { email });
+      expect(later.status).toBe(202);
+      const second = h.lastCode(email);
+      const user = await h.runtime.identity.repos.users.findByEmail(email);
+      const stale = await h.post("/api/v1/auth/verify-email", { user_id: user?.id, code: first });
+      expect(first === second || stale.status === 422).toBe(true);
+      const fresh = await h.post("/api/v1/auth/verify-email", { user_id: user?.id, code: second });
+      expect(fresh.status).toBe(200);
+    });
+
+    it("answers 202 and mails nothing for an unknown or already active account", async () => {
+      const active = await h.createUser();
+      const before = h.mails?.sent.length;
+      for (const email of ["nobody@example.com", active.email]) {
+        const res = await h.post("/api/v1/auth/verification/resend", { email });
+        expect(res.status).toBe(202);
+        expect(res.body).toMatchObject({ data: { status: "accepted" } });
+      }
+      expect(h.mails?.sent.length).toBe(before);
+    });
+
+    it("answers 422 for a malformed email", async () => {
+      const res = await h.post("/api/v1/auth/verification/resend", { email: "nope" });
+      expect(res.status).toBe(422);
+    });
+  });
+});

@@ -1,0 +1,246 @@
+import { onPostgres } from "@agora/db/test/databases";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../../../test/harness";
+
+type ErrorBody = { error: { code: string } };
+type SessionBody = { data: { access_token: string; refresh_token: string } };
+
+describe("sessions: refresh, logout and the current user", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const refresh = (refreshToken: string) =>
+    h.post<SessionBody & ErrorBody>("/api/v1/auth/refresh", { refresh_token: refreshToken });
+  const me = (accessToken: string) => h.get<ErrorBody>("/api/v1/auth/me", { token: accessToken });
+
+  describe("POST /api/v1/auth/refresh", () => {
+    it("rotates: new tokens that work, the old refresh token spent", async () => {
+      const s = await h.signIn();
+      const res = await refresh(s.refreshToken);
+      expect(res.status).toBe(200);
+      expect(res.body.data.refresh_token).not.toBe(s.refreshToken);
+      expect((await me(res.body.data.access_token)).status).toBe(200);
+      expect((await refresh(res.body.data.refresh_token)).status).toBe(200);
+    });
+
+    it("gives a spent token presented again within the grace window a working session in the same chain", async () => {
+      const s = await h.signIn();
+      const first = await refresh(s.refreshToken);
+      h.clock.advance(5_000);
+      const second = await refresh(s.refreshToken);
+      expect(second.status).toBe(200);
+      expect(second.body.data.refresh_token).not.toBe(first.body.data.refresh_token);
+      for (const token of [first.body.data.refresh_token, second.body.data.refresh_token]) {
+        expect((await refresh(token)).status).toBe(200);
+      }
+      expect((await me(s.accessToken)).status).toBe(200);
+    });
+
+    it("treats reuse after the grace window as theft: 401 and the whole chain revoked, newest token too", async () => {
+      const s = await h.signIn();
+      const first = await refresh(s.refreshToken);
+      const newest = await refresh(first.body.data.refresh_token);
+      h.clock.advance(11_000);
+      const reused = await refresh(s.refreshToken);
+      expect(reused.status).toBe(401);
+      expect(reused.body.error.code).toBe("invalid_refresh_token");
+      expect((await refresh(newest.body.data.refresh_token)).status).toBe(401);
+      expect((await me(newest.body.data.access_token)).status).toBe(401);
+      expect((await me(s.accessToken)).status).toBe(401);
+    });
+
+    it("answers 401 for an unknown token and after the refresh token's 30 days", async () => {
+      expect((await refresh("no-such-token")).status).toBe(401);
+      const s = await h.signIn();
+      h.clock.advance(30 * 24 * 3600_000 + 1000);
+      const expired = await refresh(s.refreshToken);
+      expect(expired.status).toBe(401);
+      expect(expired.body.error.code).toBe("invalid_refresh_token");
+    });
+
+    it("answers 401 once the account is suspended", async () => {
+      const s = await h.signIn();
+      await h.runtime.identity.repos.users.setStatus(s.user.id, "suspended", h.clock.now());
+      expect((await refresh(s.refreshToken)).status).toBe(401);
+    });
+
+    it("answers 422 without a refresh token", async () => {
+      expect((await h.post("/api/v1/auth/refresh", {})).status).toBe(422);
+      expect((await h.post("/api/v1/auth/refresh", { refresh_token: "" })).status).toBe(422);
+    });
+  });
+
+  describe.skipIf(!onPostgres)("POST /api/v1/auth/refresh under real concurrency (PostgreSQL only)", () => {
+    it("gives two parallel refreshes with one token working sessions each and revokes nothing", async () => {
+      const s = await h.signIn();
+      const results = await Promise.all([refresh(s.refreshToken), refresh(s.refreshToken)]);
+      expect(results.map((r) => r.status)).toEqual([200, 200]);
+      const [a, b] = results;
+      expect(a?.body.data.refresh_token).not.toBe(b?.body.data.refresh_token);
+      for (const result of results) {
+        expect((await me(result.body.data.access_token)).status).toBe(200);
+        expect((await refresh(result.body.data.refresh_token)).status).toBe(200);
+      }
+      const { rows } = await h.db.sql.query<{ revoked: boolean }>(
+        "SELECT revoked_at IS NOT NULL AS revoked FROM sessions WHERE id = $1",
+        [s.sessionId],
+      );
+      expect(rows[0]?.revoked).toBe(false);
+    });
+  });
+
+  describe("POST /api/v1/auth/logout", () => {
+    it("revokes the session: its refresh and access tokens stop working", async () => {
+      const s = await h.signIn();
+      const res = await h.post("/api/v1/auth/logout", { refresh_token: s.refreshToken });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ data: { status: "logged_out" } });
+      expect((await refresh(s.refreshToken)).status).toBe(401);
+      expect((await me(s.accessToken)).status).toBe(401);
+      const again = await h.post<ErrorBody>("/api/v1/auth/logout", { refresh_token: s.refreshToken });
+      expect(again.status).toBe(401);
+      expect(again.body.error.code).toBe("invalid_refresh_token");
+    });
+
+    it("leaves the user's other sessions alone", async () => {
+      const phone = await h.signIn();
+      const laptop = await h.openSession(phone.user);
+      expect((await h.post("/api/v1/auth/logout", { refresh_token: phone.refreshToken })).status).toBe(200);
+      expect((await me(phone.accessToken)).status).toBe(401);
+      expect((await me(laptop.accessToken)).status).toBe(200);
+      expect((await refresh(laptop.refreshToken)).status).toBe(200);
+    });
+
+    it("answers 401 for an unknown token and 422 without one", async () => {
+      expect((await h.post("/api/v1/auth/logout", { refresh_token: "nope" })).status).toBe(401);
+      expect((await h.post("/api/v1/auth/logout", {})).status).toBe(422);
+    });
+  });
+
+  describe("GET /api/v1/auth/me and bearer handling", () => {
+    it("answers the user: id, username, display_name, email, role, status, created_at", async () => {
+      const s = await h.signIn({ role: "provider" });
+      const res = await h.get<{ data: Record<string, unknown> }>("/api/v1/auth/me", { token: s.accessToken });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body.data).sort()).toEqual(
+        ["created_at", "display_name", "email", "id", "role", "status", "username"].sort(),
+      );
+      expect(res.body.data).toMatchObject({
+        id: s.user.id,
+        email: s.user.email,
+        role: "provider",
+        status: "active",
+      });
+    });
+
+    it("answers 401 without a token, with a malformed header, a forged or an expired token", async () => {
+      const s = await h.signIn();
+      const [header, payload] = s.accessToken.split(".");
+      const forged = `${header}.${payload}.${"A".repeat(43)}`;
+      const cases: Record<string, string>[] = [
+        {},
+        { authorization: "Basic abc" },
+        { authorization: "Bearer" },
+        { authorization: `Bearer ${forged}` },
+        { authorization: "Bearer not.a.jwt" },
+      ];
+      for (const headers of cases) {
+        const res = await h.get<ErrorBody>("/api/v1/auth/me", { headers });
+        expect(res.status, JSON.stringify(headers)).toBe(401);
+        expect(res.body.error.code).toBe("unauthorized");
+      }
+      h.clock.advance(15 * 60_000 + 1000);
+      expect((await me(s.accessToken)).status).toBe(401);
+    });
+
+    it("takes the role from the account on every request, not from the token", async () => {
+      const s = await h.signIn();
+      await h.runtime.identity.repos.users.setRole(s.user.id, "accountant", h.clock.now());
+      const res = await h.get<{ data: { role: string } }>("/api/v1/auth/me", { token: s.accessToken });
+      expect(res.body.data.role).toBe("accountant");
+    });
+  });
+
+  describe("PATCH /api/v1/auth/me", () => {
+    it("changes username and display name", async () => {
+      const s = await h.signIn();
+      const res = await h.patch<{ data: Record<string, unknown> }>(
+        "/api/v1/auth/me",
+        { username: `renamed_${s.user.id.slice(-6)}`, display_name: "  Renamed  " },
+        { token: s.accessToken },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        username: `renamed_${s.user.id.slice(-6)}`,
+        display_name: "Renamed",
+      });
+    });
+
+    it("answers 409 username_taken for another account's name in any case, and keeps your own", async () => {
+      const other = await h.createUser();
+      const s = await h.signIn();
+      const taken = await h.patch<ErrorBody>(
+        "/api/v1/auth/me",
+        { username: other.username.toUpperCase(), display_name: "X" },
+        { token: s.accessToken },
+      );
+      expect(taken.status).toBe(409);
+      expect(taken.body.error.code).toBe("username_taken");
+      const own = await h.patch(
+        "/api/v1/auth/me",
+        { username: s.user.username, display_name: "Same" },
+        { token: s.accessToken },
+      );
+      expect(own.status).toBe(200);
+    });
+
+    it("answers 422 for a display name outside 1-100, a missing field, and 401 without a token", async () => {
+      const s = await h.signIn();
+      for (const body of [
+        { username: s.user.username, display_name: "" },
+        { username: s.user.username, display_name: "   " },
+        { username: s.user.username, display_name: "x".repeat(101) },
+        { display_name: "x" },
+        { username: "ab", display_name: "x" },
+      ]) {
+        expect(
+          (await h.patch("/api/v1/auth/me", body, { token: s.accessToken })).status,
+          JSON.stringify(body),
+        ).toBe(422);
+      }
+      expect((await h.patch("/api/v1/auth/me", { username: "abc", display_name: "x" })).status).toBe(401);
+    });
+  });
+
+  describe("DELETE /api/v1/auth/me", () => {
+    it("deletes the account: tokens fail at once, the email and username are free again, it is audited", async () => {
+      const s = await h.signIn();
+      const res = await h.delete("/api/v1/auth/me", { token: s.accessToken });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ data: { user_id: s.user.id, status: "deleted" } });
+      expect((await me(s.accessToken)).status).toBe(401);
+      expect((await refresh(s.refreshToken)).status).toBe(401);
+      const again = await h.post("/api/v1/auth/register", {
+        username: s.user.username,
+        email: s.user.email,
+        password: "another password",
+      });
+      expect(again.status).toBe(201);
+      const { rows } = await h.db.sql.query<{ action: string }>(
+        "SELECT action FROM audit_events WHERE target_id = $1",
+        [s.user.id],
+      );
+      expect(rows.map((r) => r.action)).toEqual(["user.deleted"]);
+    });
+
+    it("answers 401 without a token", async () => {
+      expect((await h.delete("/api/v1/auth/me")).status).toBe(401);
+    });
+  });
+});
