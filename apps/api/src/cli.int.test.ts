@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -141,6 +142,52 @@ describe("command line (pnpm agora)", () => {
     expect(shortPassword.code).toBe(1);
     expect(shortPassword.stderr.split("\n").filter(Boolean)).toHaveLength(1);
     expect(shortPassword.stderr).toContain("--password");
+  });
+
+  it("outbox retry re-drives dead-lettered events, one by --id or all, and prints how many", async () => {
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
+    try {
+      for (const [index, id] of ids.entries()) {
+        await database.sql.query(
+          `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, attempts, available_at,
+                                      dead_at, last_error, created_at)
+           VALUES ($1, 'test.failed', 'test', $2, '{}', 10, now(), CASE WHEN $3 THEN now() END, 'Error: down', now())`,
+          [id, String(index), index < 2],
+        );
+      }
+    } finally {
+      await database.close();
+    }
+
+    const one = run("cli.js", ["outbox", "retry", "--id", ids[0] ?? ""], env);
+    expect(one.stderr).toBe("");
+    expect(one.code).toBe(0);
+    expect(one.stdout).toBe("outbox: 1 dead-lettered event re-driven\n");
+    const rest = run("cli.js", ["outbox", "retry"], env);
+    expect(rest.code).toBe(0);
+    expect(rest.stdout).toBe("outbox: 1 dead-lettered event re-driven\n");
+    const none = run("cli.js", ["outbox", "retry"], env);
+    expect(none.stdout).toBe("outbox: 0 dead-lettered events re-driven\n");
+
+    const check = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
+    try {
+      const { rows } = await check.sql.query<{ id: string; attempts: number; dead: boolean }>(
+        "SELECT id, attempts, dead_at IS NOT NULL AS dead FROM outbox_events ORDER BY aggregate_id",
+      );
+      // The two dead ones are pending again with fresh attempts; the live one was left alone.
+      expect(rows).toEqual([
+        { id: ids[0], attempts: 0, dead: false },
+        { id: ids[1], attempts: 0, dead: false },
+        { id: ids[2], attempts: 10, dead: false },
+      ]);
+    } finally {
+      await check.close();
+    }
+
+    const bad = run("cli.js", ["outbox", "retry", "--id", "nope"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe("agora outbox retry: --id: must be an outbox event id (UUID)\n");
   });
 
   it("exits 2 with usage on an unknown verb", () => {

@@ -2,8 +2,10 @@
 // success, non-zero with one clear line on failure.
 import { parseArgs } from "node:util";
 import { registerRequestSchema, roleSchema } from "@agora/contracts/auth";
+import { retryDeadEvents } from "@agora/domain/delivery/retry-dead-events";
 import { createVerifiedUser } from "@agora/domain/identity/register-user";
 import { AppError } from "@agora/domain/shared/app-error";
+import { isUuid } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/runtime/config-or-exit";
 import { migrateCommand, seedCommand, withRuntime } from "./deps";
 
@@ -13,7 +15,9 @@ const usage = `usage: agora <verb>
   migrate                 apply pending SQL migrations
   seed                    load the default catalog (idempotent)
   user create --email E --password P --username U [--display-name D] [--role member|provider|accountant|admin]
-                          create an active, verified user; prints its id`;
+                          create an active, verified user; prints its id
+  outbox retry [--id <eventId>]
+                          re-drive dead-lettered outbox events (all, or one); prints how many`;
 
 /** A failure the operator can act on: printed as one line, exit 1. */
 class CommandError extends Error {}
@@ -59,6 +63,18 @@ const userCreate: Command = async (args) => {
   return userId;
 };
 
+const outboxRetry: Command = async (args) => {
+  const { values } = parseArgs({ args, options: { id: { type: "string" } }, strict: true });
+  if (values.id !== undefined && !isUuid(values.id)) {
+    throw new CommandError("--id: must be an outbox event id (UUID)");
+  }
+  const count = await withRuntime(configOrExit(), (runtime) =>
+    retryDeadEvents(runtime.delivery, { eventId: values.id }),
+  );
+
+  return `outbox: ${count} dead-lettered event${count === 1 ? "" : "s"} re-driven`;
+};
+
 const commands: Record<string, Command> = {
   migrate: async () => {
     const result = await migrateCommand(configOrExit());
@@ -73,6 +89,7 @@ const commands: Record<string, Command> = {
     return `catalog: ${result.servicesAdded} services and ${result.categoriesAdded} categories added`;
   },
   "user create": userCreate,
+  "outbox retry": outboxRetry,
 };
 
 const describe = (error: unknown): string => {

@@ -1,4 +1,6 @@
 import type { Server } from "node:http";
+import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
+import { runOutbox } from "@agora/domain/delivery/run-outbox";
 import type { Config } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
 import { serve } from "@hono/node-server";
@@ -44,9 +46,34 @@ export const drain = async (server: Server, graceMs = SHUTDOWN_GRACE_MS): Promis
   return !timedOut;
 };
 
+export type EmbeddedWorker = {
+  /** Aborts the loop and resolves once the batch in flight is recorded. */
+  stop(): Promise<void>;
+};
+
+/** The outbox worker inside the API process (WORKER=embedded): the same loop apps/worker runs. */
+export const startEmbeddedWorker = (delivery: DeliveryDeps): EmbeddedWorker => {
+  const controller = new AbortController();
+  const running = runOutbox(delivery, { signal: controller.signal });
+
+  return {
+    async stop() {
+      controller.abort();
+      await running;
+    },
+  };
+};
+
 /** Serves the API until SIGTERM/SIGINT, then stops accepting, drains, and closes the database. */
 export const runServer = async (config: Config, options: { prepare: boolean }): Promise<void> => {
-  const runtime = await createDeps(config);
+  let runtime: Awaited<ReturnType<typeof createDeps>>;
+  try {
+    runtime = await createDeps(config);
+  } catch (error) {
+    // Adapters that cannot start (database unreachable, unreadable FCM credentials): one line, exit 1.
+    process.stderr.write(`agora: could not start: ${safeError(error).message}\n`);
+    process.exit(1);
+  }
   const { logger } = runtime;
   try {
     if (options.prepare) {
@@ -65,6 +92,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
       "agora api listening",
     );
+    const worker = config.worker === "embedded" ? startEmbeddedWorker(runtime.delivery) : undefined;
 
     let stopping = false;
     const shutdown = async (signal: string) => {
@@ -73,7 +101,8 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       }
       stopping = true;
       logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
-      const drained = await drain(server);
+      // The worker finishes its batch while requests drain; both end before the database closes.
+      const [drained] = await Promise.all([drain(server), worker?.stop()]);
       await runtime.close();
       logger.info({ drained }, "stopped");
       logger.flush();

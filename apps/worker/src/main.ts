@@ -1,8 +1,13 @@
 // The outbox worker as its own process. Several may run beside each other and beside API
 // processes running it embedded (WORKER=embedded); claims use SKIP LOCKED, so none double-delivers.
+import { runOutbox } from "@agora/domain/delivery/run-outbox";
+import { systemClock } from "@agora/domain/shared/clock";
+import { uuidV7Ids } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/runtime/config-or-exit";
 import { openConfiguredDatabase } from "@agora/runtime/database";
+import { createDeliveryDeps } from "@agora/runtime/delivery";
 import { createLogger, safeError } from "@agora/runtime/logging";
+import { createPush } from "@agora/runtime/push/create-push";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -19,10 +24,28 @@ if (!config.databaseUrl) {
 try {
   const database = await openConfiguredDatabase(config, "agora-worker");
   await database.ping();
-  logger.info({ database: database.kind }, "agora worker started");
+  const push = createPush(config);
+  const delivery = createDeliveryDeps({
+    database,
+    clock: systemClock,
+    ids: uuidV7Ids,
+    push: push?.sender,
+    logger,
+  });
+  const controller = new AbortController();
+  const running = runOutbox(delivery, { signal: controller.signal });
+  logger.info({ database: database.kind, push: push ? "fcm" : "off" }, "agora worker started");
 
+  let stopping = false;
   const stop = async (signal: string) => {
-    logger.info({ signal }, "agora worker stopping");
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    logger.info({ signal }, "agora worker stopping: finishing the batch in flight");
+    controller.abort();
+    await running;
+    await push?.close();
     await database.close();
     logger.info("agora worker stopped");
     logger.flush();
@@ -30,8 +53,6 @@ try {
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
-  // Keeps the process alive until a signal arrives.
-  setInterval(() => {}, 1 << 30);
 } catch (error) {
   logger.fatal({ err: safeError(error) }, "agora worker could not start");
   logger.flush();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -120,6 +120,32 @@ describe("configuration", () => {
       "PORT",
       "WORKER",
     ]);
+  });
+
+  it("turns push on only with both FCM values and an existing credentials file", () => {
+    const dataDir = tempDir();
+    const credentials = path.join(dataDir, "fcm.json");
+    writeFileSync(credentials, "{}");
+    const on = loadConfig({
+      DATA_DIR: dataDir,
+      FCM_PROJECT_ID: "agora-prod",
+      FCM_CREDENTIALS_FILE: credentials,
+    });
+    expect(on.ok && on.config.fcm).toEqual({ projectId: "agora-prod", credentialsFile: credentials });
+    const off = loadConfig({ DATA_DIR: dataDir });
+    expect(off.ok && off.config.fcm).toBeUndefined();
+
+    const half = loadConfig({ DATA_DIR: dataDir, FCM_PROJECT_ID: "agora-prod" });
+    expect(half.ok ? [] : half.errors).toEqual([
+      "FCM: FCM_PROJECT_ID and FCM_CREDENTIALS_FILE are required together",
+    ]);
+    const missing = path.join(dataDir, "nope.json");
+    const absent = loadConfig({
+      DATA_DIR: dataDir,
+      FCM_PROJECT_ID: "agora-prod",
+      FCM_CREDENTIALS_FILE: missing,
+    });
+    expect(absent.ok ? [] : absent.errors).toEqual([`FCM_CREDENTIALS_FILE: ${missing} does not exist`]);
   });
 
   it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {

@@ -273,7 +273,10 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
 
   let fcm: Config["fcm"];
   if (env.FCM_PROJECT_ID && env.FCM_CREDENTIALS_FILE) {
-    fcm = { projectId: env.FCM_PROJECT_ID, credentialsFile: env.FCM_CREDENTIALS_FILE };
+    fcm = { projectId: env.FCM_PROJECT_ID, credentialsFile: path.resolve(env.FCM_CREDENTIALS_FILE) };
+    if (!existsSync(fcm.credentialsFile)) {
+      errors.push(`FCM_CREDENTIALS_FILE: ${fcm.credentialsFile} does not exist`);
+    }
   } else if (env.FCM_PROJECT_ID || env.FCM_CREDENTIALS_FILE) {
     errors.push("FCM: FCM_PROJECT_ID and FCM_CREDENTIALS_FILE are required together");
   }

@@ -1,0 +1,288 @@
+import { createUnitOfWork } from "@agora/db/repositories/index";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
+
+type ErrorBody = { error: { code: string; details?: { path: string }[] } };
+type DeviceBody = { data: { id: string; token: string; platform: string; created_at: string } };
+type NotificationDto = {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  read_at: string | null;
+  created_at: string;
+};
+
+describe("notifications and devices", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness({ seed: false });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** Appends an event notifying `userIds`, one second after the previous one, and delivers it. */
+  const notify = async (userIds: string[], title: string) => {
+    h.clock.advance(1_000);
+    await createUnitOfWork(h.db.sql, h.runtime.ids).run((tx) =>
+      tx.outbox.append(
+        {
+          kind: "test.notified",
+          aggregateType: "test",
+          aggregateId: title,
+          payload: {
+            notifications: userIds.map((userId) => ({
+              userId,
+              kind: "test.notified",
+              title,
+              body: `${title} body`,
+              data: { ref: title },
+            })),
+          },
+        },
+        h.clock.now(),
+      ),
+    );
+  };
+  const deliverAll = async () => {
+    for (;;) {
+      const { claimed } = await h.runOutboxOnce({ batchSize: 100 });
+      if (claimed === 0) {
+        return;
+      }
+    }
+  };
+  const devicesOf = async (userId: string) =>
+    (
+      await h.db.sql.query<{ token: string; platform: string }>(
+        "SELECT token, platform FROM devices WHERE user_id = $1 ORDER BY token",
+        [userId],
+      )
+    ).rows;
+
+  describe("POST /api/v1/devices", () => {
+    it("registers the caller's device and answers 201 with it", async () => {
+      const s = await h.signIn();
+      const res = await h.post<DeviceBody>(
+        "/api/v1/devices",
+        { token: "fcm-token-a", platform: "android", user_id: "ignored" },
+        { token: s.accessToken },
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        token: "fcm-token-a",
+        platform: "android",
+        created_at: h.clock.now().toISOString(),
+      });
+      expect(await devicesOf(s.user.id)).toEqual([{ token: "fcm-token-a", platform: "android" }]);
+    });
+
+    it("upserts per token: registering it again keeps one device and takes the new platform", async () => {
+      const s = await h.signIn();
+      const first = await h.post<DeviceBody>(
+        "/api/v1/devices",
+        { token: "fcm-token-b", platform: "ios" },
+        { token: s.accessToken },
+      );
+      h.clock.advance(60_000);
+      const again = await h.post<DeviceBody>(
+        "/api/v1/devices",
+        { token: "fcm-token-b", platform: "web" },
+        { token: s.accessToken },
+      );
+      expect(again.status).toBe(201);
+      expect(again.body.data.id).toBe(first.body.data.id);
+      expect(again.body.data.platform).toBe("web");
+      expect(await devicesOf(s.user.id)).toEqual([{ token: "fcm-token-b", platform: "web" }]);
+    });
+
+    it("moves a token registered by another user to the caller", async () => {
+      const before = await h.signIn();
+      const after = await h.signIn();
+      await h.post(
+        "/api/v1/devices",
+        { token: "shared-phone", platform: "ios" },
+        { token: before.accessToken },
+      );
+      const res = await h.post<DeviceBody>(
+        "/api/v1/devices",
+        { token: "shared-phone", platform: "ios" },
+        { token: after.accessToken },
+      );
+      expect(res.status).toBe(201);
+      expect(await devicesOf(before.user.id)).toEqual([]);
+      expect(await devicesOf(after.user.id)).toEqual([{ token: "shared-phone", platform: "ios" }]);
+    });
+
+    it("answers 401 without a token and registers nothing", async () => {
+      const res = await h.post<ErrorBody>("/api/v1/devices", { token: "anonymous", platform: "ios" });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe("unauthorized");
+      const { rows } = await h.db.sql.query("SELECT 1 FROM devices WHERE token = 'anonymous'");
+      expect(rows).toHaveLength(0);
+    });
+
+    it.each([
+      [{ platform: "ios" }, "token"],
+      [{ token: "", platform: "ios" }, "token"],
+      [{ token: "x".repeat(4097), platform: "ios" }, "token"],
+      [{ token: "ok-token", platform: "windows" }, "platform"],
+      [{ token: "ok-token" }, "platform"],
+    ])("answers 422 validation_failed for %j, naming the field", async (body, path) => {
+      const s = await h.signIn();
+      const res = await h.post<ErrorBody>("/api/v1/devices", body, { token: s.accessToken });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe("validation_failed");
+      expect(res.body.error.details?.map((detail) => detail.path)).toContain(path);
+      expect(await devicesOf(s.user.id)).toEqual([]);
+    });
+
+    it("accepts a token of exactly 4096 characters", async () => {
+      const s = await h.signIn();
+      const res = await h.post(
+        "/api/v1/devices",
+        { token: "t".repeat(4096), platform: "web" },
+        { token: s.accessToken },
+      );
+      expect(res.status).toBe(201);
+    });
+  });
+
+  describe("GET /api/v1/notifications", () => {
+    let reader: SignedIn;
+    let other: SignedIn;
+
+    beforeAll(async () => {
+      reader = await h.signIn();
+      other = await h.signIn();
+      for (let index = 1; index <= 55; index += 1) {
+        await notify([reader.user.id], `n${index}`);
+      }
+      await notify([other.user.id], "someone else's");
+      await deliverAll();
+    });
+
+    it("lists the caller's newest 50, newest first, in the contract's shape", async () => {
+      const res = await h.get<{ data: NotificationDto[]; meta: null }>("/api/v1/notifications", {
+        token: reader.accessToken,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toHaveLength(50);
+      expect(res.body.data.map((n) => n.title)).toEqual(
+        Array.from({ length: 50 }, (_, index) => `n${55 - index}`),
+      );
+      expect(res.body.data[0]).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        kind: "test.notified",
+        title: "n55",
+        body: "n55 body",
+        data: { ref: "n55" },
+        read_at: null,
+        created_at: expect.any(String),
+      });
+      const times = res.body.data.map((n) => Date.parse(n.created_at));
+      expect([...times].sort((a, b) => b - a)).toEqual(times);
+    });
+
+    it("shows only the caller's own notifications", async () => {
+      const res = await h.get<{ data: NotificationDto[] }>("/api/v1/notifications", {
+        token: other.accessToken,
+      });
+      expect(res.body.data.map((n) => n.title)).toEqual(["someone else's"]);
+      const stranger = await h.signIn();
+      const empty = await h.get<{ data: NotificationDto[] }>("/api/v1/notifications", {
+        token: stranger.accessToken,
+      });
+      expect(empty.status).toBe(200);
+      expect(empty.body.data).toEqual([]);
+    });
+
+    it("answers 401 without a token", async () => {
+      const res = await h.get<ErrorBody>("/api/v1/notifications");
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe("unauthorized");
+    });
+  });
+
+  describe("POST /api/v1/notifications/{id}/read", () => {
+    const newest = async (s: SignedIn) =>
+      (await h.get<{ data: NotificationDto[] }>("/api/v1/notifications", { token: s.accessToken })).body
+        .data[0] as NotificationDto;
+
+    it("marks the caller's notification read, and a second read keeps the first read_at", async () => {
+      const s = await h.signIn();
+      await notify([s.user.id], "to read");
+      await deliverAll();
+      const notification = await newest(s);
+
+      const first = await h.post<{ data: NotificationDto }>(
+        `/api/v1/notifications/${notification.id}/read`,
+        undefined,
+        { token: s.accessToken },
+      );
+      expect(first.status).toBe(200);
+      expect(first.body.data).toEqual({ ...notification, read_at: h.clock.now().toISOString() });
+
+      h.clock.advance(60_000);
+      const second = await h.post<{ data: NotificationDto }>(
+        `/api/v1/notifications/${notification.id}/read`,
+        undefined,
+        { token: s.accessToken },
+      );
+      expect(second.status).toBe(200);
+      expect(second.body.data.read_at).toBe(first.body.data.read_at);
+      expect((await newest(s)).read_at).toBe(first.body.data.read_at);
+    });
+
+    it("answers 404 for another user's notification and leaves it unread", async () => {
+      const owner = await h.signIn();
+      const intruder = await h.signIn();
+      await notify([owner.user.id], "private");
+      await deliverAll();
+      const notification = await newest(owner);
+
+      const res = await h.post<ErrorBody>(`/api/v1/notifications/${notification.id}/read`, undefined, {
+        token: intruder.accessToken,
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe("not_found");
+      expect((await newest(owner)).read_at).toBeNull();
+    });
+
+    it("answers 404 for an unknown or malformed id and 401 without a token", async () => {
+      const s = await h.signIn();
+      for (const id of [h.runtime.ids.next(), "not-a-uuid"]) {
+        const res = await h.post<ErrorBody>(`/api/v1/notifications/${id}/read`, undefined, {
+          token: s.accessToken,
+        });
+        expect(res.status).toBe(404);
+        expect(res.body.error.code).toBe("not_found");
+      }
+      const anonymous = await h.post<ErrorBody>(`/api/v1/notifications/${h.runtime.ids.next()}/read`);
+      expect(anonymous.status).toBe(401);
+    });
+  });
+
+  it("documents the three routes in the OpenAPI document, each with bearer auth", async () => {
+    const res = await h.get<{
+      paths: Record<string, Record<string, { security?: unknown[]; responses: object }>>;
+    }>("/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const { paths } = res.body;
+    const operations = [
+      paths["/api/v1/devices"]?.post,
+      paths["/api/v1/notifications"]?.get,
+      paths["/api/v1/notifications/{id}/read"]?.post,
+    ];
+    for (const operation of operations) {
+      expect(operation?.security).toEqual([{ bearerAuth: [] }]);
+      expect(Object.keys(operation?.responses ?? {})).toContain("401");
+    }
+    expect(Object.keys(operations[0]?.responses ?? {})).toEqual(expect.arrayContaining(["201", "422"]));
+    expect(Object.keys(operations[2]?.responses ?? {})).toEqual(expect.arrayContaining(["200", "404"]));
+  });
+});

@@ -1,0 +1,98 @@
+import { successEnvelope } from "@agora/contracts/envelope";
+import {
+  deviceSchema,
+  notificationListSchema,
+  notificationSchema,
+  registerDeviceRequestSchema,
+} from "@agora/contracts/notifications";
+import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
+import { listNotifications } from "@agora/domain/delivery/list-notifications";
+import { readNotification } from "@agora/domain/delivery/read-notification";
+import { registerDevice } from "@agora/domain/delivery/register-device";
+import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { createRoute, z } from "@hono/zod-openapi";
+import { actorOf, requireAuth } from "../../http/middleware/auth";
+import { body, createRouter, errors, json } from "../../http/openapi";
+import { ok } from "../../http/respond";
+import { toDeviceDto, toNotificationDto } from "./notifications.presenter";
+
+const tags = ["Notifications and devices"];
+const secured = [{ bearerAuth: [] }];
+
+export type NotificationRoutesDeps = { identity: IdentityDeps; delivery: DeliveryDeps };
+
+/** Mounted at /api/v1: `/devices` and `/notifications`. Middleware is per route, never `use("*")`. */
+export const createNotificationRoutes = ({ identity, delivery }: NotificationRoutesDeps) => {
+  const auth = requireAuth(identity);
+
+  const registerDeviceRoute = createRoute({
+    method: "post",
+    path: "/devices",
+    tags,
+    summary: "Register a device for push notifications",
+    description:
+      "Registers the push token of the caller's device (the user comes from the session). One " +
+      "registration per token: registering a known token again updates it, and a token registered by " +
+      "another account moves to the caller, so a shared phone only receives its current user's " +
+      "notifications. Always 201 with the registration. Tokens the push provider reports invalid are " +
+      "deleted. Push carries notifications only, never sign-in or verification codes.",
+    security: secured,
+    middleware: [auth],
+    request: body(registerDeviceRequestSchema),
+    responses: {
+      201: json(successEnvelope(deviceSchema), "The device registration."),
+      ...errors(401, 422),
+    },
+  });
+
+  const listRoute = createRoute({
+    method: "get",
+    path: "/notifications",
+    tags,
+    summary: "The caller's notifications",
+    description:
+      "The caller's 50 newest notifications, newest first, read and unread. Notifications are written " +
+      "by the outbox worker shortly after the event that causes them (an order, a payment); `data` " +
+      "carries the event's ids for the client to open.",
+    security: secured,
+    middleware: [auth],
+    responses: {
+      200: json(successEnvelope(notificationListSchema), "Up to 50 notifications, newest first."),
+      ...errors(401),
+    },
+  });
+
+  const readRoute = createRoute({
+    method: "post",
+    path: "/notifications/{id}/read",
+    tags,
+    summary: "Mark a notification read",
+    description:
+      "Sets `read_at`. Idempotent: reading it again answers 200 with the first `read_at`. Another " +
+      "user's notification, an unknown or a malformed id is 404.",
+    security: secured,
+    middleware: [auth],
+    request: { params: z.object({ id: z.string().meta({ description: "Notification id." }) }) },
+    responses: {
+      200: json(successEnvelope(notificationSchema), "The notification, read."),
+      ...errors(401, 404),
+    },
+  });
+
+  return createRouter()
+    .openapi(registerDeviceRoute, async (c) => {
+      const device = await registerDevice(delivery, actorOf(c), c.req.valid("json"));
+
+      return ok(c, toDeviceDto(device), { status: 201 });
+    })
+    .openapi(listRoute, async (c) => {
+      const notifications = await listNotifications(delivery, actorOf(c));
+
+      return ok(c, notifications.map(toNotificationDto));
+    })
+    .openapi(readRoute, async (c) => {
+      const notification = await readNotification(delivery, actorOf(c), c.req.valid("param").id);
+
+      return ok(c, toNotificationDto(notification));
+    });
+};

@@ -1,0 +1,423 @@
+import { openDatabase } from "@agora/db/client";
+import { createUnitOfWork } from "@agora/db/repositories/index";
+import { onPostgres } from "@agora/db/test/databases";
+import { OUTBOX_BACKOFF } from "@agora/domain/delivery/backoff";
+import type { OutboxOutcome } from "@agora/domain/delivery/delivery.deps";
+import type { NotificationRequest } from "@agora/domain/delivery/notification-requests";
+import { notificationId } from "@agora/domain/delivery/notification-requests";
+import { retryDeadEvents } from "@agora/domain/delivery/retry-dead-events";
+import { runOutbox } from "@agora/domain/delivery/run-outbox";
+import { systemClock } from "@agora/domain/shared/clock";
+import { createDeliveryDeps } from "@agora/runtime/delivery";
+import { createLogger } from "@agora/runtime/logging";
+import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../../../test/harness";
+import { startEmbeddedWorker } from "../../server";
+
+type EventRow = {
+  attempts: number;
+  available_at: Date;
+  processed_at: Date | null;
+  dead_at: Date | null;
+  last_error: string | null;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it holds or `timeoutMs` passes. */
+const eventually = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) {
+      throw new Error("condition not met in time");
+    }
+    await sleep(20);
+  }
+};
+
+const helpers = (h: Harness) => {
+  const uow = createUnitOfWork(h.db.sql, h.runtime.ids);
+
+  return {
+    /** Appends an event the way a use case does: through its unit of work. */
+    append: (notifications: NotificationRequest[] | undefined, extra: Record<string, unknown> = {}) =>
+      uow.run((tx) =>
+        tx.outbox.append(
+          {
+            kind: "test.happened",
+            aggregateType: "test",
+            aggregateId: "t-1",
+            payload: { ...extra, ...(notifications ? { notifications } : {}) },
+          },
+          h.clock.now(),
+        ),
+      ),
+    note: (userId: string, title = "Hello"): NotificationRequest => ({
+      userId,
+      kind: "test.happened",
+      title,
+      body: `${title}, world`,
+      data: { order_id: "o-1", count: 2 },
+    }),
+    event: async (id: string) =>
+      (
+        await h.db.sql.query<EventRow>(
+          "SELECT attempts, available_at, processed_at, dead_at, last_error FROM outbox_events WHERE id = $1",
+          [id],
+        )
+      ).rows[0] as EventRow,
+    inbox: async (eventId: string) =>
+      (
+        await h.db.sql.query<{ id: string; user_id: string; pushed_at: Date | null }>(
+          "SELECT id, user_id, pushed_at FROM notifications WHERE event_id = $1 ORDER BY user_id",
+          [eventId],
+        )
+      ).rows,
+    addDevice: (userId: string, token: string) =>
+      h.runtime.delivery.devices.upsert({
+        id: h.runtime.ids.next(),
+        userId,
+        token,
+        platform: "android",
+        at: h.clock.now(),
+      }),
+  };
+};
+
+describe("outbox delivery of notifications", () => {
+  let h: Harness;
+  let push: MemoryPush;
+  let t: ReturnType<typeof helpers>;
+
+  beforeAll(async () => {
+    push = createMemoryPush();
+    h = await createHarness({ seed: false, push });
+    t = helpers(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => {
+    push.clear();
+  });
+
+  it("writes one inbox row per recipient with the deterministic id, and marks the event processed", async () => {
+    const [ada, bob] = [await h.createUser(), await h.createUser()];
+    const eventId = await t.append([t.note(ada.id), t.note(bob.id), t.note(ada.id, "Again")]);
+
+    const result = await h.runOutboxOnce();
+
+    expect(result).toMatchObject({ claimed: 1, processed: 1, retried: 0, dead: 0 });
+    const rows = await t.inbox(eventId);
+    expect(rows.map((row) => row.id).sort()).toEqual(
+      [notificationId(eventId, ada.id), notificationId(eventId, bob.id)].sort(),
+    );
+    expect((await t.event(eventId)).processed_at).toEqual(h.clock.now());
+  });
+
+  it("simply processes an event without notifications, and skips a recipient that does not exist", async () => {
+    const plain = await t.append(undefined, { order_id: "o-9" });
+    const ghost = await t.append([t.note(h.runtime.ids.next())]);
+
+    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 2, processed: 2 });
+    expect((await t.event(plain)).processed_at).not.toBeNull();
+    expect((await t.event(ghost)).processed_at).not.toBeNull();
+    expect(await t.inbox(ghost)).toEqual([]);
+    expect(push.sent).toEqual([]);
+  });
+
+  it("never delivers an event whose transaction rolled back", async () => {
+    const user = await h.createUser();
+    const uow = createUnitOfWork(h.db.sql, h.runtime.ids);
+    await expect(
+      uow.run(async (tx) => {
+        await tx.outbox.append(
+          { kind: "test.happened", aggregateType: "test", aggregateId: "rolled-back", payload: {} },
+          h.clock.now(),
+        );
+        throw new Error("the cause failed");
+      }),
+    ).rejects.toThrow("the cause failed");
+
+    expect((await h.runOutboxOnce()).claimed).toBe(0);
+    const { rows } = await h.db.sql.query("SELECT 1 FROM outbox_events WHERE aggregate_id = 'rolled-back'");
+    expect(rows).toEqual([]);
+    expect(await h.runtime.delivery.notifications.listByUser(user.id, 50)).toEqual([]);
+  });
+
+  it("pushes each notification once to all of the recipient's devices and sets pushed_at", async () => {
+    const [ada, bob] = [await h.createUser(), await h.createUser()];
+    await t.addDevice(ada.id, "ada-phone");
+    await t.addDevice(ada.id, "ada-tablet");
+    const eventId = await t.append([t.note(ada.id, "Order placed"), t.note(bob.id)]);
+
+    await h.runOutboxOnce();
+
+    expect(push.sent).toEqual([
+      {
+        tokens: ["ada-phone", "ada-tablet"],
+        message: {
+          title: "Order placed",
+          body: "Order placed, world",
+          data: {
+            order_id: "o-1",
+            count: "2",
+            notification_id: notificationId(eventId, ada.id),
+            kind: "test.happened",
+          },
+        },
+      },
+    ]);
+    const rows = await t.inbox(eventId);
+    expect(rows.find((row) => row.user_id === ada.id)?.pushed_at).toEqual(h.clock.now());
+    // Bob has no device: his row is in the inbox, nothing was pushed.
+    expect(rows.find((row) => row.user_id === bob.id)?.pushed_at).toBeNull();
+  });
+
+  it("creates no duplicate inbox row and pushes nothing again when an event is delivered twice", async () => {
+    const ada = await h.createUser();
+    await t.addDevice(ada.id, "ada-redelivery");
+    const eventId = await t.append([t.note(ada.id)]);
+    await h.runOutboxOnce();
+
+    // As if the worker died after delivering but before recording: the event is pending again.
+    await h.db.sql.query("UPDATE outbox_events SET processed_at = NULL, available_at = $2 WHERE id = $1", [
+      eventId,
+      h.clock.now(),
+    ]);
+    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 1 });
+
+    expect(await t.inbox(eventId)).toHaveLength(1);
+    expect(push.sentTo("ada-redelivery")).toHaveLength(1);
+  });
+
+  it("deletes the device tokens the push provider reports invalid and keeps the valid ones", async () => {
+    const ada = await h.createUser();
+    await t.addDevice(ada.id, "ada-uninstalled");
+    await t.addDevice(ada.id, "ada-current");
+    push.markInvalid("ada-uninstalled");
+    const eventId = await t.append([t.note(ada.id)]);
+
+    expect(await h.runOutboxOnce()).toMatchObject({ processed: 1 });
+
+    expect(await h.runtime.delivery.devices.findTokensByUser(ada.id)).toEqual(["ada-current"]);
+    expect((await t.inbox(eventId))[0]?.pushed_at).not.toBeNull();
+  });
+
+  it("keeps the inbox row when push fails, counts the attempt and backs off, then pushes once on the retry", async () => {
+    const ada = await h.createUser();
+    await t.addDevice(ada.id, "ada-flaky");
+    const eventId = await t.append([t.note(ada.id)]);
+    push.failNext(1);
+    const failedAt = h.clock.now();
+
+    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 0, retried: 1 });
+
+    const event = await t.event(eventId);
+    expect(event).toMatchObject({
+      attempts: 1,
+      processed_at: null,
+      dead_at: null,
+      last_error: "PushUnavailableError: push provider unavailable",
+    });
+    expect(event.available_at.getTime()).toBeGreaterThan(failedAt.getTime());
+    expect(event.available_at.getTime()).toBeLessThanOrEqual(failedAt.getTime() + OUTBOX_BACKOFF.baseMs);
+    const rows = await t.inbox(eventId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.pushed_at).toBeNull();
+
+    // Not due yet: nothing is claimed until the backoff has passed.
+    expect((await h.runOutboxOnce()).claimed).toBe(0);
+    h.clock.advance(OUTBOX_BACKOFF.baseMs);
+    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 1 });
+    expect(push.sentTo("ada-flaky")).toHaveLength(1);
+    expect(await t.inbox(eventId)).toHaveLength(1);
+    expect((await t.event(eventId)).attempts).toBe(1);
+  });
+
+  it("dead-letters the event on the tenth failure, keeps it, and outbox retry re-drives it", async () => {
+    const ada = await h.createUser();
+    await t.addDevice(ada.id, "ada-outage");
+    const eventId = await t.append([t.note(ada.id)]);
+    push.failAll();
+
+    for (let failure = 1; failure <= 9; failure += 1) {
+      expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, retried: 1 });
+      expect(await t.event(eventId)).toMatchObject({ attempts: failure, dead_at: null });
+      h.clock.advance(OUTBOX_BACKOFF.capMs);
+    }
+    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, dead: 1 });
+    const dead = await t.event(eventId);
+    expect(dead).toMatchObject({
+      attempts: 10,
+      processed_at: null,
+      last_error: "PushUnavailableError: push provider unavailable",
+    });
+    expect(dead.dead_at).toEqual(h.clock.now());
+    h.clock.advance(OUTBOX_BACKOFF.capMs * 10);
+    expect((await h.runOutboxOnce()).claimed).toBe(0);
+    expect(push.failures).toBe(10);
+    expect(await t.inbox(eventId)).toHaveLength(1);
+
+    push.failAll(false);
+    expect(await retryDeadEvents(h.runtime.delivery, { eventId })).toBe(1);
+    expect(await t.event(eventId)).toMatchObject({ attempts: 0, dead_at: null });
+    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 1 });
+    expect(push.sentTo("ada-outage")).toHaveLength(1);
+    expect(await retryDeadEvents(h.runtime.delivery)).toBe(0);
+  });
+
+  it("dead-letters a malformed payload at once instead of retrying it", async () => {
+    const eventId = await t.append(undefined, { notifications: "not a list" });
+
+    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, dead: 1 });
+
+    expect(await t.event(eventId)).toMatchObject({
+      attempts: 1,
+      last_error: "PermanentDeliveryError: payload.notifications must be an array",
+    });
+    expect((await t.event(eventId)).dead_at).not.toBeNull();
+  });
+
+  it("runs as a loop: delivers an event appended while idle, and resolves after abort", async () => {
+    const ada = await h.createUser();
+    const controller = new AbortController();
+    const outcomes: OutboxOutcome["type"][] = [];
+    const loop = runOutbox(
+      { ...h.runtime.delivery, observe: (outcome) => outcomes.push(outcome.type) },
+      { signal: controller.signal, pollIntervalMs: 20 },
+    );
+    await sleep(60);
+    const eventId = await t.append([t.note(ada.id)]);
+    await eventually(async () => (await t.inbox(eventId)).length === 1, 2_000);
+
+    controller.abort();
+    await loop;
+    expect(outcomes).toEqual(["processed"]);
+    expect((await t.event(eventId)).processed_at).not.toBeNull();
+  });
+
+  it("runs embedded in the API process (WORKER=embedded) and stops cleanly", async () => {
+    const ada = await h.createUser();
+    const worker = startEmbeddedWorker(h.runtime.delivery);
+    try {
+      const eventId = await t.append([t.note(ada.id)]);
+      await eventually(async () => (await t.event(eventId)).processed_at !== null, 5_000);
+      expect(await t.inbox(eventId)).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+describe("outbox delivery with push off", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness({ seed: false });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("only writes inbox rows when no push provider is configured", async () => {
+    const t = helpers(h);
+    const ada = await h.createUser();
+    await t.addDevice(ada.id, "ada-without-fcm");
+    const eventId = await t.append([t.note(ada.id)]);
+
+    expect(h.runtime.delivery.push).toBeUndefined();
+    expect(await h.runOutboxOnce()).toMatchObject({ processed: 1 });
+    const rows = await t.inbox(eventId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.pushed_at).toBeNull();
+  });
+});
+
+describe.skipIf(!onPostgres)(
+  "outbox workers in parallel (PostgreSQL only: needs separate connections)",
+  () => {
+    let h: Harness;
+
+    beforeAll(async () => {
+      h = await createHarness({ seed: false });
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it("two workers on separate pools deliver each of 200 events exactly once", async () => {
+      const t = helpers(h);
+      const users = await Promise.all(Array.from({ length: 5 }, () => h.createUser()));
+      for (const [index, user] of users.entries()) {
+        await t.addDevice(user.id, `parallel-${index}`);
+      }
+      const eventIds = new Set<string>();
+      for (let index = 0; index < 200; index += 1) {
+        const user = users[index % users.length];
+        if (user) {
+          eventIds.add(await t.append([t.note(user.id, `#${index}`)]));
+        }
+      }
+
+      const workers = await Promise.all(
+        [1, 2].map(async () => {
+          const database = await openDatabase({ url: h.databaseUrl, poolMax: 4 });
+          const push = createMemoryPush();
+          const processed: string[] = [];
+          const delivery = {
+            ...createDeliveryDeps({
+              database,
+              clock: systemClock,
+              ids: h.runtime.ids,
+              push,
+              logger: createLogger({ level: "silent" }),
+            }),
+            observe: (outcome: OutboxOutcome) => {
+              if (outcome.type === "processed") {
+                processed.push(outcome.event.id);
+              }
+            },
+          };
+
+          return { database, push, processed, delivery };
+        }),
+      );
+      const controller = new AbortController();
+      const loops = workers.map((worker) =>
+        runOutbox(worker.delivery, { signal: controller.signal, batchSize: 5, pollIntervalMs: 10 }),
+      );
+      try {
+        await eventually(async () => {
+          const { rows } = await h.db.sql.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM outbox_events WHERE processed_at IS NULL",
+          );
+
+          return rows[0]?.n === 0;
+        }, 30_000);
+      } finally {
+        controller.abort();
+        await Promise.all(loops);
+        await Promise.all(workers.map((worker) => worker.database.close()));
+      }
+
+      const processed = workers.flatMap((worker) => worker.processed);
+      expect(processed).toHaveLength(200);
+      expect(new Set(processed)).toEqual(eventIds);
+      // Both really worked: the claims interleaved instead of one worker taking everything.
+      for (const worker of workers) {
+        expect(worker.processed.length).toBeGreaterThan(0);
+      }
+      const pushed = workers.flatMap((worker) =>
+        worker.push.sent.map((sent) => sent.message.data.notification_id),
+      );
+      expect(pushed).toHaveLength(200);
+      expect(new Set(pushed).size).toBe(200);
+      const { rows } = await h.db.sql.query<{ n: number; unpushed: number }>(
+        "SELECT count(*)::int AS n, count(*) FILTER (WHERE pushed_at IS NULL)::int AS unpushed FROM notifications",
+      );
+      expect(rows[0]).toEqual({ n: 200, unpushed: 0 });
+    });
+  },
+);

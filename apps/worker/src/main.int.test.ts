@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The built entry point, as `node apps/worker/dist/main.js` runs it (turbo builds before tests).
+const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+
+type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+const start = (env: Record<string, string>): Started => {
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+  return { child, output: () => output, exited };
+};
+
+const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) {
+      throw new Error("condition not met in time");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe("worker process", () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    if (!existsSync(main)) {
+      throw new Error("apps/worker/dist is missing: run `pnpm build` (turbo runs it before `pnpm test`)");
+    }
+    dataDir = mkdtempSync(path.join(tmpdir(), "agora-worker-"));
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("exits 0 with a clear line when there is no DATABASE_URL (the API runs the worker on PGlite)", async () => {
+    const worker = start({ DATA_DIR: dataDir });
+    expect(await worker.exited).toBe(0);
+    expect(worker.output()).toContain("DATABASE_URL is not set");
+  });
+
+  describe.skipIf(!onPostgres)(
+    "on PostgreSQL (a separate process needs a server database; skipped on PGlite)",
+    () => {
+      let target: TestDatabase;
+
+      beforeAll(async () => {
+        target = await createTestDatabase();
+      });
+      afterAll(async () => {
+        await target?.dispose();
+      });
+
+      it("delivers pending events into the inbox, and on SIGTERM finishes, closes and exits 0", async () => {
+        const userId = randomUUID();
+        const eventId = randomUUID();
+        const { sql } = target.db;
+        await sql.query(
+          `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
+         VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
+          [userId, `${userId}@example.com`, `u${userId.slice(0, 8)}`],
+        );
+        await sql.query(
+          `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
+         VALUES ($1, 'test.happened', 'test', 't-1', $2::jsonb, now(), now())`,
+          [
+            eventId,
+            JSON.stringify({
+              notifications: [{ userId, kind: "test.happened", title: "Hi", body: "There" }],
+            }),
+          ],
+        );
+
+        const worker = start({ DATABASE_URL: target.url ?? "", DATA_DIR: dataDir });
+        try {
+          await eventually(async () => {
+            const { rows } = await sql.query(
+              "SELECT 1 FROM outbox_events WHERE id = $1 AND processed_at IS NOT NULL",
+              [eventId],
+            );
+
+            return rows.length === 1;
+          });
+          const inbox = await sql.query<{ user_id: string; title: string }>(
+            "SELECT user_id, title FROM notifications WHERE event_id = $1",
+            [eventId],
+          );
+          expect(inbox.rows).toEqual([{ user_id: userId, title: "Hi" }]);
+        } finally {
+          worker.child.kill("SIGTERM");
+        }
+        expect(await worker.exited).toBe(0);
+        expect(worker.output()).toContain("agora worker started");
+        expect(worker.output()).toContain("agora worker stopped");
+      });
+    },
+  );
+});

@@ -1,0 +1,92 @@
+import type { OutboxStore } from "@agora/domain/delivery/delivery.ports";
+import type { OutboxEvent } from "@agora/domain/delivery/delivery.types";
+import type { Sql } from "../sql";
+
+type OutboxRow = {
+  id: string;
+  kind: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  created_at: Date;
+};
+
+const toEvent = (row: OutboxRow): OutboxEvent => ({
+  id: row.id,
+  kind: row.kind,
+  aggregateType: row.aggregate_type,
+  aggregateId: row.aggregate_id,
+  payload: row.payload ?? {},
+  attempts: row.attempts,
+  createdAt: row.created_at,
+});
+
+// Served by the partial index outbox_events_pending_idx (available_at, id) WHERE pending.
+const pending = "processed_at IS NULL AND dead_at IS NULL";
+
+/**
+ * The worker's side of the outbox, on the pool: every method is one autocommitted statement, so a
+ * claim's lease is visible to other workers at once and no transaction spans a delivery.
+ */
+export const createOutboxStore = (sql: Sql): OutboxStore => ({
+  async claim(now, leaseUntil, limit) {
+    // One statement: lock due rows (skipping those another worker is locking), move them past
+    // the lease end, return them. Another worker's claim sees them as not yet due.
+    const { rows } = await sql.query<OutboxRow>(
+      `UPDATE outbox_events SET available_at = $2
+        WHERE id IN (SELECT id FROM outbox_events
+                      WHERE ${pending} AND available_at <= $1
+                      ORDER BY available_at, id
+                      LIMIT $3
+                      FOR UPDATE SKIP LOCKED)
+       RETURNING id, kind, aggregate_type, aggregate_id, payload, attempts, created_at`,
+      [now, leaseUntil, limit],
+      "outbox_events_claim",
+    );
+
+    return rows.map(toEvent).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  },
+
+  async markProcessed(id, at) {
+    const { rowCount } = await sql.query(
+      `UPDATE outbox_events SET processed_at = $2 WHERE id = $1 AND ${pending}`,
+      [id, at],
+      "outbox_events_processed",
+    );
+
+    return rowCount === 1;
+  },
+
+  async recordFailure(id, failure) {
+    const { rowCount } = await sql.query(
+      `UPDATE outbox_events SET attempts = $3, last_error = $4, available_at = $5
+        WHERE id = $1 AND attempts = $2 AND ${pending}`,
+      [id, failure.previousAttempts, failure.attempts, failure.error, failure.retryAt],
+      "outbox_events_failed",
+    );
+
+    return rowCount === 1;
+  },
+
+  async markDead(id, failure) {
+    const { rowCount } = await sql.query(
+      `UPDATE outbox_events SET attempts = $3, last_error = $4, dead_at = $5
+        WHERE id = $1 AND attempts = $2 AND ${pending}`,
+      [id, failure.previousAttempts, failure.attempts, failure.error, failure.at],
+      "outbox_events_dead",
+    );
+
+    return rowCount === 1;
+  },
+
+  async redrive(at, eventId) {
+    const { rowCount } = await sql.query(
+      `UPDATE outbox_events SET dead_at = NULL, attempts = 0, available_at = $1
+        WHERE dead_at IS NOT NULL AND processed_at IS NULL AND ($2::uuid IS NULL OR id = $2::uuid)`,
+      [at, eventId ?? null],
+    );
+
+    return rowCount;
+  },
+});

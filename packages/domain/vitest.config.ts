@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { conditions: ["@agora/source"] },
+  ssr: { resolve: { conditions: ["@agora/source"] } },
+  test: {
+    include: ["src/**/*.test.ts"],
+  },
+});

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { PushSender } from "@agora/domain/delivery/delivery.ports";
+import { cert, deleteApp, initializeApp, type ServiceAccount } from "firebase-admin/app";
+import { getMessaging, type Messaging } from "firebase-admin/messaging";
+
+/** FCM error codes that mean "this token will never work again": the device registration is deleted. */
+const deadTokenCodes = new Set([
+  "messaging/registration-token-not-registered",
+  "messaging/invalid-registration-token",
+]);
+
+/**
+ * `invalid-argument` is FCM's answer both to a malformed token and to a malformed message. Only the
+ * first is the token's fault (FCM says so in the message); a bad message must not cost the user
+ * their devices, so it is treated as a failure instead.
+ */
+const isDeadToken = (error: { code?: string; message?: string } | undefined): boolean => {
+  if (!error?.code) {
+    return false;
+  }
+  if (deadTokenCodes.has(error.code)) {
+    return true;
+  }
+
+  return error.code === "messaging/invalid-argument" && /registration token/i.test(error.message ?? "");
+};
+
+/** Thrown when FCM did not take a message for a reason worth retrying (outage, quota, auth). */
+export class PushDeliveryError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PushDeliveryError";
+  }
+}
+
+type MulticastSender = Pick<Messaging, "sendEachForMulticast">;
+
+/**
+ * The PushSender over a Messaging client: one multicast per message (FCM takes up to 500 tokens;
+ * a user has a handful). Tokens FCM reports dead are returned as invalid; any other per-token
+ * failure throws PushDeliveryError, so the event is retried (devices that already got it may get it
+ * again: delivery is at least once).
+ */
+export const createFcmSender = (messaging: MulticastSender): PushSender => ({
+  async send(tokens, message) {
+    if (tokens.length === 0) {
+      return { invalidTokens: [] };
+    }
+    let batch: Awaited<ReturnType<MulticastSender["sendEachForMulticast"]>>;
+    try {
+      batch = await messaging.sendEachForMulticast({
+        tokens,
+        notification: { title: message.title, body: message.body },
+        data: message.data,
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      throw new PushDeliveryError(`FCM send failed${typeof code === "string" ? ` (${code})` : ""}`, {
+        cause: error,
+      });
+    }
+    const invalidTokens: string[] = [];
+    const failed: string[] = [];
+    batch.responses.forEach((response, index) => {
+      const token = tokens[index];
+      if (response.success || token === undefined) {
+        return;
+      }
+      if (isDeadToken(response.error)) {
+        invalidTokens.push(token);
+      } else {
+        failed.push(response.error?.code ?? "unknown-error");
+      }
+    });
+    if (failed.length > 0) {
+      throw new PushDeliveryError(
+        `FCM refused ${failed.length} of ${tokens.length} tokens (${[...new Set(failed)].join(", ")})`,
+      );
+    }
+
+    return { invalidTokens };
+  },
+});
+
+export type FcmPush = PushSender & { close(): Promise<void> };
+
+/** Reads the service-account JSON of FCM_CREDENTIALS_FILE; a clear error when it is unusable. */
+const readServiceAccount = (file: string): ServiceAccount => {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`FCM_CREDENTIALS_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  try {
+    return JSON.parse(text) as ServiceAccount;
+  } catch {
+    throw new Error(`FCM_CREDENTIALS_FILE: ${file} is not JSON (expected a service-account key file)`);
+  }
+};
+
+/**
+ * Firebase Cloud Messaging through firebase-admin, in an app instance of its own (so nothing else in
+ * the process that uses firebase-admin shares or clobbers its credentials). Nothing is fetched
+ * until the first send.
+ */
+export const createFcmPush = (options: { projectId: string; credentialsFile: string }): FcmPush => {
+  const app = initializeApp(
+    { credential: cert(readServiceAccount(options.credentialsFile)), projectId: options.projectId },
+    `agora-push-${randomUUID()}`,
+  );
+
+  return {
+    ...createFcmSender(getMessaging(app)),
+    close: () => deleteApp(app),
+  };
+};
