@@ -9,6 +9,10 @@ import { createRouter, type Router } from "./http/openapi";
 import { fail } from "./http/respond";
 import { createAdminRoutes } from "./modules/admin/admin.routes";
 import { createAuthRoutes } from "./modules/auth/auth.routes";
+import { createCatalogRoutes } from "./modules/catalog/catalog.routes";
+import { createListingRoutes } from "./modules/listings/listings.routes";
+import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
+import { createProviderRoutes } from "./modules/providers/providers.routes";
 import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
 
 /** Request bodies are small JSON documents; media bytes go straight to the object store. */
@@ -82,6 +86,10 @@ export const createApp = (deps: AppDeps) => {
   app.route("/", createSystemRoutes({ ...deps, readinessChecks: config.readinessChecks }));
   app.route("/api/v1/auth", createAuthRoutes({ identity: deps.identity, trustProxy: config.trustProxy }));
   app.route("/api/v1/admin", createAdminRoutes(deps));
+  app.route("/api/v1", createNotificationRoutes(deps));
+  app.route("/api/v1/catalog", createCatalogRoutes(deps));
+  app.route("/api/v1/providers", createProviderRoutes(deps));
+  app.route("/api/v1", createListingRoutes(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -3,13 +3,18 @@ import type { Database } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
+import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
+import type { PushSender } from "@agora/domain/delivery/delivery.ports";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
 import type { Config } from "@agora/runtime/config";
 import { openConfiguredDatabase } from "@agora/runtime/database";
+import { createDeliveryDeps } from "@agora/runtime/delivery";
 import { createLogger } from "@agora/runtime/logging";
 import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
+import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
 import type { Logger } from "pino";
@@ -24,6 +29,8 @@ export type AppDeps = {
   ids: IdGenerator;
   probes: ReadinessProbe[];
   identity: IdentityDeps;
+  delivery: DeliveryDeps;
+  marketplace: MarketplaceDeps;
 };
 
 export type Runtime = AppDeps & {
@@ -39,6 +46,8 @@ export type DepsOverrides = {
   logger?: Logger;
   clock?: Clock;
   mail?: CreatedMailer;
+  /** Push sender (tests: the memory adapter); otherwise FCM when configured, else push is off. */
+  push?: PushSender;
 };
 
 export const createDeps = async (config: Config, overrides: DepsOverrides = {}): Promise<Runtime> => {
@@ -49,9 +58,12 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const ids = uuidV7Ids;
   const mail = overrides.mail ?? createMailer(config, logger);
   const repos = createRepositories(database.sql, ids);
+  const push = overrides.push ? undefined : createPush(config);
+  const delivery = createDeliveryDeps({ database, clock, ids, push: overrides.push ?? push?.sender, logger });
+  const uow = createUnitOfWork(database.sql, ids);
 
   const identity: IdentityDeps = {
-    uow: createUnitOfWork(database.sql, ids),
+    uow,
     repos,
     clock,
     ids,
@@ -75,9 +87,12 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     database,
     mail,
     identity,
+    delivery,
+    marketplace: { uow, repos, clock, ids },
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {
       await mail.close();
+      await push?.close();
       if (ownsDatabase) {
         await database.close();
       }

@@ -1,6 +1,8 @@
 import { Writable } from "node:stream";
 import { seedCatalog } from "@agora/db/seed";
 import { createTestDatabase, type TestDatabase } from "@agora/db/test/databases";
+import type { PushSender } from "@agora/domain/delivery/delivery.ports";
+import { type OutboxBatchOptions, runOutboxOnce } from "@agora/domain/delivery/run-outbox";
 import type { UserStatus } from "@agora/domain/identity/identity.types";
 import { addRefreshToken, presentSession } from "@agora/domain/identity/issue-session";
 import type { Role } from "@agora/domain/shared/actor";
@@ -57,9 +59,10 @@ export type SignedIn = { user: TestUser; accessToken: string; refreshToken: stri
 const PASSWORD = "correct horse battery";
 
 export const createHarness = async (
-  options: { config?: Partial<Config>; seed?: boolean; mail?: Runtime["mail"] } = {},
+  options: { config?: Partial<Config>; seed?: boolean; mail?: Runtime["mail"]; push?: PushSender } = {},
 ) => {
   const target: TestDatabase = await createTestDatabase();
+  const db = target.db;
   if (options.seed ?? true) {
     await seedCatalog(target.db.sql, uuidV7Ids);
   }
@@ -72,6 +75,7 @@ export const createHarness = async (
     logger: logs.logger,
     clock,
     ...(options.mail ? { mail: options.mail } : {}),
+    ...(options.push ? { push: options.push } : {}),
   });
   const { identity } = runtime;
   let passwordHash: Promise<string> | undefined;
@@ -132,6 +136,96 @@ export const createHarness = async (
   const signIn = async (overrides: Parameters<typeof createUser>[0] = {}): Promise<SignedIn> =>
     openSession(await createUser(overrides));
 
+  /** An active category of the seeded catalog. */
+  const categoryId = async (index = 0): Promise<string> => {
+    const categories = await runtime.marketplace.repos.catalog.listCategories();
+    const category = categories[index];
+    if (!category) {
+      throw new Error("categoryId: the catalog is not seeded");
+    }
+
+    return category.id;
+  };
+
+  /** A signed-in user with a provider profile (approved, with the provider role, unless told otherwise). */
+  const provider = async (options: { approved?: boolean; displayName?: string } = {}) => {
+    const approved = options.approved ?? true;
+    const session = await signIn({ role: approved ? "provider" : "member" });
+    const profileId = runtime.ids.next();
+    await db.sql.query(
+      `INSERT INTO provider_profiles (id, user_id, display_name, approval_status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $5)`,
+      [
+        profileId,
+        session.user.id,
+        options.displayName ?? `Provider ${session.user.username}`,
+        approved ? "approved" : "pending",
+        clock.now(),
+      ],
+    );
+
+    return { ...session, providerId: profileId };
+  };
+
+  /**
+   * A listing written straight to the database. Defaults make it publicly visible: active, with a
+   * subscription active for 30 days. Returns its id.
+   */
+  const listing = async (
+    providerId: string,
+    options: {
+      name?: string;
+      description?: string;
+      status?: "draft" | "active" | "inactive" | "suspended";
+      subscription?: "active" | "inactive";
+      expiresAt?: Date | null;
+      featuredUntil?: Date | null;
+      categoryId?: string;
+      updatedAt?: Date;
+      items?: { name: string; priceAmount: number; currency?: string; active?: boolean }[];
+    } = {},
+  ): Promise<string> => {
+    const id = runtime.ids.next();
+    const now = clock.now();
+    await db.sql.query(
+      `INSERT INTO listings (id, provider_id, category_id, name, description, status, subscription_status,
+                             subscription_expires_at, featured_until, provider_approved, search_text, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, p.approval_status = 'approved',
+              lower($4 || ' ' || $5 || ' ' || p.display_name), $10, $11
+         FROM provider_profiles p WHERE p.id = $2`,
+      [
+        id,
+        providerId,
+        options.categoryId ?? (await categoryId()),
+        options.name ?? `Listing ${id.slice(-6)}`,
+        options.description ?? "",
+        options.status ?? "active",
+        options.subscription ?? "active",
+        options.expiresAt === undefined ? new Date(now.getTime() + 30 * 24 * 3600_000) : options.expiresAt,
+        options.featuredUntil ?? null,
+        now,
+        options.updatedAt ?? now,
+      ],
+    );
+    for (const [index, item] of (options.items ?? []).entries()) {
+      await db.sql.query(
+        `INSERT INTO menu_items (id, listing_id, name, price_amount, currency, active, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+        [
+          runtime.ids.next(),
+          id,
+          item.name,
+          item.priceAmount,
+          item.currency ?? "USD",
+          item.active ?? true,
+          new Date(now.getTime() + index),
+        ],
+      );
+    }
+
+    return id;
+  };
+
   const memoryMail = runtime.mail.memory;
   /** The code in the newest mail to `email` (the line that is the code alone). */
   const lastCode = (email: string): string => {
@@ -191,6 +285,11 @@ export const createHarness = async (
     signIn,
     lastCode,
     mails: memoryMail,
+    /** One outbox batch, as the worker runs it (the harness starts no worker of its own). */
+    runOutboxOnce: (batch?: OutboxBatchOptions) => runOutboxOnce(runtime.delivery, batch),
+    categoryId,
+    provider,
+    listing,
     request,
     get: <T = Record<string, unknown>>(path: string, init?: RequestOptions) => request<T>("GET", path, init),
     post: <T = Record<string, unknown>>(path: string, body?: unknown, init?: RequestOptions) =>

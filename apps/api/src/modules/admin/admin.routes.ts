@@ -1,20 +1,32 @@
 import { changeRoleRequestSchema, changeStatusRequestSchema, userSchema } from "@agora/contracts/auth";
 import { successEnvelope } from "@agora/contracts/envelope";
+import { listingSchema, providerSchema } from "@agora/contracts/marketplace";
 import { adminUserStatuses, changeUserRole, changeUserStatus } from "@agora/domain/identity/administer-users";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { adminListingStatuses, changeListingStatus } from "@agora/domain/marketplace/listings";
+import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import { approveProvider } from "@agora/domain/marketplace/providers";
 import { NotFoundError, ValidationError } from "@agora/domain/shared/app-error";
 import { createRoute, z } from "@hono/zod-openapi";
 import { actorOf, requireAuth, requireRoles } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
 import { toUserDto } from "../auth/auth.presenter";
+import { toListingDto } from "../listings/listings.presenter";
+import { toProviderDto } from "../providers/providers.presenter";
 
 const tags = ["Administration"];
 const secured = [{ bearerAuth: [] }];
 
-export type AdminRoutesDeps = { identity: IdentityDeps };
+export type AdminRoutesDeps = { identity: IdentityDeps; marketplace: MarketplaceDeps };
 
-export const createAdminRoutes = ({ identity }: AdminRoutesDeps) => {
+const oneOf = (allowed: readonly string[], status: string) => {
+  if (!allowed.includes(status)) {
+    throw new ValidationError([{ path: "status", message: `must be one of ${allowed.join(", ")}` }]);
+  }
+};
+
+export const createAdminRoutes = ({ identity, marketplace }: AdminRoutesDeps) => {
   const admin = [requireAuth(identity), requireRoles("admin")];
 
   const changeRole = createRoute({
@@ -49,8 +61,26 @@ export const createAdminRoutes = ({ identity }: AdminRoutesDeps) => {
       ...body(changeStatusRequestSchema),
     },
     responses: {
-      200: json(successEnvelope(userSchema), "The updated resource."),
+      200: json(successEnvelope(z.union([userSchema, listingSchema])), "The updated user or listing."),
       ...errors(401, 403, 404, 422),
+    },
+  });
+
+  const approve = createRoute({
+    method: "post",
+    path: "/providers/{id}/approve",
+    tags,
+    summary: "Approve a provider",
+    description:
+      "pending → approved in one transaction: the owner's role becomes `provider` (staff roles are kept), draft " +
+      "listings whose subscription is already paid are published, and the decision is audited. Approving an " +
+      "approved provider changes nothing.",
+    security: secured,
+    middleware: admin,
+    request: { params: z.object({ id: z.string() }) },
+    responses: {
+      200: json(successEnvelope(providerSchema), "The approved provider."),
+      ...errors(401, 403, 404),
     },
   });
 
@@ -66,19 +96,27 @@ export const createAdminRoutes = ({ identity }: AdminRoutesDeps) => {
     .openapi(changeStatus, async (c) => {
       const { kind, id } = c.req.valid("param");
       const { status } = c.req.valid("json");
-      if (kind !== "users") {
-        throw new NotFoundError(`Resource kind ${kind}`);
-      }
-      if (!(adminUserStatuses as readonly string[]).includes(status)) {
-        throw new ValidationError([
-          { path: "status", message: `must be one of ${adminUserStatuses.join(", ")}` },
-        ]);
-      }
-      const user = await changeUserStatus(identity, actorOf(c), {
-        userId: id,
-        status: status as (typeof adminUserStatuses)[number],
-      });
+      if (kind === "users") {
+        oneOf(adminUserStatuses, status);
+        const user = await changeUserStatus(identity, actorOf(c), {
+          userId: id,
+          status: status as (typeof adminUserStatuses)[number],
+        });
 
-      return ok(c, toUserDto(user));
-    });
+        return ok(c, toUserDto(user));
+      }
+      if (kind === "listings") {
+        oneOf(adminListingStatuses, status);
+        const listing = await changeListingStatus(marketplace, actorOf(c), {
+          listingId: id,
+          status: status as (typeof adminListingStatuses)[number],
+        });
+
+        return ok(c, toListingDto(listing, marketplace.clock.now()));
+      }
+      throw new NotFoundError(`Resource kind ${kind}`);
+    })
+    .openapi(approve, async (c) =>
+      ok(c, toProviderDto(await approveProvider(marketplace, actorOf(c), c.req.valid("param").id))),
+    );
 };

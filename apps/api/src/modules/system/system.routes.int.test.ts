@@ -1,6 +1,7 @@
 import { openDatabase } from "@agora/db/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../test/harness";
+import { specRoutes } from "../../../test/spec-routes";
 import { createHttpHandler, OPENAPI_PATH } from "../../app";
 
 describe("system routes", () => {
@@ -100,6 +101,15 @@ describe("system routes", () => {
       )
       .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
     expect([...new Set(served)].sort()).toEqual(documented);
+  });
+
+  it("documents only SPEC's method + path pairs, under SPEC's exact paths", async () => {
+    const res = await h.get<{ paths: Record<string, Record<string, unknown>> }>(OPENAPI_PATH);
+    const documented = Object.entries(res.body.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.filter((route) => !specRoutes.includes(route))).toEqual([]);
+    expect(specRoutes).toHaveLength(88);
   });
 
   it("serves the interactive reference at /docs", async () => {

@@ -1,0 +1,568 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
+
+type ErrorBody = { error: { code: string; details?: { path: string }[] } };
+type ListingBody = {
+  data: Record<string, unknown> & { id: string; status: string; menu_items: { id: string; name: string }[] };
+};
+type SearchBody = {
+  data: { id: string; name: string; featured: boolean }[];
+  meta: { limit: number; offset: number; total: number };
+};
+
+const DAY = 24 * 3600_000;
+
+describe("listings and menu items", () => {
+  let h: Harness;
+  let owner: Awaited<ReturnType<Harness["provider"]>>;
+  let stranger: Awaited<ReturnType<Harness["provider"]>>;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    owner = await h.provider({ displayName: "Owner Eats" });
+    stranger = await h.provider({ displayName: "Stranger Foods" });
+    admin = await h.signIn({ role: "admin" });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  describe("POST /api/v1/listings", () => {
+    it("creates a draft for the caller's own profile; ids it should not take are ignored", async () => {
+      const categoryId = await h.categoryId();
+      const res = await h.post<ListingBody>(
+        "/api/v1/listings",
+        {
+          provider_id: owner.providerId,
+          category_id: categoryId,
+          name: "Noodle Bar",
+          description: "Hand-pulled",
+          status: "active",
+          id: h.runtime.ids.next(),
+        },
+        { token: owner.accessToken },
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({
+        provider_id: owner.providerId,
+        provider_name: "Owner Eats",
+        category_id: categoryId,
+        name: "Noodle Bar",
+        status: "draft",
+        subscription_status: "inactive",
+        subscription_expires_at: null,
+        menu_items: [],
+      });
+      expect((await h.get(`/api/v1/listings/${res.body.data.id}`)).status).toBe(404);
+    });
+
+    it("answers 404 when provider_id is another's profile or the caller has none", async () => {
+      const categoryId = await h.categoryId();
+      const other = await h.post<ErrorBody>(
+        "/api/v1/listings",
+        { provider_id: stranger.providerId, category_id: categoryId, name: "Hijack" },
+        { token: owner.accessToken },
+      );
+      expect(other.status).toBe(404);
+      const member = await h.signIn();
+      const none = await h.post(
+        "/api/v1/listings",
+        { provider_id: owner.providerId, category_id: categoryId, name: "X" },
+        { token: member.accessToken },
+      );
+      expect(none.status).toBe(404);
+      const { rows } = await h.db.sql.query("SELECT 1 FROM listings WHERE name = 'Hijack'");
+      expect(rows).toHaveLength(0);
+    });
+
+    it("answers 422 for an unknown or inactive category and missing fields; 401 without a token", async () => {
+      const categoryId = await h.categoryId(1);
+      await h.db.sql.query("UPDATE categories SET active = false WHERE id = $1", [categoryId]);
+      try {
+        for (const body of [
+          { provider_id: owner.providerId, category_id: categoryId, name: "X" },
+          { provider_id: owner.providerId, category_id: h.runtime.ids.next(), name: "X" },
+          { provider_id: owner.providerId, category_id: "not-a-uuid", name: "X" },
+          { provider_id: owner.providerId, name: "X" },
+          { provider_id: owner.providerId, category_id: await h.categoryId(), name: "" },
+        ]) {
+          const res = await h.post<ErrorBody>("/api/v1/listings", body, { token: owner.accessToken });
+          expect(res.status, JSON.stringify(body)).toBe(422);
+        }
+      } finally {
+        await h.db.sql.query("UPDATE categories SET active = true WHERE id = $1", [categoryId]);
+      }
+      expect(
+        (
+          await h.post("/api/v1/listings", {
+            provider_id: owner.providerId,
+            category_id: await h.categoryId(),
+            name: "X",
+          })
+        ).status,
+      ).toBe(401);
+    });
+  });
+
+  describe("GET /api/v1/listings/{id}: public visibility", () => {
+    it("shows a visible listing with its active menu items only", async () => {
+      const id = await h.listing(owner.providerId, {
+        name: "Visible Place",
+        items: [
+          { name: "Soup", priceAmount: 450, currency: "EUR" },
+          { name: "Hidden dish", priceAmount: 1, active: false },
+        ],
+      });
+      const res = await h.get<ListingBody>(`/api/v1/listings/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        id,
+        provider_id: owner.providerId,
+        provider_name: "Owner Eats",
+        name: "Visible Place",
+        featured: false,
+        menu_items: [{ name: "Soup", price_amount: 450, currency: "EUR" }],
+      });
+      expect(res.body.data).not.toHaveProperty("status");
+    });
+
+    it("hides the listing (404) when any one condition fails: status, subscription, provider approval", async () => {
+      const pending = await h.provider({ approved: false });
+      const cases = [
+        await h.listing(owner.providerId, { status: "draft" }),
+        await h.listing(owner.providerId, { status: "inactive" }),
+        await h.listing(owner.providerId, { status: "suspended" }),
+        await h.listing(owner.providerId, { subscription: "inactive" }),
+        await h.listing(owner.providerId, { expiresAt: new Date(h.clock.now().getTime() - 1000) }),
+        await h.listing(pending.providerId),
+      ];
+      for (const id of cases) {
+        expect((await h.get(`/api/v1/listings/${id}`)).status).toBe(404);
+        expect(
+          (await h.get<SearchBody>("/api/v1/listings?limit=100")).body.data.map((l) => l.id),
+        ).not.toContain(id);
+      }
+      for (const id of [h.runtime.ids.next(), "not-a-uuid"]) {
+        const res = await h.get<ErrorBody>(`/api/v1/listings/${id}`);
+        expect(res.status).toBe(404);
+        expect(res.body.error.code).toBe("not_found");
+      }
+    });
+
+    it("hides a listing once its subscription expires, while its status stays active", async () => {
+      const start = h.clock.now();
+      const id = await h.listing(owner.providerId, { expiresAt: new Date(start.getTime() + 2 * DAY) });
+      expect((await h.get(`/api/v1/listings/${id}`)).status).toBe(200);
+      h.clock.advance(2 * DAY + 1000);
+      try {
+        expect((await h.get(`/api/v1/listings/${id}`)).status).toBe(404);
+        expect(
+          (await h.get<SearchBody>("/api/v1/listings?limit=100")).body.data.map((l) => l.id),
+        ).not.toContain(id);
+        const { rows } = await h.db.sql.query<{ status: string }>(
+          "SELECT status FROM listings WHERE id = $1",
+          [id],
+        );
+        expect(rows[0]?.status).toBe("active");
+      } finally {
+        // The rest of the file signs in with tokens issued at `start`.
+        h.clock.set(start);
+      }
+    });
+  });
+
+  describe("PATCH and DELETE /api/v1/listings/{id}", () => {
+    it("lets the owner change name, description and category; ids in the body are ignored", async () => {
+      const id = await h.listing(owner.providerId, { name: "Before" });
+      const categoryId = await h.categoryId(2);
+      const res = await h.patch<ListingBody>(
+        `/api/v1/listings/${id}`,
+        {
+          name: "After",
+          description: "Now with more",
+          category_id: categoryId,
+          provider_id: stranger.providerId,
+          id: h.runtime.ids.next(),
+        },
+        { token: owner.accessToken },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        id,
+        name: "After",
+        description: "Now with more",
+        category_id: categoryId,
+        provider_id: owner.providerId,
+      });
+      const found = await h.get<SearchBody>("/api/v1/listings?q=now%20with%20more");
+      expect(found.body.data.map((l) => l.id)).toEqual([id]);
+    });
+
+    it("answers 404 to anyone but the owner, 422 for a bad category, 401 without a token", async () => {
+      const id = await h.listing(owner.providerId, { name: "Mine" });
+      expect(
+        (await h.patch(`/api/v1/listings/${id}`, { name: "Stolen" }, { token: stranger.accessToken })).status,
+      ).toBe(404);
+      expect(
+        (
+          await h.patch(
+            `/api/v1/listings/${id}`,
+            { category_id: h.runtime.ids.next() },
+            { token: owner.accessToken },
+          )
+        ).status,
+      ).toBe(422);
+      expect(
+        (await h.patch(`/api/v1/listings/${id}`, { name: "" }, { token: owner.accessToken })).status,
+      ).toBe(422);
+      expect((await h.patch(`/api/v1/listings/${id}`, { name: "x" })).status).toBe(401);
+      expect(
+        (
+          await h.patch(
+            `/api/v1/listings/${h.runtime.ids.next()}`,
+            { name: "x" },
+            { token: owner.accessToken },
+          )
+        ).status,
+      ).toBe(404);
+      const { rows } = await h.db.sql.query<{ name: string }>("SELECT name FROM listings WHERE id = $1", [
+        id,
+      ]);
+      expect(rows[0]?.name).toBe("Mine");
+    });
+
+    it("deactivates on delete: kept as inactive, gone from public view; 404 for others", async () => {
+      const id = await h.listing(owner.providerId);
+      expect((await h.delete(`/api/v1/listings/${id}`, { token: stranger.accessToken })).status).toBe(404);
+      const res = await h.delete<ListingBody>(`/api/v1/listings/${id}`, { token: owner.accessToken });
+      expect(res.status).toBe(200);
+      expect(res.body.data.status).toBe("inactive");
+      expect((await h.get(`/api/v1/listings/${id}`)).status).toBe(404);
+      expect((await h.delete(`/api/v1/listings/${id}`)).status).toBe(401);
+    });
+  });
+
+  describe("GET /api/v1/listings/{id}/contact", () => {
+    it("gives signed-in users the owner's user id and display name; 401 anonymous; 404 when not public", async () => {
+      const id = await h.listing(owner.providerId);
+      const member = await h.signIn();
+      const res = await h.get<{ data: unknown }>(`/api/v1/listings/${id}/contact`, {
+        token: member.accessToken,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ user_id: owner.user.id, display_name: "Owner Eats" });
+      expect((await h.get(`/api/v1/listings/${id}/contact`)).status).toBe(401);
+      const draft = await h.listing(owner.providerId, { status: "draft" });
+      expect((await h.get(`/api/v1/listings/${draft}/contact`, { token: member.accessToken })).status).toBe(
+        404,
+      );
+    });
+  });
+
+  describe("menu items", () => {
+    it("adds an active item with the currency uppercased; others get 404", async () => {
+      const id = await h.listing(owner.providerId);
+      const res = await h.post<{ data: Record<string, unknown> }>(
+        `/api/v1/listings/${id}/menu-items`,
+        { name: "Dumplings", description: "Six", price_amount: 800, currency: "usd" },
+        { token: owner.accessToken },
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({
+        listing_id: id,
+        name: "Dumplings",
+        price_amount: 800,
+        currency: "USD",
+        active: true,
+      });
+      expect(
+        (
+          await h.post(
+            `/api/v1/listings/${id}/menu-items`,
+            { name: "X", price_amount: 1, currency: "USD" },
+            { token: stranger.accessToken },
+          )
+        ).status,
+      ).toBe(404);
+      expect(
+        (await h.post(`/api/v1/listings/${id}/menu-items`, { name: "X", price_amount: 1, currency: "USD" }))
+          .status,
+      ).toBe(401);
+    });
+
+    it("answers 422 for a negative, fractional or unsafe price, a bad currency or no name", async () => {
+      const id = await h.listing(owner.providerId);
+      for (const body of [
+        { name: "X", price_amount: -1, currency: "USD" },
+        { name: "X", price_amount: 1.25, currency: "USD" },
+        { name: "X", price_amount: 2 ** 53, currency: "USD" },
+        { name: "X", price_amount: "100", currency: "USD" },
+        { name: "X", price_amount: 1, currency: "US" },
+        { name: "X", price_amount: 1, currency: "U5D" },
+        { price_amount: 1, currency: "USD" },
+      ]) {
+        expect(
+          (await h.post(`/api/v1/listings/${id}/menu-items`, body, { token: owner.accessToken })).status,
+          JSON.stringify(body),
+        ).toBe(422);
+      }
+      expect(
+        (
+          await h.post(
+            `/api/v1/listings/${id}/menu-items`,
+            { name: "Free", price_amount: 0, currency: "USD" },
+            { token: owner.accessToken },
+          )
+        ).status,
+      ).toBe(201);
+    });
+
+    it("patches an item (deactivating hides it from the listing); others get 404", async () => {
+      const id = await h.listing(owner.providerId, { items: [{ name: "Tea", priceAmount: 200 }] });
+      const [item] = (await h.get<ListingBody>(`/api/v1/listings/${id}`)).body.data.menu_items;
+      const res = await h.patch<{ data: Record<string, unknown> }>(
+        `/api/v1/menu-items/${item?.id}`,
+        { price_amount: 250, currency: "gbp", active: false },
+        { token: owner.accessToken },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ price_amount: 250, currency: "GBP", active: false });
+      expect((await h.get<ListingBody>(`/api/v1/listings/${id}`)).body.data.menu_items).toEqual([]);
+      expect(
+        (await h.patch(`/api/v1/menu-items/${item?.id}`, { active: true }, { token: stranger.accessToken }))
+          .status,
+      ).toBe(404);
+      expect(
+        (
+          await h.patch(
+            `/api/v1/menu-items/${h.runtime.ids.next()}`,
+            { active: true },
+            { token: owner.accessToken },
+          )
+        ).status,
+      ).toBe(404);
+      expect(
+        (await h.patch(`/api/v1/menu-items/${item?.id}`, { price_amount: -5 }, { token: owner.accessToken }))
+          .status,
+      ).toBe(422);
+    });
+
+    it("deletes with the listing_id of the caller's listing: 422 without it, 404 for a wrong one, gone after", async () => {
+      const id = await h.listing(owner.providerId, { items: [{ name: "Cake", priceAmount: 300 }] });
+      const other = await h.listing(owner.providerId);
+      const [item] = (await h.get<ListingBody>(`/api/v1/listings/${id}`)).body.data.menu_items;
+      const missing = await h.delete<ErrorBody>(`/api/v1/menu-items/${item?.id}`, {
+        token: owner.accessToken,
+      });
+      expect(missing.status).toBe(422);
+      expect(missing.body.error.details?.[0]?.path).toBe("listing_id");
+      expect(
+        (await h.delete(`/api/v1/menu-items/${item?.id}?listing_id=${other}`, { token: owner.accessToken }))
+          .status,
+      ).toBe(404);
+      expect(
+        (await h.delete(`/api/v1/menu-items/${item?.id}?listing_id=${id}`, { token: stranger.accessToken }))
+          .status,
+      ).toBe(404);
+      const res = await h.delete(`/api/v1/menu-items/${item?.id}?listing_id=${id}`, {
+        token: owner.accessToken,
+      });
+      expect(res.status).toBe(200);
+      expect((await h.get<ListingBody>(`/api/v1/listings/${id}`)).body.data.menu_items).toEqual([]);
+      expect(
+        (await h.patch(`/api/v1/menu-items/${item?.id}`, { active: true }, { token: owner.accessToken }))
+          .status,
+      ).toBe(404);
+    });
+  });
+
+  describe("PATCH /api/v1/admin/listings/{id}/status", () => {
+    it("suspends and reactivates a listing, audited; 422 for another status; 403 for non-admins", async () => {
+      const id = await h.listing(owner.providerId);
+      const res = await h.patch<ListingBody>(
+        `/api/v1/admin/listings/${id}/status`,
+        { status: "suspended" },
+        { token: admin.accessToken },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data.status).toBe("suspended");
+      expect((await h.get(`/api/v1/listings/${id}`)).status).toBe(404);
+      expect(
+        (
+          await h.patch(
+            `/api/v1/admin/listings/${id}/status`,
+            { status: "active" },
+            { token: admin.accessToken },
+          )
+        ).status,
+      ).toBe(200);
+      expect((await h.get(`/api/v1/listings/${id}`)).status).toBe(200);
+      for (const status of ["draft", "deleted"]) {
+        expect(
+          (await h.patch(`/api/v1/admin/listings/${id}/status`, { status }, { token: admin.accessToken }))
+            .status,
+        ).toBe(422);
+      }
+      expect(
+        (
+          await h.patch(
+            `/api/v1/admin/listings/${id}/status`,
+            { status: "inactive" },
+            { token: owner.accessToken },
+          )
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await h.patch(
+            `/api/v1/admin/listings/${h.runtime.ids.next()}/status`,
+            { status: "inactive" },
+            { token: admin.accessToken },
+          )
+        ).status,
+      ).toBe(404);
+      const { rows } = await h.db.sql.query<{ details: { from: string; to: string } }>(
+        "SELECT details FROM audit_events WHERE target_id = $1 ORDER BY created_at, id",
+        [id],
+      );
+      expect(rows.map((r) => r.details)).toEqual([
+        { from: "active", to: "suspended" },
+        { from: "suspended", to: "active" },
+      ]);
+    });
+  });
+});
+
+describe("listing search", () => {
+  let h: Harness;
+  let ids: Record<string, string>;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    const kitchen = await h.provider({ displayName: "Marigold Kitchen" });
+    const garage = await h.provider({ displayName: "Garage Fixers" });
+    const base = h.clock.now().getTime();
+    const at = (minutes: number) => new Date(base - minutes * 60_000);
+    ids = {
+      pizza: await h.listing(kitchen.providerId, {
+        name: "Pizza Oven",
+        description: "Wood fired",
+        updatedAt: at(10),
+        items: [{ name: "Margherita", priceAmount: 900 }],
+      }),
+      pasta: await h.listing(kitchen.providerId, {
+        name: "Pasta Corner",
+        description: "Fresh pasta daily",
+        updatedAt: at(5),
+      }),
+      featured: await h.listing(garage.providerId, {
+        name: "Brake Repair",
+        description: "Quick service",
+        updatedAt: at(60),
+        featuredUntil: new Date(base + 24 * 3600_000),
+      }),
+      oldFeature: await h.listing(garage.providerId, {
+        name: "Tyre Change",
+        description: "Was featured once",
+        updatedAt: at(1),
+        featuredUntil: new Date(base - 1000),
+      }),
+      other: await h.listing(garage.providerId, {
+        name: "Oil 100%_Percent",
+        description: "Literal symbols",
+        updatedAt: at(30),
+        categoryId: await h.categoryId(3),
+      }),
+    };
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const search = (query: string) => h.get<SearchBody & ErrorBody>(`/api/v1/listings${query}`);
+
+  it("orders featured first, then most recently updated, with limit/offset/total in meta", async () => {
+    const res = await search("");
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((l) => l.id)).toEqual([
+      ids.featured,
+      ids.oldFeature,
+      ids.pasta,
+      ids.pizza,
+      ids.other,
+    ]);
+    expect(res.body.data[0]?.featured).toBe(true);
+    expect(res.body.data[1]?.featured).toBe(false);
+    expect(res.body.meta).toEqual({ limit: 20, offset: 0, total: 5 });
+    const page = await search("?limit=2&offset=1");
+    expect(page.body.data.map((l) => l.id)).toEqual([ids.oldFeature, ids.pasta]);
+    expect(page.body.meta).toEqual({ limit: 2, offset: 1, total: 5 });
+    const beyond = await search("?offset=50");
+    expect(beyond.body.data).toEqual([]);
+    expect(beyond.body.meta.total).toBe(5);
+  });
+
+  it("breaks ties on the same update time by id, deterministically", async () => {
+    const p = await h.provider({ displayName: "Twin Shops" });
+    const when = new Date(h.clock.now().getTime() - 7 * 60_000);
+    const a = await h.listing(p.providerId, { name: "Twin A", updatedAt: when });
+    const b = await h.listing(p.providerId, { name: "Twin B", updatedAt: when });
+    const res = await search("?q=twin");
+    expect(res.body.data.map((l) => l.id)).toEqual([a, b].sort().reverse());
+    await h.db.sql.query("UPDATE listings SET status = 'inactive' WHERE id IN ($1, $2)", [a, b]);
+  });
+
+  it("matches q in the name, the description or the provider name, case-insensitively", async () => {
+    expect((await search("?q=PIZZA")).body.data.map((l) => l.id)).toEqual([ids.pizza]);
+    expect((await search("?q=fresh%20pasta")).body.data.map((l) => l.id)).toEqual([ids.pasta]);
+    expect((await search("?q=marigold")).body.data.map((l) => l.id).sort()).toEqual(
+      [ids.pizza, ids.pasta].sort(),
+    );
+    expect((await search("?q=nothing-like-this")).body.meta.total).toBe(0);
+  });
+
+  it("treats % and _ in q as plain characters", async () => {
+    expect((await search("?q=100%25_")).body.data.map((l) => l.id)).toEqual([ids.other]);
+    expect((await search("?q=%25")).body.data.map((l) => l.id)).toEqual([ids.other]);
+  });
+
+  it("filters by category, combined with q", async () => {
+    const category = await h.categoryId(3);
+    expect((await search(`?category_id=${category}`)).body.data.map((l) => l.id)).toEqual([ids.other]);
+    expect((await search(`?category_id=${category}&q=pizza`)).body.meta.total).toBe(0);
+    expect((await search(`?category_id=${h.runtime.ids.next()}`)).body.meta.total).toBe(0);
+  });
+
+  it("returns each listing's active menu items", async () => {
+    const res = await search("?q=pizza");
+    expect(res.body.data[0]).toMatchObject({
+      provider_name: "Marigold Kitchen",
+      category_name: expect.any(String),
+      menu_items: [{ name: "Margherita", price_amount: 900, currency: "USD" }],
+    });
+  });
+
+  it("answers 400 invalid_pagination for non-integer limit or offset", async () => {
+    for (const query of ["?limit=abc", "?limit=1.5", "?offset=x", "?offset=2e3"]) {
+      const res = await search(query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code).toBe("invalid_pagination");
+    }
+  });
+
+  it("answers 422 for out-of-range pagination, an overlong q or category_id", async () => {
+    for (const query of [
+      "?limit=0",
+      "?limit=101",
+      "?offset=-1",
+      `?q=${"x".repeat(121)}`,
+      `?category_id=${"c".repeat(65)}`,
+    ]) {
+      const res = await search(query);
+      expect(res.status, query).toBe(422);
+      expect(res.body.error.code).toBe("validation_failed");
+    }
+    expect((await search(`?q=${"x".repeat(120)}&limit=100`)).status).toBe(200);
+  });
+});

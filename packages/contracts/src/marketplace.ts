@@ -1,0 +1,187 @@
+import { z } from "zod";
+import { amountSchema, currencySchema, timestampSchema } from "./common";
+
+export const serviceSchema = z
+  .object({ id: z.string(), name: z.string(), description: z.string() })
+  .meta({ id: "Service" });
+export const categorySchema = z
+  .object({ id: z.string(), service_id: z.string(), name: z.string() })
+  .meta({ id: "Category" });
+
+const phone = z
+  .string()
+  .trim()
+  .min(3)
+  .max(32)
+  .regex(/^[0-9+()\-. ]+$/, "may contain digits, spaces and + ( ) - .")
+  .meta({ example: "+1 555 0100" });
+
+export const providerSchema = z
+  .object({
+    id: z.string(),
+    user_id: z.string(),
+    display_name: z.string(),
+    bio: z.string(),
+    phone: z.string().nullable(),
+    approval_status: z.enum(["pending", "approved"]),
+    availability: z.enum(["offline", "online"]),
+    created_at: timestampSchema,
+  })
+  .meta({ id: "ProviderProfile" });
+export type ProviderDto = z.infer<typeof providerSchema>;
+
+export const createProviderRequestSchema = z.object({
+  display_name: z.string().trim().min(1).max(100),
+  bio: z.string().trim().max(2000).optional(),
+  phone: phone.optional(),
+});
+
+export const updateProviderRequestSchema = z.object({
+  display_name: z.string().trim().min(1).max(100).optional(),
+  bio: z.string().trim().max(2000).optional(),
+  phone: phone.nullable().optional().meta({ description: "`null` removes the phone number." }),
+});
+
+export const manualSaleRequestSchema = z.object({
+  amount: amountSchema,
+  currency: currencySchema,
+  occurred_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: "When the sale happened; default now." }),
+  description: z.string().trim().min(1).max(500),
+  customer_label: z.string().trim().max(120).optional(),
+});
+
+export const manualSaleSchema = z
+  .object({
+    id: z.string(),
+    provider_id: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    description: z.string(),
+    customer_label: z.string().nullable(),
+    occurred_at: timestampSchema,
+    created_at: timestampSchema,
+  })
+  .meta({ id: "ManualSale" });
+
+export const dashboardSchema = z
+  .object({
+    provider_id: z.string(),
+    approval_status: z.enum(["pending", "approved"]),
+    listings_by_status: z.record(z.string(), z.number().int()),
+    orders_by_status: z.record(z.string(), z.number().int()),
+    revenue_30d: z.array(
+      z.object({
+        currency: z.string(),
+        orders: z.number().int().meta({ description: "Primary sales of completed orders." }),
+        manual_sales: z.number().int(),
+        total: z.number().int(),
+      }),
+    ),
+    pending_payments: z.number().int().meta({ description: "Order payments submitted and awaiting review." }),
+  })
+  .meta({ id: "ProviderDashboard" });
+
+export const menuItemSchema = z
+  .object({
+    id: z.string(),
+    listing_id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    price_amount: z.number().int(),
+    currency: z.string(),
+    active: z.boolean(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: "MenuItem" });
+export type MenuItemDto = z.infer<typeof menuItemSchema>;
+
+export const publicMenuItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  price_amount: z.number().int(),
+  currency: z.string(),
+});
+
+export const publicListingSchema = z
+  .object({
+    id: z.string(),
+    provider_id: z.string(),
+    provider_name: z.string(),
+    name: z.string(),
+    category_id: z.string(),
+    category_name: z.string(),
+    description: z.string().optional(),
+    featured: z.boolean().optional(),
+    menu_items: z.array(publicMenuItemSchema).meta({ description: "Active items only." }),
+  })
+  .meta({ id: "ListingItem" });
+export type PublicListingDto = z.infer<typeof publicListingSchema>;
+
+export const listingSchema = publicListingSchema
+  .extend({
+    status: z.enum(["draft", "active", "inactive", "suspended"]),
+    subscription_status: z.enum(["inactive", "active"]),
+    subscription_expires_at: timestampSchema.nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: "Listing", description: "A listing as its owner (and staff) see it." });
+export type ListingDto = z.infer<typeof listingSchema>;
+
+export const listingSearchQuerySchema = z.object({
+  q: z
+    .string()
+    .max(120)
+    .optional()
+    .meta({ description: "Substring of name, description or provider name (max 120)." }),
+  category_id: z.string().max(64).optional(),
+  limit: z
+    .string()
+    .optional()
+    .meta({ description: "Integer 1-100, default 20. Not an integer: 400 invalid_pagination." }),
+  offset: z.string().optional().meta({ description: "Integer 0 or more, default 0. Not an integer: 400." }),
+});
+
+export const createListingRequestSchema = z.object({
+  provider_id: z
+    .string()
+    .min(1)
+    .meta({ description: "Must be the caller's own provider profile (404 otherwise)." }),
+  category_id: z.string().min(1),
+  name: z.string().trim().min(1).max(200),
+  description: z.string().trim().max(5000).optional(),
+});
+
+export const updateListingRequestSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().trim().max(5000).optional(),
+  category_id: z.string().min(1).optional(),
+});
+
+export const listingContactSchema = z.object({ user_id: z.string(), display_name: z.string() });
+
+export const createMenuItemRequestSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().trim().max(2000).optional(),
+  price_amount: amountSchema.meta({ description: "Minor units, 0 or more." }),
+  currency: currencySchema,
+});
+
+export const updateMenuItemRequestSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().trim().max(2000).optional(),
+  price_amount: amountSchema.optional(),
+  currency: currencySchema.optional(),
+  active: z.boolean().optional(),
+});
+
+export const deleteMenuItemQuerySchema = z.object({
+  listing_id: z.string().meta({ description: "The listing the item is on; it must belong to the caller." }),
+});
+
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });

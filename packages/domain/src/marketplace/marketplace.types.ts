@@ -1,0 +1,86 @@
+export type Service = { id: string; name: string; description: string };
+export type Category = { id: string; serviceId: string; name: string };
+
+export const approvalStatuses = ["pending", "approved"] as const;
+export type ApprovalStatus = (typeof approvalStatuses)[number];
+
+export type ProviderProfile = {
+  id: string;
+  userId: string;
+  displayName: string;
+  bio: string;
+  phone: string | null;
+  approvalStatus: ApprovalStatus;
+  availability: "offline" | "online";
+  createdAt: Date;
+};
+
+export const listingStatuses = ["draft", "active", "inactive", "suspended"] as const;
+export type ListingStatus = (typeof listingStatuses)[number];
+
+export type MenuItem = {
+  id: string;
+  listingId: string;
+  name: string;
+  description: string;
+  priceAmount: number;
+  currency: string;
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** A listing as its owner and staff see it. */
+export type Listing = {
+  id: string;
+  providerId: string;
+  providerName: string;
+  categoryId: string;
+  categoryName: string;
+  name: string;
+  description: string;
+  status: ListingStatus;
+  subscriptionStatus: "inactive" | "active";
+  subscriptionExpiresAt: Date | null;
+  featuredUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Active items only. */
+  menuItems: MenuItem[];
+};
+
+/** What the public sees of a visible listing. */
+export type PublicListing = Pick<
+  Listing,
+  "id" | "providerId" | "providerName" | "categoryId" | "categoryName" | "name" | "description" | "updatedAt"
+> & { featured: boolean; menuItems: MenuItem[] };
+
+export type ListingSearch = {
+  q: string | undefined;
+  categoryId: string | undefined;
+  limit: number;
+  offset: number;
+};
+
+export type Page<T> = { items: T[]; total: number };
+
+export type ManualSale = {
+  id: string;
+  providerId: string;
+  amount: number;
+  currency: string;
+  description: string;
+  customerLabel: string | null;
+  occurredAt: Date;
+  createdAt: Date;
+};
+
+/** The provider dashboard read model: every figure is an SQL aggregate over the owner's rows. */
+export type ProviderDashboard = {
+  providerId: string;
+  approvalStatus: ApprovalStatus;
+  listingsByStatus: Record<ListingStatus, number>;
+  ordersByStatus: Record<string, number>;
+  revenue30d: Array<{ currency: string; orders: number; manualSales: number; total: number }>;
+  pendingPayments: number;
+};
