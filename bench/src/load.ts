@@ -1,5 +1,6 @@
 // Load generator child: runs one autocannon measurement and prints the result as JSON. Runs in
 // its own process so the runner can pin it to a different core than the server under test.
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 type LoadSpec = {
@@ -7,8 +8,9 @@ type LoadSpec = {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
-  /** Per-request bodies/headers: when set, request i gets bodies[i % n]. */
-  bodies?: string[];
+  /** Per-request bodies, one JSON string per line of this file; request i gets line bodiesStart + i. */
+  bodiesFile?: string;
+  bodiesStart?: number;
   /** Per-request header that must be unique (e.g. Idempotency-Key): a counter is appended. */
   uniqueHeader?: string;
   connections: number;
@@ -17,12 +19,17 @@ type LoadSpec = {
 };
 
 const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
+const bodies = spec.bodiesFile
+  ? readFileSync(spec.bodiesFile, "utf8").split("\n").filter(Boolean)
+  : undefined;
+// Warm-up and measurement share one cursor, so no body is sent twice.
+let cursor = spec.bodiesStart ?? 0;
 
 const run = (durationSeconds: number) =>
   new Promise<autocannon.Result>((resolve, reject) => {
     let counter = 0;
     const requests: autocannon.Request[] | undefined =
-      spec.uniqueHeader || spec.bodies
+      spec.uniqueHeader || bodies
         ? [
             {
               setupRequest: (request) => {
@@ -31,7 +38,11 @@ const run = (durationSeconds: number) =>
                 if (spec.uniqueHeader) {
                   headers[spec.uniqueHeader] = `${process.pid}-${Date.now()}-${counter}`;
                 }
-                const body = spec.bodies ? spec.bodies[counter % spec.bodies.length] : request.body;
+                let body = request.body;
+                if (bodies) {
+                  body = bodies[cursor % bodies.length];
+                  cursor += 1;
+                }
 
                 return { ...request, headers, ...(body === undefined ? {} : { body }) };
               },

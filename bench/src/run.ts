@@ -26,6 +26,8 @@ const rounds = Math.max(1, Number(env.BENCH_ROUNDS ?? 3));
 const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY, "i") : undefined;
 const adminUrl = env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
+const BENCH_TOKEN_SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
+
 const hasTaskset = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
 const pinned = (cpu: number, args: string[]) => (hasTaskset ? ["taskset", "-c", String(cpu), ...args] : args);
 
@@ -120,7 +122,7 @@ const main = async () => {
     DATABASE_URL: databaseUrl.toString(),
     DATABASE_POOL_MAX: env.BENCH_POOL_MAX ?? "10",
     DATA_DIR: dataDir,
-    TOKEN_SECRET: "bench-secret-bench-secret-bench-secret-0123456789",
+    TOKEN_SECRET: BENCH_TOKEN_SECRET,
     LOG_LEVEL: "info",
     WORKER: "embedded",
     LISTING_PLAN_PRICE_AMOUNT: "990",
@@ -135,41 +137,66 @@ const main = async () => {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const referenceUrl = `http://127.0.0.1:${referencePort}`;
 
-  const rows: { scenario: Scenario; connections: number; agora: LoadResult; reference: LoadResult }[] = [];
+  const rows: {
+    scenario: Scenario;
+    connections: number;
+    agora: LoadResult;
+    reference: LoadResult | undefined;
+  }[] = [];
+  const bodiesFile = path.join(dataDir, "bodies.jsonl");
   try {
     await waitForHealth(apiUrl, api);
     await waitForHealth(referenceUrl, reference);
     const context = { apiUrl, referenceUrl, databaseUrl: databaseUrl.toString() };
     for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
-      const prepared = scenario.prepare ? await scenario.prepare(context) : {};
+      process.stderr.write(`  ${scenario.name}: preparing…\n`);
+      const { bodies, ...prepared } = scenario.prepare ? await scenario.prepare(context) : {};
+      const agoraPath = prepared.path ?? scenario.request.path;
+      const referencePath = scenario.reference === false ? undefined : (scenario.reference ?? agoraPath);
+      // Single-use bodies: every run gets its own slice, so none is sent twice.
+      let slice = 0;
+      let nextSlice = 0;
+      if (bodies) {
+        writeFileSync(bodiesFile, `${bodies.join("\n")}\n`);
+        slice = Math.floor(bodies.length / (rounds * scenario.connections.length));
+      }
+      const runAgora = (base: Record<string, unknown>) => {
+        const sliceStart = nextSlice * slice;
+        nextSlice += 1;
+
+        return load({
+          ...base,
+          url: `${apiUrl}${agoraPath}`,
+          ...(bodies ? { bodiesFile, bodiesStart: sliceStart } : {}),
+        });
+      };
       for (const connections of scenario.connections) {
         const base = { connections, durationSeconds, warmupSeconds, ...scenario.request, ...prepared };
         process.stderr.write(`  ${scenario.name} @${connections}:`);
         // Rounds alternate which server goes first; the median round (by ratio) is reported, so
         // one noisy measurement on a shared machine does not decide the figure.
-        const measured: { agora: LoadResult; reference: LoadResult }[] = [];
+        const measured: { agora: LoadResult; reference: LoadResult | undefined }[] = [];
         for (let round = 0; round < rounds; round += 1) {
-          const runAgora = () => load({ ...base, url: `${apiUrl}${scenario.request.path}` });
           const runReference = () =>
-            load({ ...base, url: `${referenceUrl}${scenario.reference ?? scenario.request.path}` });
-          const pair =
-            round % 2 === 0
-              ? { agora: runAgora(), reference: runReference() }
-              : (() => {
-                  const reference = runReference();
-
-                  return { agora: runAgora(), reference };
-                })();
+            referencePath === undefined
+              ? undefined
+              : load({ ...base, url: `${referenceUrl}${referencePath}` });
+          let pair: { agora: LoadResult; reference: LoadResult | undefined };
+          if (round % 2 === 0) {
+            const agora = runAgora(base);
+            pair = { agora, reference: runReference() };
+          } else {
+            const reference = runReference();
+            pair = { agora: runAgora(base), reference };
+          }
           measured.push(pair);
           process.stderr.write(
-            ` ${fmt(pair.agora.requestsPerSecond)}/${fmt(pair.reference.requestsPerSecond)}`,
+            ` ${fmt(pair.agora.requestsPerSecond)}/${pair.reference ? fmt(pair.reference.requestsPerSecond) : "-"}`,
           );
         }
-        measured.sort(
-          (a, b) =>
-            a.agora.requestsPerSecond / a.reference.requestsPerSecond -
-            b.agora.requestsPerSecond / b.reference.requestsPerSecond,
-        );
+        const score = (pair: { agora: LoadResult; reference: LoadResult | undefined }) =>
+          pair.agora.requestsPerSecond / (pair.reference?.requestsPerSecond ?? 1);
+        measured.sort((a, b) => score(a) - score(b));
         const median = measured[Math.floor(measured.length / 2)] ?? measured[0];
         process.stderr.write("\n");
         if (median) {
@@ -209,10 +236,10 @@ const main = async () => {
       fmt(agora.requestsPerSecond),
       fmt(agora.p50, 1),
       fmt(agora.p99, 1),
-      fmt(ref.requestsPerSecond),
-      fmt(ref.p50, 1),
-      fmt(ref.p99, 1),
-      `${fmt((agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1)) * 100)}%`,
+      ref ? fmt(ref.requestsPerSecond) : "-",
+      ref ? fmt(ref.p50, 1) : "-",
+      ref ? fmt(ref.p99, 1) : "-",
+      ref ? `${fmt((agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1)) * 100)}%` : "-",
       String(non2xx),
     ];
   });
