@@ -12,6 +12,8 @@ import { createAuthRoutes } from "./modules/auth/auth.routes";
 import { createCatalogRoutes } from "./modules/catalog/catalog.routes";
 import { createListingRoutes } from "./modules/listings/listings.routes";
 import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
+import { createOrderRoutes } from "./modules/orders/orders.routes";
+import { createPaymentRoutes } from "./modules/orders/payments.routes";
 import { createProviderRoutes } from "./modules/providers/providers.routes";
 import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
 
@@ -90,6 +92,8 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1/catalog", createCatalogRoutes(deps));
   app.route("/api/v1/providers", createProviderRoutes(deps));
   app.route("/api/v1", createListingRoutes(deps));
+  app.route("/api/v1", createOrderRoutes(deps));
+  app.route("/api/v1", createPaymentRoutes(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

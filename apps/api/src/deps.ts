@@ -7,8 +7,10 @@ import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
 import type { PushSender } from "@agora/domain/delivery/delivery.ports";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
+import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/runtime/config";
 import { openConfiguredDatabase } from "@agora/runtime/database";
 import { createDeliveryDeps } from "@agora/runtime/delivery";
@@ -31,6 +33,7 @@ export type AppDeps = {
   identity: IdentityDeps;
   delivery: DeliveryDeps;
   marketplace: MarketplaceDeps;
+  orders: OrdersDeps;
 };
 
 export type Runtime = AppDeps & {
@@ -89,6 +92,14 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     identity,
     delivery,
     marketplace: { uow, repos, clock, ids },
+    orders: {
+      uow,
+      repos,
+      clock,
+      ids,
+      secrets: createSecretBox(config.tokenSecret, "idempotent-guest-capabilities"),
+      settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
+    },
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {
       await mail.close();

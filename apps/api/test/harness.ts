@@ -226,6 +226,27 @@ export const createHarness = async (
     return id;
   };
 
+  /** An approved provider with a public listing and one active menu item. */
+  const orderable = async (
+    options: { priceAmount?: number; currency?: string; displayName?: string } = {},
+  ) => {
+    const seller = await provider(options.displayName ? { displayName: options.displayName } : {});
+    const listingId = await listing(seller.providerId, {
+      items: [
+        { name: "Dumplings", priceAmount: options.priceAmount ?? 1250, currency: options.currency ?? "USD" },
+      ],
+    });
+    const { rows } = await db.sql.query<{ id: string }>("SELECT id FROM menu_items WHERE listing_id = $1", [
+      listingId,
+    ]);
+    const itemId = rows[0]?.id;
+    if (!itemId) {
+      throw new Error("orderable: no menu item");
+    }
+
+    return { seller, listingId, itemId };
+  };
+
   const memoryMail = runtime.mail.memory;
   /** The code in the newest mail to `email` (the line that is the code alone). */
   const lastCode = (email: string): string => {
@@ -290,6 +311,7 @@ export const createHarness = async (
     categoryId,
     provider,
     listing,
+    orderable,
     request,
     get: <T = Record<string, unknown>>(path: string, init?: RequestOptions) => request<T>("GET", path, init),
     post: <T = Record<string, unknown>>(path: string, body?: unknown, init?: RequestOptions) =>

@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { timestampSchema } from "./common";
+
+export const orderStatusSchema = z.enum(["pending", "confirmed", "in_progress", "completed", "cancelled"]);
+export const paymentStatusSchema = z.enum([
+  "unpaid",
+  "payment_submitted",
+  "payment_confirmed",
+  "payment_rejected",
+  "refunded",
+]);
+export const paymentMethodSchema = z.enum(["walletone_qr", "wallettwo_qr"]);
+
+export const idempotencyKeyHeaderSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({ description: "Retry-safe creation: the same key and body replay the first response." });
+
+export const createOrderRequestSchema = z.object({
+  menu_item_id: z.string().min(1).max(64),
+  quantity: z.number().int().min(1).max(100),
+  schedule_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: "Stored only; not a scheduler." }),
+  notes: z.string().trim().max(2000).optional(),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .pipe(z.email("must be an email address"))
+    .optional()
+    .meta({ description: "Guests only (required); ignored with a bearer token." }),
+  phone: z
+    .string()
+    .trim()
+    .min(3)
+    .max(32)
+    .regex(/^[0-9+()\-. ]+$/, "may contain digits, spaces and + ( ) - .")
+    .optional()
+    .meta({ description: "Guests only (required); ignored with a bearer token." }),
+});
+
+export const orderSchema = z
+  .object({
+    id: z.string(),
+    customer_id: z.string().nullable().meta({ description: "null for a guest order." }),
+    provider_id: z.string(),
+    listing_id: z.string(),
+    menu_item_id: z.string(),
+    item_name: z.string(),
+    unit_price_amount: z.number().int(),
+    quantity: z.number().int(),
+    total_amount: z.number().int(),
+    currency: z.string(),
+    status: orderStatusSchema,
+    payment_status: paymentStatusSchema,
+    version: z.number().int(),
+    notes: z.string().nullable(),
+    schedule_at: timestampSchema.nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: "Order" });
+export type OrderDto = z.infer<typeof orderSchema>;
+
+export const createdOrderSchema = orderSchema
+  .extend({
+    guest_access_token: z.string().length(64).optional().meta({
+      description: "Guest orders only, in this response once (and in replays of it): read the order with it.",
+    }),
+  })
+  .meta({ id: "CreatedOrder" });
+
+export const guestAccessHeaderSchema = z.object({
+  "x-guest-access-token": z
+    .string()
+    .optional()
+    .meta({ description: "The 64-character capability; wrong or missing: 404." }),
+});
+
+export const transitionRequestSchema = z.object({
+  status: z.enum(["confirmed", "in_progress", "completed", "cancelled"]),
+  version: z.number().int().min(1),
+});
+
+export const paymentSchema = z
+  .object({
+    id: z.string(),
+    purpose: z.enum(["order", "listing_subscription"]),
+    purpose_id: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    status: paymentStatusSchema,
+    method: paymentMethodSchema,
+    version: z.number().int(),
+    instructions: z
+      .string()
+      .max(2000)
+      .optional()
+      .meta({ description: "Omitted when not configured for the method." }),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: "Payment" });
+export type PaymentDto = z.infer<typeof paymentSchema>;
+
+export const createPaymentRequestSchema = z.object({ method: paymentMethodSchema });
+
+export const submitPaymentRequestSchema = z.object({
+  method: paymentMethodSchema,
+  version: z.number().int().min(1),
+});
+
+export const paymentEvidenceRequestSchema = z
+  .object({
+    media_asset_id: z.uuid().optional(),
+    note: z.string().trim().min(1).max(2000).optional(),
+  })
+  .refine((evidence) => evidence.media_asset_id !== undefined || evidence.note !== undefined, {
+    message: "send media_asset_id, note, or both",
+    path: ["body"],
+  });

@@ -1,0 +1,36 @@
+import { AppError } from "../shared/app-error";
+
+/** The menu item cannot be ordered: absent, inactive, or its listing not public (422). */
+export class ItemUnavailableError extends AppError {
+  constructor() {
+    super("item_unavailable", "This item is not available to order.");
+  }
+}
+
+/** The version sent is not the order's current one: reload and decide again (409). */
+export class OrderConflictError extends AppError {
+  constructor() {
+    super("order_conflict", "The order was changed; reload it and try again.");
+  }
+}
+
+/** The requested move is not open from the order's current state (422). */
+export class InvalidTransitionError extends AppError {
+  constructor(from: string, to: string) {
+    super("invalid_transition", `An order that is ${from} cannot become ${to}.`);
+  }
+}
+
+/** A payment that changed meanwhile, is not in a state that allows the request, or duplicates an open one (409). */
+export class PaymentConflictError extends AppError {
+  constructor(message = "The payment was changed or is not in a state that allows this; reload it.") {
+    super("payment_conflict", message);
+  }
+}
+
+/** No listing plan is configured (422). */
+export class PlanUnavailableError extends AppError {
+  constructor() {
+    super("plan_unavailable", "No listing subscription plan is offered.");
+  }
+}

@@ -1,0 +1,325 @@
+import type { NotificationRequest } from "../delivery/notification-requests";
+import { requireRole } from "../identity/identity.policy";
+import type { Actor } from "../shared/actor";
+import { ForbiddenError, NotFoundError, ValidationError } from "../shared/app-error";
+import { isUuid } from "../shared/ids";
+import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "./idempotency";
+import type { OrdersDeps, OrdersRepositories } from "./orders.deps";
+import { PaymentConflictError, PlanUnavailableError } from "./orders.errors";
+import type { PaymentWithParties, StoredResponse } from "./orders.ports";
+import type { Payment, PaymentMethod } from "./orders.types";
+
+type Responders = {
+  toResponse: (payment: Payment) => StoredResponse;
+  errorResponse: (error: unknown) => StoredResponse | undefined;
+};
+
+const paymentNotFound = () => new NotFoundError("Payment");
+
+/**
+ * A payment for the caller's own order: amount and currency come from the stored order. One open
+ * payment per order (409 payment_conflict for a second, or once paid); an order that is not the
+ * caller's, or is cancelled, is 422.
+ */
+export const createOrderPayment = (
+  deps: OrdersDeps,
+  actor: Actor,
+  input: { orderId: string; method: PaymentMethod },
+  idempotency: IdempotencyRequest,
+  responders: Responders,
+): Promise<IdempotentOutcome<Payment>> =>
+  runIdempotent(
+    deps,
+    idempotency,
+    async (tx) => {
+      const order = isUuid(input.orderId) ? await tx.orders.findById(input.orderId) : null;
+      if (!order || order.customerId !== actor.userId || order.status === "cancelled") {
+        throw new ValidationError(
+          [{ path: "id", message: "is not an order of yours that can be paid" }],
+          "This order is not available for payment.",
+        );
+      }
+      const now = deps.clock.now();
+      const payment: Payment = {
+        id: deps.ids.next(),
+        purpose: "order",
+        purposeId: order.id,
+        payerId: actor.userId,
+        amount: order.totalAmount,
+        currency: order.currency,
+        status: "unpaid",
+        method: input.method,
+        version: 1,
+        planDurationDays: null,
+        evidenceMediaAssetId: null,
+        evidenceNote: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      if ((await tx.payments.create(payment)) === "open_exists") {
+        throw new PaymentConflictError("This order already has a payment.");
+      }
+      await tx.orders.setPaymentStatus(order.id, "unpaid", now);
+
+      return payment;
+    },
+    responders,
+  );
+
+/**
+ * A subscription payment for the caller's own listing at the configured plan's price (404 when
+ * the listing is not theirs, 422 plan_unavailable when no plan is offered, 409 when one is open).
+ */
+export const createSubscriptionPayment = (
+  deps: OrdersDeps,
+  actor: Actor,
+  input: { listingId: string; method: PaymentMethod },
+  idempotency: IdempotencyRequest,
+  responders: Responders,
+): Promise<IdempotentOutcome<Payment>> =>
+  runIdempotent(
+    deps,
+    idempotency,
+    async (tx) => {
+      const owner = isUuid(input.listingId) ? await tx.subscriptions.ownerOf(input.listingId) : null;
+      if (!owner || owner.userId !== actor.userId) {
+        throw new NotFoundError("Listing");
+      }
+      const plan = deps.settings.listingPlan;
+      if (!plan) {
+        throw new PlanUnavailableError();
+      }
+      const now = deps.clock.now();
+      const payment: Payment = {
+        id: deps.ids.next(),
+        purpose: "listing_subscription",
+        purposeId: input.listingId,
+        payerId: actor.userId,
+        amount: plan.priceAmount,
+        currency: plan.currency,
+        status: "unpaid",
+        method: input.method,
+        version: 1,
+        planDurationDays: plan.durationDays,
+        evidenceMediaAssetId: null,
+        evidenceNote: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      if ((await tx.payments.create(payment)) === "open_exists") {
+        throw new PaymentConflictError("This listing already has an open subscription payment.");
+      }
+
+      return payment;
+    },
+    responders,
+  );
+
+const ownPayment = async (repos: OrdersRepositories, actor: Actor, paymentId: string) => {
+  const payment = isUuid(paymentId) ? await repos.payments.findById(paymentId) : null;
+  if (!payment || payment.payerId !== actor.userId) {
+    throw paymentNotFound();
+  }
+
+  return payment;
+};
+
+const payerNotice = (payment: Payment, title: string): NotificationRequest[] => [
+  {
+    userId: payment.payerId,
+    kind: `payment.${payment.status}`,
+    title,
+    body: `${payment.amount} ${payment.currency}`,
+    data: { payment_id: payment.id, purpose: payment.purpose, purpose_id: payment.purposeId },
+  },
+];
+
+/**
+ * The payer claims the transfer was made (a claim, not proof): unpaid or rejected → submitted when
+ * `version` is current. Sent again with the version it was sent with, by the payer with the same
+ * method, it answers the current payment (a retry after a lost response); any other stale version,
+ * or a payment no longer open, is 409 payment_conflict.
+ */
+export const submitPayment = async (
+  deps: Pick<OrdersDeps, "uow" | "repos" | "clock">,
+  actor: Actor,
+  input: { paymentId: string; method: PaymentMethod; version: number },
+): Promise<Payment> => {
+  const payment = await ownPayment(deps.repos, actor, input.paymentId);
+  if (
+    payment.status === "payment_submitted" &&
+    payment.version === input.version + 1 &&
+    payment.method === input.method
+  ) {
+    return payment;
+  }
+  if (payment.version !== input.version || !["unpaid", "payment_rejected"].includes(payment.status)) {
+    throw new PaymentConflictError();
+  }
+  const now = deps.clock.now();
+
+  return deps.uow.run(async (tx) => {
+    const submitted = await tx.payments.submit(payment.id, input.version, input.method, now);
+    if (!submitted) {
+      throw new PaymentConflictError();
+    }
+    if (submitted.purpose === "order") {
+      await tx.orders.setPaymentStatus(submitted.purposeId, "payment_submitted", now);
+    }
+    await tx.outbox.append(
+      {
+        kind: "payment.submitted",
+        aggregateType: "payment",
+        aggregateId: submitted.id,
+        payload:
+          submitted.purpose === "order"
+            ? {
+                notifications: [
+                  {
+                    userId: payment.providerUserId,
+                    kind: "payment.submitted",
+                    title: "Payment to review",
+                    body: `${submitted.amount} ${submitted.currency}`,
+                    data: { payment_id: submitted.id, order_id: submitted.purposeId },
+                  },
+                ],
+              }
+            : {},
+      },
+      now,
+    );
+
+    return submitted;
+  });
+};
+
+/** Stores the payer's evidence (an uploaded media asset and/or a note) on an open payment. */
+export const addPaymentEvidence = async (
+  deps: Pick<OrdersDeps, "repos" | "clock">,
+  actor: Actor,
+  input: { paymentId: string; mediaAssetId: string | undefined; note: string | undefined },
+): Promise<Payment> => {
+  const payment = await ownPayment(deps.repos, actor, input.paymentId);
+  if (payment.status === "payment_confirmed" || payment.status === "refunded") {
+    throw new PaymentConflictError("This payment is settled; evidence can no longer be added.");
+  }
+  const updated = await deps.repos.payments.addEvidence(
+    payment.id,
+    { mediaAssetId: input.mediaAssetId ?? null, note: input.note ?? null },
+    deps.clock.now(),
+  );
+  if (!updated) {
+    throw paymentNotFound();
+  }
+
+  return updated;
+};
+
+const canSeePayment = (actor: Actor, payment: PaymentWithParties) =>
+  actor.role === "admin" || payment.payerId === actor.userId || payment.providerUserId === actor.userId;
+
+/**
+ * Confirms a submitted payment. Order payments: the owning provider or an administrator; the
+ * order's payment status follows, its workflow is untouched. Subscription payments: administrators
+ * only; the subscription becomes active and its expiry advances by the plan duration from the
+ * later of now and the current expiry, and a draft listing of an approved provider is published —
+ * all in one transaction, audited. Not awaiting review: 409 payment_conflict.
+ */
+export const confirmPayment = async (
+  deps: Pick<OrdersDeps, "uow" | "repos" | "clock">,
+  actor: Actor,
+  paymentId: string,
+): Promise<Payment> => {
+  const payment = isUuid(paymentId) ? await deps.repos.payments.findById(paymentId) : null;
+  if (!payment || !canSeePayment(actor, payment)) {
+    throw paymentNotFound();
+  }
+  const allowed =
+    actor.role === "admin" || (payment.purpose === "order" && payment.providerUserId === actor.userId);
+  if (!allowed) {
+    throw new ForbiddenError(
+      payment.purpose === "order"
+        ? "Only the provider or an administrator can confirm this payment."
+        : "Only an administrator can confirm a subscription payment.",
+    );
+  }
+  const now = deps.clock.now();
+
+  return deps.uow.run(async (tx) => {
+    const confirmed = await tx.payments.decide(payment.id, "payment_confirmed", actor.userId, now);
+    if (!confirmed) {
+      throw new PaymentConflictError("Only a submitted payment can be confirmed.");
+    }
+    let details: Record<string, unknown> = { purpose: confirmed.purpose, purpose_id: confirmed.purposeId };
+    if (confirmed.purpose === "order") {
+      await tx.orders.setPaymentStatus(confirmed.purposeId, "payment_confirmed", now);
+    } else {
+      const extended = await tx.subscriptions.extend(
+        confirmed.purposeId,
+        confirmed.planDurationDays ?? 0,
+        now,
+      );
+      details = { ...details, expires_at: extended.expiresAt.toISOString(), published: extended.published };
+    }
+    await tx.audit.record(
+      { actor, action: "payment.confirmed", targetType: "payment", targetId: confirmed.id, details },
+      now,
+    );
+    await tx.outbox.append(
+      {
+        kind: "payment.confirmed",
+        aggregateType: "payment",
+        aggregateId: confirmed.id,
+        payload: { notifications: payerNotice(confirmed, "Payment confirmed") },
+      },
+      now,
+    );
+
+    return confirmed;
+  });
+};
+
+/** Administrators reject a submitted payment (409 when not awaiting review), audited; the order follows. */
+export const rejectPayment = async (
+  deps: Pick<OrdersDeps, "uow" | "repos" | "clock">,
+  actor: Actor,
+  paymentId: string,
+): Promise<Payment> => {
+  requireRole(actor, "admin");
+  const payment = isUuid(paymentId) ? await deps.repos.payments.findById(paymentId) : null;
+  if (!payment) {
+    throw paymentNotFound();
+  }
+  const now = deps.clock.now();
+
+  return deps.uow.run(async (tx) => {
+    const rejected = await tx.payments.decide(payment.id, "payment_rejected", actor.userId, now);
+    if (!rejected) {
+      throw new PaymentConflictError("Only a submitted payment can be rejected.");
+    }
+    if (rejected.purpose === "order") {
+      await tx.orders.setPaymentStatus(rejected.purposeId, "payment_rejected", now);
+    }
+    await tx.audit.record(
+      {
+        actor,
+        action: "payment.rejected",
+        targetType: "payment",
+        targetId: rejected.id,
+        details: { purpose: rejected.purpose, purpose_id: rejected.purposeId },
+      },
+      now,
+    );
+    await tx.outbox.append(
+      {
+        kind: "payment.rejected",
+        aggregateType: "payment",
+        aggregateId: rejected.id,
+        payload: { notifications: payerNotice(rejected, "Payment rejected") },
+      },
+      now,
+    );
+
+    return rejected;
+  });
+};
