@@ -1,17 +1,22 @@
 // The reference server: raw node:http and raw `pg` answering the same JSON as Agora by running the
-// same SQL (the statements are imported from the repositories), so each Agora figure can be read
-// as a ratio measured in the same run. No framework, no validation layer, no logging, no metrics.
-import { randomUUID } from "node:crypto";
+// same SQL (statements and repository functions are imported from packages/db and run on a bare
+// pg client), so each Agora figure can be read as a ratio measured in the same run. No framework,
+// no validation layer, no domain layer, no logging, no metrics.
+import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createDeliveryRepositories } from "@agora/db/repositories/delivery.repository";
 import { listingSearchQuery, publicListingStatement } from "@agora/db/repositories/listing-queries";
+import { createIdempotencyStore, createOrderRepository } from "@agora/db/repositories/orders.repository";
 import { jwtVerify } from "jose";
 import pg from "pg";
+import { v7 } from "uuid";
 
 type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>;
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 pool.on("error", () => {});
 const secret = new TextEncoder().encode(process.env.TOKEN_SECRET ?? "");
+const ids = { next: () => v7() };
 
 const send = (response: ServerResponse, status: number, payload: unknown) => {
   const body = JSON.stringify(payload);
@@ -29,6 +34,48 @@ const envelope = (data: unknown, meta: unknown = null) => ({
   error: null,
   request_id: randomUUID(),
 });
+
+/** The executor shape the repositories take, over a bare pg pool or client: their SQL, verbatim. */
+const executor = (client: pg.Pool | pg.PoolClient) => ({
+  async query<T>(text: string, values: readonly unknown[] = [], name?: string) {
+    const result = await client.query({ text, values: values as unknown[], ...(name ? { name } : {}) });
+
+    return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+  },
+  async exec(script: string) {
+    await client.query(script);
+  },
+});
+const onPool = { notifications: createDeliveryRepositories(executor(pool), ids).notifications };
+
+/** The same authentication Agora does: verify the JWT, then one query for the live session. */
+const authenticate = async (request: IncomingMessage): Promise<{ id: string }> => {
+  const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+  const { payload } = await jwtVerify(token, secret, {
+    algorithms: ["HS256"],
+    issuer: "agora",
+    audience: "agora-api",
+  });
+  const { rows } = await pool.query({
+    name: "sessions_active_actor",
+    text: `SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.id = $1 AND s.revoked_at IS NULL AND u.status = 'active'`,
+    values: [payload.sid],
+  });
+  if (!rows[0]) {
+    throw new Error("revoked");
+  }
+
+  return { id: rows[0].id as string };
+};
+
+const readBody = (request: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
 
 const search: Handler = async (_request, response, url) => {
   const q = url.searchParams.get("q") ?? undefined;
@@ -55,45 +102,137 @@ const listing: Handler = async (_request, response, url) => {
 };
 
 const me: Handler = async (request, response) => {
-  const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+  const actor = await authenticate(request);
+  const { rows } = await pool.query({
+    name: "users_find_by_id",
+    text: `SELECT id, email, username::text AS username, display_name, locale, role, status, created_at, password_hash
+             FROM users WHERE id = $1`,
+    values: [actor.id],
+  });
+  const row = rows[0];
+  send(
+    response,
+    200,
+    envelope({
+      id: row.id,
+      username: row.username,
+      display_name: row.display_name,
+      email: row.email,
+      role: row.role,
+      status: row.status,
+      created_at: row.created_at.toISOString(),
+    }),
+  );
+};
+
+/** POST /api/v1/orders for a member: Agora's statements for it, in one transaction. */
+const createOrder: Handler = async (request, response) => {
+  const actor = await authenticate(request);
+  const input = JSON.parse(await readBody(request)) as { menu_item_id: string; quantity: number };
+  const key = String(request.headers["idempotency-key"] ?? "");
+  const route = "POST /api/v1/orders";
+  const now = new Date();
+  const client = await pool.connect();
   try {
-    const { payload } = await jwtVerify(token, secret, {
-      algorithms: ["HS256"],
-      issuer: "agora",
-      audience: "agora-api",
-    });
-    const actor = await pool.query({
-      name: "sessions_active_actor",
-      text: `SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-              WHERE s.id = $1 AND s.revoked_at IS NULL AND u.status = 'active'`,
-      values: [payload.sid],
-    });
-    if (!actor.rows[0]) {
-      throw new Error("revoked");
+    await client.query("BEGIN");
+    const db = executor(client);
+    const orders = createOrderRepository(db);
+    const item = await orders.findOrderableItem(input.menu_item_id, now);
+    if (!item) {
+      await client.query("ROLLBACK");
+      send(response, 422, { success: false });
+
+      return;
     }
-    const user = await pool.query({
-      name: "users_find_by_id",
-      text: `SELECT id, email, username::text AS username, display_name, locale, role, status, created_at, password_hash
-               FROM users WHERE id = $1`,
-      values: [actor.rows[0].id],
-    });
-    const row = user.rows[0];
-    send(
-      response,
-      200,
-      envelope({
-        id: row.id,
-        username: row.username,
-        display_name: row.display_name,
-        email: row.email,
-        role: row.role,
-        status: row.status,
-        created_at: row.created_at.toISOString(),
-      }),
+    const order = {
+      id: v7(),
+      customerId: actor.id,
+      guestEmail: null,
+      guestPhone: null,
+      guestTokenHash: null,
+      guestTokenExpiresAt: null,
+      providerId: item.providerId,
+      listingId: item.listingId,
+      menuItemId: item.menuItemId,
+      itemName: item.name,
+      unitPriceAmount: item.priceAmount,
+      quantity: input.quantity,
+      totalAmount: item.priceAmount * input.quantity,
+      currency: item.currency,
+      notes: null,
+      scheduleAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await orders.create(order);
+    const summary = `${order.quantity} × ${order.itemName}`;
+    const notifications = [
+      {
+        userId: item.providerUserId,
+        kind: "order.created",
+        title: "New order",
+        body: summary,
+        data: { order_id: order.id },
+      },
+      {
+        userId: actor.id,
+        kind: "order.created",
+        title: "Order placed",
+        body: summary,
+        data: { order_id: order.id },
+      },
+    ];
+    await createDeliveryRepositories(db, ids).outbox.append(
+      { kind: "order.created", aggregateType: "order", aggregateId: order.id, payload: { notifications } },
+      now,
     );
-  } catch {
-    send(response, 401, { success: false });
+    const body = { ...order, status: "pending", payment_status: "unpaid", version: 1 };
+    const saved = await createIdempotencyStore(db).save(
+      {
+        scope: actor.id,
+        route,
+        key,
+        fingerprint: createHash("sha256").update(JSON.stringify(input)).digest("hex"),
+        response: { status: 201, body },
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+      },
+      now,
+    );
+    if (!saved) {
+      await client.query("ROLLBACK");
+      send(response, 409, { success: false });
+
+      return;
+    }
+    await client.query("COMMIT");
+    send(response, 201, envelope(body));
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
   }
+};
+
+const notifications: Handler = async (request, response) => {
+  const actor = await authenticate(request);
+  const rows = await onPool.notifications.listByUser(actor.id, 50);
+  send(
+    response,
+    200,
+    envelope(
+      rows.map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        title: n.title,
+        body: n.body,
+        data: n.data,
+        read_at: n.readAt?.toISOString() ?? null,
+        created_at: n.createdAt.toISOString(),
+      })),
+    ),
+  );
 };
 
 const routes = new Map<string, Handler>([
@@ -101,8 +240,11 @@ const routes = new Map<string, Handler>([
   ["GET /api/v1", (_req, res) => send(res, 200, envelope({ name: "agora", version: "0.1.0" }))],
   ["GET /api/v1/listings", search],
   ["GET /api/v1/auth/me", me],
+  ["POST /api/v1/orders", createOrder],
+  ["GET /api/v1/notifications", notifications],
 ]);
 
+const reported = new Set<string>();
 const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://reference");
@@ -114,7 +256,15 @@ const server = createServer((request, response) => {
 
     return;
   }
-  Promise.resolve(handler(request, response, url)).catch(() => send(response, 500, { success: false }));
+  Promise.resolve(handler(request, response, url)).catch((error: unknown) => {
+    // A reference that fails would make every ratio meaningless: say so, once per kind of error.
+    const message = error instanceof Error ? error.message : String(error);
+    if (!reported.has(message)) {
+      reported.add(message);
+      process.stderr.write(`reference: ${request.method} ${url.pathname}: ${message}\n`);
+    }
+    send(response, 500, { success: false });
+  });
 });
 server.keepAliveTimeout = 5_000;
 server.listen(port, "127.0.0.1", () => {

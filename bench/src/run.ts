@@ -133,6 +133,7 @@ const main = async () => {
   const reference = start(pinned(0, [process.execPath, "bench/src/reference.ts", String(referencePort)]), {
     PATH: env.PATH,
     DATABASE_URL: databaseUrl.toString(),
+    TOKEN_SECRET: BENCH_TOKEN_SECRET,
   });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const referenceUrl = `http://127.0.0.1:${referencePort}`;
@@ -144,12 +145,14 @@ const main = async () => {
     reference: LoadResult | undefined;
   }[] = [];
   const bodiesFile = path.join(dataDir, "bodies.jsonl");
+  const reports: string[] = [];
   try {
     await waitForHealth(apiUrl, api);
     await waitForHealth(referenceUrl, reference);
     const context = { apiUrl, referenceUrl, databaseUrl: databaseUrl.toString() };
     for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
       process.stderr.write(`  ${scenario.name}: preparing…\n`);
+      const scenarioStarted = new Date();
       const { bodies, ...prepared } = scenario.prepare ? await scenario.prepare(context) : {};
       const agoraPath = prepared.path ?? scenario.request.path;
       const referencePath = scenario.reference === false ? undefined : (scenario.reference ?? agoraPath);
@@ -203,6 +206,11 @@ const main = async () => {
           rows.push({ scenario, connections, agora: median.agora, reference: median.reference });
         }
       }
+      if (scenario.report) {
+        reports.push(
+          `${scenario.name}: ${await scenario.report(context, { from: scenarioStarted, to: new Date() })}`,
+        );
+      }
     }
   } finally {
     api.kill("SIGTERM");
@@ -224,10 +232,10 @@ const main = async () => {
     "ref p99",
     "ratio",
     "non-2xx",
+    "ref non-2xx",
   ];
   const lines = rows.map(({ scenario, connections, agora, reference: ref }) => {
-    const counts = agora.statusCounts;
-    const non2xx =
+    const failed = (counts: LoadResult["statusCounts"]) =>
       (counts["4xx"] ?? 0) + (counts["5xx"] ?? 0) + (counts.errors ?? 0) + (counts.timeouts ?? 0);
 
     return [
@@ -240,7 +248,8 @@ const main = async () => {
       ref ? fmt(ref.p50, 1) : "-",
       ref ? fmt(ref.p99, 1) : "-",
       ref ? `${fmt((agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1)) * 100)}%` : "-",
-      String(non2xx),
+      String(failed(agora.statusCounts)),
+      ref ? String(failed(ref.statusCounts)) : "-",
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
@@ -253,9 +262,12 @@ const main = async () => {
   }).stdout.trim();
   const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}.`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
-  process.stdout.write(`\n${table}\n\n${note}\n`);
+  process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
   mkdirSync(path.join(repo, "bench/results"), { recursive: true });
-  writeFileSync(path.join(repo, "bench/results/latest.json"), JSON.stringify({ note, rows }, null, 2));
+  writeFileSync(
+    path.join(repo, "bench/results/latest.json"),
+    JSON.stringify({ note, reports, rows }, null, 2),
+  );
 };
 
 await main();

@@ -26,6 +26,8 @@ export type Scenario = {
   reference?: string | false;
   connections: number[];
   prepare?: (context: BenchContext) => Promise<Partial<RequestSpec>>;
+  /** After the scenario's runs: a line for the report (e.g. outbox lag measured over them). */
+  report?: (context: BenchContext, window: { from: Date; to: Date }) => Promise<string>;
 };
 
 const withClient = async <T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
@@ -78,6 +80,56 @@ const createSessions = (databaseUrl: string, count: number) =>
     return tokens;
   });
 
+/** An access token for a new member (via a refresh token written to the database). */
+const memberToken = async ({ databaseUrl, apiUrl }: BenchContext): Promise<string> => {
+  const [token] = await createSessions(databaseUrl, 1);
+  const response = await fetch(`${apiUrl}/api/v1/auth/refresh`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ refresh_token: token }),
+  });
+  const { data } = (await response.json()) as { data: { access_token: string } };
+
+  return data.access_token;
+};
+
+let orderingMember: Promise<string> | undefined;
+
+/** Event written → first inbox row, for the order events of a window (after the outbox drains). */
+const outboxLag = (databaseUrl: string, window: { from: Date; to: Date }) =>
+  withClient(databaseUrl, async (client) => {
+    for (let i = 0; i < 60; i += 1) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM outbox_events WHERE processed_at IS NULL AND dead_at IS NULL",
+      );
+      if ((rows[0]?.n ?? 0) === 0) {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const { rows } = await client.query<{
+      events: number;
+      p50: number;
+      p99: number;
+      max: number;
+      pending: number;
+    }>(
+      `SELECT count(*)::int AS events,
+              COALESCE(percentile_cont(0.5) WITHIN GROUP (ORDER BY lag), 0) AS p50,
+              COALESCE(percentile_cont(0.99) WITHIN GROUP (ORDER BY lag), 0) AS p99,
+              COALESCE(max(lag), 0) AS max,
+              (SELECT count(*)::int FROM outbox_events WHERE processed_at IS NULL) AS pending
+         FROM (SELECT extract(epoch FROM e.processed_at - e.created_at) * 1000 AS lag
+                 FROM outbox_events e
+                WHERE e.kind = 'order.created' AND e.created_at BETWEEN $1 AND $2 AND e.processed_at IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)) lags`,
+      [window.from, window.to],
+    );
+    const row = rows[0];
+
+    return `outbox delivery lag (event written → inbox row) over ${row?.events ?? 0} order events: p50 ${Math.round(row?.p50 ?? 0)} ms, p99 ${Math.round(row?.p99 ?? 0)} ms, max ${Math.round(row?.max ?? 0)} ms; undelivered after the run: ${row?.pending ?? 0}`;
+  });
+
 let seeded: Promise<SeededMarketplace> | undefined;
 const marketplace = (databaseUrl: string) => {
   seeded ??= withClient(databaseUrl, (client) => seedMarketplace(client));
@@ -117,6 +169,45 @@ export const scenarios: Scenario[] = [
       const { data } = (await response.json()) as { data: { access_token: string } };
 
       return { headers: { authorization: `Bearer ${data.access_token}` } };
+    },
+  },
+  {
+    name: "POST /orders (member)",
+    request: {
+      path: "/api/v1/orders",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      uniqueHeader: "idempotency-key",
+    },
+    connections: [50],
+    prepare: async (context) => {
+      const { visibleListingIds } = await marketplace(context.databaseUrl);
+      const itemId = await withClient(context.databaseUrl, async (client) => {
+        const { rows } = await client.query<{ id: string }>(
+          "SELECT id FROM menu_items WHERE listing_id = $1 AND active ORDER BY id LIMIT 1",
+          [visibleListingIds[0]],
+        );
+
+        return rows[0]?.id ?? "";
+      });
+      orderingMember ??= memberToken(context);
+
+      return {
+        headers: { "content-type": "application/json", authorization: `Bearer ${await orderingMember}` },
+        body: JSON.stringify({ menu_item_id: itemId, quantity: 1 }),
+      };
+    },
+    report: (context, window) => outboxLag(context.databaseUrl, window),
+  },
+  {
+    name: "GET /notifications",
+    request: { path: "/api/v1/notifications" },
+    connections: [50],
+    prepare: async (context) => {
+      // The member who placed the orders above has an inbox full of them.
+      orderingMember ??= memberToken(context);
+
+      return { headers: { authorization: `Bearer ${await orderingMember}` } };
     },
   },
   {

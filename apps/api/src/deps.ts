@@ -1,5 +1,5 @@
 // The composition root: the one place that knows every adapter and wires them together.
-import type { Database } from "@agora/db/client";
+import { type Database, openDatabase } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
@@ -145,3 +145,31 @@ export const withRuntime = async <T>(config: Config, work: (runtime: Runtime) =>
     await database.close();
   }
 };
+
+/**
+ * Delivery for the embedded outbox worker. On PostgreSQL it gets a small pool of its own, so under
+ * load its claims and inbox writes do not queue behind requests for the API's connections (that
+ * queueing is what turns into delivery lag). PGlite has one connection: it shares it.
+ */
+export const openEmbeddedWorkerDelivery = async (runtime: Runtime) => {
+  if (runtime.database.kind !== "postgres") {
+    return { delivery: runtime.delivery, close: async () => {} };
+  }
+  const database = await openDatabase({
+    url: runtime.config.databaseUrl,
+    poolMax: EMBEDDED_WORKER_POOL_MAX,
+    applicationName: "agora-outbox",
+  });
+  const delivery = createDeliveryDeps({
+    database,
+    clock: runtime.clock,
+    ids: runtime.ids,
+    push: runtime.delivery.push,
+    logger: runtime.logger,
+  });
+
+  return { delivery, close: () => database.close() };
+};
+
+/** Connections of the embedded worker's own pool (PostgreSQL). */
+export const EMBEDDED_WORKER_POOL_MAX = 3;

@@ -5,7 +5,7 @@ import type { Config } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
 import { serve } from "@hono/node-server";
 import { createHttpHandler } from "./app";
-import { createDeps, prepareDatabase } from "./deps";
+import { createDeps, openEmbeddedWorkerDelivery, prepareDatabase } from "./deps";
 import type { RequestHandler } from "./http/handler";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
@@ -92,7 +92,9 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
       "agora api listening",
     );
-    const worker = config.worker === "embedded" ? startEmbeddedWorker(runtime.delivery) : undefined;
+    const workerDelivery =
+      config.worker === "embedded" ? await openEmbeddedWorkerDelivery(runtime) : undefined;
+    const worker = workerDelivery ? startEmbeddedWorker(workerDelivery.delivery) : undefined;
 
     let stopping = false;
     const shutdown = async (signal: string) => {
@@ -103,6 +105,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
       // The worker finishes its batch while requests drain; both end before the database closes.
       const [drained] = await Promise.all([drain(server), worker?.stop()]);
+      await workerDelivery?.close();
       await runtime.close();
       logger.info({ drained }, "stopped");
       logger.flush();

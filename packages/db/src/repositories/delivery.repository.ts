@@ -69,29 +69,33 @@ export const createOutboxWriter = (db: SqlExecutor, ids: IdGenerator): OutboxWri
 });
 
 export const createNotificationRepository = (db: SqlExecutor): NotificationRepository => ({
-  async add(notification) {
+  async addMany(notifications) {
+    if (notifications.length === 0) {
+      return 0;
+    }
     // Through the users table: a recipient that is gone or deleted gets no row (and no FK error
     // that would make the event retry forever).
-    const { rows } = await db.query(
+    const { rowCount } = await db.query(
       `INSERT INTO notifications (id, user_id, event_id, kind, title, body, data, created_at)
-       SELECT $1::uuid, u.id, $3::uuid, $4::text, $5::text, $6::text, $7::jsonb, $8::timestamptz
-         FROM users u WHERE u.id = $2::uuid AND u.status <> 'deleted'
-       ON CONFLICT (id) DO NOTHING
-       RETURNING 1`,
+       SELECT n.id, u.id, n.event_id, n.kind, n.title, n.body, n.data, n.created_at
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
+                     $8::timestamptz[]) AS n(id, user_id, event_id, kind, title, body, data, created_at)
+         JOIN users u ON u.id = n.user_id AND u.status <> 'deleted'
+       ON CONFLICT (id) DO NOTHING`,
       [
-        notification.id,
-        notification.userId,
-        notification.eventId,
-        notification.kind,
-        notification.title,
-        notification.body,
-        JSON.stringify(notification.data),
-        notification.createdAt,
+        notifications.map((n) => n.id),
+        notifications.map((n) => n.userId),
+        notifications.map((n) => n.eventId),
+        notifications.map((n) => n.kind),
+        notifications.map((n) => n.title),
+        notifications.map((n) => n.body),
+        notifications.map((n) => JSON.stringify(n.data)),
+        notifications.map((n) => n.createdAt),
       ],
-      "notifications_add",
+      "notifications_add_many",
     );
 
-    return rows.length === 1;
+    return rowCount;
   },
 
   async findUnpushed(ids) {

@@ -58,6 +58,19 @@ export const createOutboxStore = (sql: Sql): OutboxStore => ({
     return rowCount === 1;
   },
 
+  async markProcessedMany(ids, at) {
+    if (ids.length === 0) {
+      return 0;
+    }
+    const { rowCount } = await sql.query(
+      `UPDATE outbox_events SET processed_at = $2 WHERE id = ANY($1::uuid[]) AND ${pending}`,
+      [ids, at],
+      "outbox_events_processed_many",
+    );
+
+    return rowCount;
+  },
+
   async recordFailure(id, failure) {
     const { rowCount } = await sql.query(
       `UPDATE outbox_events SET attempts = $3, last_error = $4, available_at = $5

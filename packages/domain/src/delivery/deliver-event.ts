@@ -36,24 +36,24 @@ export const deliverEvent = async (
   if (requests.length === 0) {
     return;
   }
-  const ids: string[] = [];
+  const rows = new Map<string, Parameters<typeof notifications.addMany>[0][number]>();
   for (const request of requests) {
     const id = notificationId(event.id, request.userId);
-    if (ids.includes(id)) {
-      continue;
+    if (!rows.has(id)) {
+      rows.set(id, {
+        id,
+        userId: request.userId,
+        eventId: event.id,
+        kind: request.kind,
+        title: request.title,
+        body: request.body,
+        data: request.data ?? {},
+        createdAt: event.createdAt,
+      });
     }
-    ids.push(id);
-    await notifications.add({
-      id,
-      userId: request.userId,
-      eventId: event.id,
-      kind: request.kind,
-      title: request.title,
-      body: request.body,
-      data: request.data ?? {},
-      createdAt: event.createdAt,
-    });
   }
+  await notifications.addMany([...rows.values()]);
+  const ids = [...rows.keys()];
   if (!push) {
     return;
   }

@@ -18,6 +18,8 @@ export interface OutboxStore {
   claim(now: Date, leaseUntil: Date, limit: number): Promise<OutboxEvent[]>;
   /** Marks a delivered event processed. False when it was no longer pending. */
   markProcessed(id: string, at: Date): Promise<boolean>;
+  /** Marks delivered events processed in one statement; returns how many were still pending. */
+  markProcessedMany(ids: readonly string[], at: Date): Promise<number>;
   /**
    * Records a failed delivery: the new failure count, the error line, and when to try again.
    * Applies only while the event is pending with `previousAttempts` failures (false otherwise).
@@ -51,10 +53,10 @@ export type NewNotification = {
 
 export interface NotificationRepository {
   /**
-   * Inserts the inbox row unless one with its id exists (ON CONFLICT DO NOTHING), and only when
-   * the recipient exists and is not deleted. True when a row was written.
+   * Inserts the inbox rows in one statement, each unless one with its id exists (ON CONFLICT DO
+   * NOTHING) and only when its recipient exists and is not deleted. Returns how many were written.
    */
-  add(notification: NewNotification): Promise<boolean>;
+  addMany(notifications: readonly NewNotification[]): Promise<number>;
   /** Of the rows with these ids, the ones not pushed yet. */
   findUnpushed(ids: readonly string[]): Promise<Notification[]>;
   markPushed(id: string, at: Date): Promise<void>;

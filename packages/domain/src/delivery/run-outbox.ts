@@ -24,9 +24,9 @@ export type OutboxLoopOptions = OutboxBatchOptions & {
  * followed by the next claim at once, which keeps event → inbox lag well under 2 s at load.
  */
 export const OUTBOX_DEFAULTS = {
-  batchSize: 20,
+  batchSize: 50,
   leaseSeconds: 60,
-  concurrency: 4,
+  concurrency: 8,
   pollIntervalMs: 200,
 } as const;
 
@@ -68,26 +68,48 @@ const settle = async (
   return "retried" as const;
 };
 
-const handle = async (deps: DeliveryDeps, event: OutboxEvent): Promise<Outcome> => {
+/** Delivers one event; a failure is recorded at once, a success is left for the batch to mark. */
+const handle = async (deps: DeliveryDeps, event: OutboxEvent): Promise<Outcome | "delivered"> => {
   let failure: { error: unknown } | undefined;
   try {
     await deliverEvent(deps, event);
   } catch (error) {
     failure = { error };
   }
+  if (!failure) {
+    return "delivered";
+  }
   try {
-    if (failure) {
-      return await settle(deps, event, failure.error);
-    }
-    await deps.outbox.markProcessed(event.id, deps.clock.now());
-    deps.observe?.({ type: "processed", event });
-
-    return "processed";
+    return await settle(deps, event, failure.error);
   } catch (error) {
     // The outcome could not be stored: the lease runs out and the event is delivered again.
     deps.observe?.({ type: "record_failed", event, error: describeFailure(error) });
 
     return "unrecorded";
+  }
+};
+
+/** Marks the delivered events of a batch processed in one statement. */
+const markDelivered = async (deps: DeliveryDeps, delivered: OutboxEvent[]): Promise<Outcome[]> => {
+  if (delivered.length === 0) {
+    return [];
+  }
+  try {
+    await deps.outbox.markProcessedMany(
+      delivered.map((event) => event.id),
+      deps.clock.now(),
+    );
+    for (const event of delivered) {
+      deps.observe?.({ type: "processed", event });
+    }
+
+    return delivered.map(() => "processed" as const);
+  } catch (error) {
+    for (const event of delivered) {
+      deps.observe?.({ type: "record_failed", event, error: describeFailure(error) });
+    }
+
+    return delivered.map(() => "unrecorded" as const);
   }
 };
 
@@ -120,9 +142,14 @@ export const runOutboxOnce = async (
   const leaseSeconds = options.leaseSeconds ?? OUTBOX_DEFAULTS.leaseSeconds;
   const now = deps.clock.now();
   const events = await deps.outbox.claim(now, new Date(now.getTime() + leaseSeconds * 1000), batchSize);
-  const outcomes = await eachLimited(events, options.concurrency ?? OUTBOX_DEFAULTS.concurrency, (event) =>
+  const handled = await eachLimited(events, options.concurrency ?? OUTBOX_DEFAULTS.concurrency, (event) =>
     handle(deps, event),
   );
+  const delivered = events.filter((_, index) => handled[index] === "delivered");
+  const outcomes = [
+    ...handled.filter((outcome): outcome is Outcome => outcome !== "delivered"),
+    ...(await markDelivered(deps, delivered)),
+  ];
 
   return {
     claimed: events.length,

@@ -85,10 +85,8 @@ export const runIdempotent = async <T>(
     return { kind: "replay", response: replayOf(deps, existing.response) };
   };
 
-  const recorded = await replayIfRecorded();
-  if (recorded) {
-    return recorded;
-  }
+  // No lookup first: a fresh key (the common case) goes straight to its transaction, and a key seen
+  // before is found when its record refuses the insert; that work then rolls back and is replayed.
   const record = (response: StoredResponse) => ({
     scope,
     route,
