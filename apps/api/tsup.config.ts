@@ -1,4 +1,3 @@
-import { cpSync } from "node:fs";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -14,9 +13,5 @@ export default defineConfig({
   noExternal: [/^@agora\//],
   esbuildOptions(options) {
     options.conditions = ["@agora/source"];
-  },
-  async onSuccess() {
-    // The migrator looks for ./migrations beside the bundle.
-    cpSync("../../packages/db/prisma/migrations", "dist/migrations", { recursive: true });
   },
 });

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { citext } from "@electric-sql/pglite/contrib/citext";
@@ -17,6 +17,8 @@ export type DatabaseOptions = {
   poolMax?: number | undefined;
   /** Application name reported to PostgreSQL (pg_stat_activity). */
   applicationName?: string | undefined;
+  /** PGlite on disk: how long to wait for another process to release the directory. */
+  lockWaitMs?: number | undefined;
 };
 
 export type Database = {
@@ -68,12 +70,58 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
   };
 };
 
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * PGlite is one process's database: two processes opening the same directory would each keep
+ * their own copy and overwrite the other's. A lock file beside it (holding the owner's pid) makes
+ * the second one wait briefly (a restart in watch mode) and then refuse with a clear message.
+ */
+const lockDataDir = async (dataDir: string, waitMs: number): Promise<() => void> => {
+  const lockFile = `${path.resolve(dataDir)}.lock`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST") {
+        throw error;
+      }
+    }
+    const holder = Number(readFileSync(lockFile, "utf8"));
+    if (!Number.isInteger(holder) || holder === process.pid || !isAlive(holder)) {
+      rmSync(lockFile, { force: true });
+      continue;
+    }
+    if (attempt * 100 >= waitMs) {
+      throw new Error(
+        `the embedded database ${dataDir} is in use by process ${holder} (PGlite serves one process; stop it, or set DATABASE_URL)`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
 const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
   const dataDir = options.dataDir ?? "memory://";
+  let unlock = () => {};
   if (!dataDir.startsWith("memory://")) {
     mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+    unlock = await lockDataDir(dataDir, options.lockWaitMs ?? 5_000);
   }
-  const db = await PGlite.create(dataDir, { extensions: { citext, pg_trgm } });
+  const db = await PGlite.create(dataDir, { extensions: { citext, pg_trgm } }).catch((error: unknown) => {
+    unlock();
+    throw error;
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
 
   return {
@@ -86,6 +134,7 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     async close() {
       await prisma.$disconnect();
       await db.close();
+      unlock();
     },
   };
 };

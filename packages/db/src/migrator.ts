@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { bundledMigrations } from "./generated/migrations";
 import type { Sql, SqlExecutor } from "./sql";
 
 export type Migration = { name: string; sql: string; checksum: string };
@@ -16,25 +16,10 @@ export class MigrationChecksumError extends Error {
   }
 }
 
-// From source: packages/db/prisma/migrations. From an app bundle: the copy its build puts beside it.
-const migrationDirCandidates = [
-  new URL("../prisma/migrations", import.meta.url),
-  new URL("./migrations", import.meta.url),
-].map((url) => fileURLToPath(url));
-
-export const defaultMigrationsDir = (): string => {
-  const found = migrationDirCandidates.find((dir) => existsSync(path.join(dir)));
-  if (!found) {
-    throw new Error(`no migrations directory found (looked in ${migrationDirCandidates.join(", ")})`);
-  }
-
-  return found;
-};
-
 const checksumOf = (sql: string): string => createHash("sha256").update(sql).digest("hex");
 
 /** Reads `<dir>/<timestamp>_<name>/migration.sql` in name order (Prisma's layout). */
-export const loadMigrations = (dir: string = defaultMigrationsDir()): Migration[] =>
+export const readMigrations = (dir: string): Migration[] =>
   readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
@@ -44,6 +29,13 @@ export const loadMigrations = (dir: string = defaultMigrationsDir()): Migration[
 
       return { name, sql, checksum: checksumOf(sql) };
     });
+
+/**
+ * The migrations of this build: prisma/migrations as the db package's build bundled them
+ * (src/generated/migrations.ts), so applications carry them inside their bundle.
+ */
+export const loadMigrations = (): Migration[] =>
+  bundledMigrations.map(({ name, sql }) => ({ name, sql, checksum: checksumOf(sql) }));
 
 // The same DDL `prisma migrate` uses, so the table stays compatible with Prisma's tooling.
 const createMigrationsTable = `

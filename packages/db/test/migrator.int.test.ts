@@ -1,7 +1,14 @@
+import { fileURLToPath } from "node:url";
 import { uuidV7Ids } from "@agora/domain/shared/ids";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../src/client";
-import { loadMigrations, type Migration, MigrationChecksumError, migrate } from "../src/migrator";
+import {
+  loadMigrations,
+  type Migration,
+  MigrationChecksumError,
+  migrate,
+  readMigrations,
+} from "../src/migrator";
 import { seedCatalog } from "../src/seed";
 import { createTestDatabase, onPostgres, type TestDatabase } from "./databases";
 import { parseSchema } from "./prisma-schema";
@@ -14,6 +21,12 @@ describe("migrator", () => {
   });
   afterAll(async () => {
     await target?.dispose();
+  });
+
+  it("bundles exactly the migrations of prisma/migrations (the build is not stale)", () => {
+    const onDisk = readMigrations(fileURLToPath(new URL("../prisma/migrations", import.meta.url)));
+    expect(loadMigrations()).toEqual(onDisk);
+    expect(onDisk.length).toBeGreaterThan(0);
   });
 
   it("applies every migration once on an empty database and records name and checksum", async () => {

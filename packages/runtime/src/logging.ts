@@ -10,7 +10,13 @@ type SafeError = { type: string; message: string; code?: string; cause?: SafeErr
  */
 export const safeError = (error: unknown, depth = 0): SafeError => {
   if (!(error instanceof Error)) {
-    return { type: typeof error, message: String(error).split("\n")[0]?.slice(0, MAX_MESSAGE) ?? "" };
+    // Some libraries throw plain objects (WASM runtimes' exit statuses): keep what names them.
+    const described =
+      typeof error === "object" && error !== null
+        ? (JSON.stringify(error, Object.getOwnPropertyNames(error).slice(0, 8)) ?? String(error))
+        : String(error);
+
+    return { type: typeof error, message: described.split("\n")[0]?.slice(0, MAX_MESSAGE) ?? "" };
   }
   const code = (error as { code?: unknown }).code;
   const safe: SafeError = {
