@@ -153,7 +153,7 @@ export const withRuntime = async <T>(config: Config, work: (runtime: Runtime) =>
  */
 export const openEmbeddedWorkerDelivery = async (runtime: Runtime) => {
   if (runtime.database.kind !== "postgres") {
-    return { delivery: runtime.delivery, close: async () => {} };
+    return { delivery: runtime.delivery, database: runtime.database, close: async () => {} };
   }
   const database = await openDatabase({
     url: runtime.config.databaseUrl,
@@ -168,7 +168,7 @@ export const openEmbeddedWorkerDelivery = async (runtime: Runtime) => {
     logger: runtime.logger,
   });
 
-  return { delivery, close: () => database.close() };
+  return { delivery, database, close: () => database.close() };
 };
 
 /** Connections of the embedded worker's own pool (PostgreSQL). */

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
 import { runOutbox } from "@agora/domain/delivery/run-outbox";
 import type { Config } from "@agora/runtime/config";
+import { startHousekeeping } from "@agora/runtime/delivery";
 import { safeError } from "@agora/runtime/logging";
 import { serve } from "@hono/node-server";
 import { createHttpHandler } from "./app";
@@ -52,9 +53,15 @@ export type EmbeddedWorker = {
 };
 
 /** The outbox worker inside the API process (WORKER=embedded): the same loop apps/worker runs. */
-export const startEmbeddedWorker = (delivery: DeliveryDeps): EmbeddedWorker => {
+export const startEmbeddedWorker = (
+  delivery: DeliveryDeps,
+  housekeeping?: Omit<Parameters<typeof startHousekeeping>[0], "signal">,
+): EmbeddedWorker => {
   const controller = new AbortController();
-  const running = runOutbox(delivery, { signal: controller.signal });
+  const running = Promise.all([
+    runOutbox(delivery, { signal: controller.signal }),
+    housekeeping ? startHousekeeping({ ...housekeeping, signal: controller.signal }) : undefined,
+  ]);
 
   return {
     async stop() {
@@ -94,7 +101,13 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
     );
     const workerDelivery =
       config.worker === "embedded" ? await openEmbeddedWorkerDelivery(runtime) : undefined;
-    const worker = workerDelivery ? startEmbeddedWorker(workerDelivery.delivery) : undefined;
+    const worker = workerDelivery
+      ? startEmbeddedWorker(workerDelivery.delivery, {
+          database: workerDelivery.database,
+          clock: runtime.clock,
+          logger,
+        })
+      : undefined;
 
     let stopping = false;
     const shutdown = async (signal: string) => {

@@ -5,7 +5,7 @@ import { systemClock } from "@agora/domain/shared/clock";
 import { uuidV7Ids } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/runtime/config-or-exit";
 import { openConfiguredDatabase } from "@agora/runtime/database";
-import { createDeliveryDeps } from "@agora/runtime/delivery";
+import { createDeliveryDeps, startHousekeeping } from "@agora/runtime/delivery";
 import { createLogger, safeError } from "@agora/runtime/logging";
 import { createPush } from "@agora/runtime/push/create-push";
 
@@ -33,7 +33,10 @@ try {
     logger,
   });
   const controller = new AbortController();
-  const running = runOutbox(delivery, { signal: controller.signal });
+  const running = Promise.all([
+    runOutbox(delivery, { signal: controller.signal }),
+    startHousekeeping({ database, clock: systemClock, logger, signal: controller.signal }),
+  ]);
   logger.info({ database: database.kind, push: push ? "fcm" : "off" }, "agora worker started");
 
   let stopping = false;

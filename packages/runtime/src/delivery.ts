@@ -1,9 +1,11 @@
 import type { Database } from "@agora/db/client";
 import { createDeliveryRepositories } from "@agora/db/repositories/delivery.repository";
+import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxStore } from "@agora/db/repositories/outbox-store.repository";
 import type { DeliveryDeps, OutboxOutcome } from "@agora/domain/delivery/delivery.deps";
 import type { PushSender } from "@agora/domain/delivery/delivery.ports";
 import type { Clock } from "@agora/domain/shared/clock";
+import { type PurgeCounts, runHousekeeping } from "@agora/domain/shared/housekeeping";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { Logger } from "pino";
 
@@ -76,3 +78,29 @@ export const createDeliveryDeps = (options: {
     observe: logOutboxOutcome(logger),
   };
 };
+
+/** The housekeeping loop's reports, as log lines. */
+export const logHousekeeping =
+  (logger: Logger) =>
+  (result: PurgeCounts | Error): void => {
+    if (result instanceof Error) {
+      logger.error({ err: result }, "housekeeping failed; will try again");
+
+      return;
+    }
+    if (Object.values(result).some((count) => count > 0)) {
+      logger.info({ purged: result }, "housekeeping");
+    }
+  };
+
+/** Housekeeping (see Housekeeper) every ten minutes on `database`, until `signal` aborts. */
+export const startHousekeeping = (options: {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  signal: AbortSignal;
+}) =>
+  runHousekeeping(
+    { housekeeper: createHousekeeper(options.database.sql), clock: options.clock },
+    { signal: options.signal, report: logHousekeeping(options.logger) },
+  );
