@@ -3,11 +3,22 @@ import { NotFoundError } from "../shared/app-error";
 import { isUuid } from "../shared/ids";
 import type { IdentityDeps } from "./identity.deps";
 import { requireRole } from "./identity.policy";
+import type { IdentityRepositories } from "./identity.ports";
 import type { User } from "./identity.types";
 
 /** The statuses an administrator may set on a user (CONTRACT.md §4). */
 export const adminUserStatuses = ["active", "suspended"] as const;
 export type AdminUserStatus = (typeof adminUserStatuses)[number];
+
+/** The user an administrator may change: any but a deleted one (404, like an unknown id). */
+const administrableUser = async (tx: IdentityRepositories, userId: string) => {
+  const user = isUuid(userId) ? await tx.users.findById(userId) : null;
+  if (!user || user.status === "deleted") {
+    throw new NotFoundError("User");
+  }
+
+  return user;
+};
 
 /** Changes a user's role, audited in the same transaction (admin only; deleted users are 404). */
 export const changeUserRole = async (
@@ -16,16 +27,10 @@ export const changeUserRole = async (
   input: { userId: string; role: Role },
 ): Promise<User> => {
   requireRole(actor, "admin");
-  if (!isUuid(input.userId)) {
-    throw new NotFoundError("User");
-  }
   const now = clock.now();
 
   return uow.run(async (tx) => {
-    const before = await tx.users.findById(input.userId);
-    if (!before || before.status === "deleted") {
-      throw new NotFoundError("User");
-    }
+    const before = await administrableUser(tx, input.userId);
     const user = await tx.users.setRole(input.userId, input.role, now);
     if (!user) {
       throw new NotFoundError("User");
@@ -55,16 +60,10 @@ export const changeUserStatus = async (
   input: { userId: string; status: AdminUserStatus },
 ): Promise<User> => {
   requireRole(actor, "admin");
-  if (!isUuid(input.userId)) {
-    throw new NotFoundError("User");
-  }
   const now = clock.now();
 
   return uow.run(async (tx) => {
-    const before = await tx.users.findById(input.userId);
-    if (!before || before.status === "deleted") {
-      throw new NotFoundError("User");
-    }
+    const before = await administrableUser(tx, input.userId);
     const user = await tx.users.setStatus(input.userId, input.status, now);
     if (!user) {
       throw new NotFoundError("User");

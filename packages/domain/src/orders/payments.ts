@@ -219,6 +219,47 @@ const canSeePayment = (actor: Actor, payment: PaymentWithParties) =>
   actor.role === "admin" || payment.payerId === actor.userId || payment.providerUserId === actor.userId;
 
 /**
+ * Records a review decision in the caller's transaction: submitted → `to` (409 otherwise), the
+ * order's payment status follows, a confirmed subscription is extended (and a paid draft of an
+ * approved provider published), the decision is audited and the payer told.
+ */
+const recordDecision = async (
+  tx: OrdersRepositories,
+  actor: Actor,
+  paymentId: string,
+  to: "payment_confirmed" | "payment_rejected",
+  now: Date,
+): Promise<Payment> => {
+  const verb = to === "payment_confirmed" ? "confirmed" : "rejected";
+  const decided = await tx.payments.decide(paymentId, to, actor.userId, now);
+  if (!decided) {
+    throw new PaymentConflictError(`Only a submitted payment can be ${verb}.`);
+  }
+  let details: Record<string, unknown> = { purpose: decided.purpose, purpose_id: decided.purposeId };
+  if (decided.purpose === "order") {
+    await tx.orders.setPaymentStatus(decided.purposeId, to, now);
+  } else if (to === "payment_confirmed") {
+    const extended = await tx.subscriptions.extend(decided.purposeId, decided.planDurationDays ?? 0, now);
+    details = { ...details, expires_at: extended.expiresAt.toISOString(), published: extended.published };
+  }
+  await tx.audit.record(
+    { actor, action: `payment.${verb}`, targetType: "payment", targetId: decided.id, details },
+    now,
+  );
+  await tx.outbox.append(
+    {
+      kind: `payment.${verb}`,
+      aggregateType: "payment",
+      aggregateId: decided.id,
+      payload: { notifications: payerNotice(decided, `Payment ${verb}`) },
+    },
+    now,
+  );
+
+  return decided;
+};
+
+/**
  * Confirms a submitted payment. Order payments: the owning provider or an administrator; the
  * order's payment status follows, its workflow is untouched. Subscription payments: administrators
  * only; the subscription becomes active and its expiry advances by the plan duration from the
@@ -245,38 +286,7 @@ export const confirmPayment = async (
   }
   const now = deps.clock.now();
 
-  return deps.uow.run(async (tx) => {
-    const confirmed = await tx.payments.decide(payment.id, "payment_confirmed", actor.userId, now);
-    if (!confirmed) {
-      throw new PaymentConflictError("Only a submitted payment can be confirmed.");
-    }
-    let details: Record<string, unknown> = { purpose: confirmed.purpose, purpose_id: confirmed.purposeId };
-    if (confirmed.purpose === "order") {
-      await tx.orders.setPaymentStatus(confirmed.purposeId, "payment_confirmed", now);
-    } else {
-      const extended = await tx.subscriptions.extend(
-        confirmed.purposeId,
-        confirmed.planDurationDays ?? 0,
-        now,
-      );
-      details = { ...details, expires_at: extended.expiresAt.toISOString(), published: extended.published };
-    }
-    await tx.audit.record(
-      { actor, action: "payment.confirmed", targetType: "payment", targetId: confirmed.id, details },
-      now,
-    );
-    await tx.outbox.append(
-      {
-        kind: "payment.confirmed",
-        aggregateType: "payment",
-        aggregateId: confirmed.id,
-        payload: { notifications: payerNotice(confirmed, "Payment confirmed") },
-      },
-      now,
-    );
-
-    return confirmed;
-  });
+  return deps.uow.run((tx) => recordDecision(tx, actor, payment.id, "payment_confirmed", now));
 };
 
 /** Administrators reject a submitted payment (409 when not awaiting review), audited; the order follows. */
@@ -292,34 +302,5 @@ export const rejectPayment = async (
   }
   const now = deps.clock.now();
 
-  return deps.uow.run(async (tx) => {
-    const rejected = await tx.payments.decide(payment.id, "payment_rejected", actor.userId, now);
-    if (!rejected) {
-      throw new PaymentConflictError("Only a submitted payment can be rejected.");
-    }
-    if (rejected.purpose === "order") {
-      await tx.orders.setPaymentStatus(rejected.purposeId, "payment_rejected", now);
-    }
-    await tx.audit.record(
-      {
-        actor,
-        action: "payment.rejected",
-        targetType: "payment",
-        targetId: rejected.id,
-        details: { purpose: rejected.purpose, purpose_id: rejected.purposeId },
-      },
-      now,
-    );
-    await tx.outbox.append(
-      {
-        kind: "payment.rejected",
-        aggregateType: "payment",
-        aggregateId: rejected.id,
-        payload: { notifications: payerNotice(rejected, "Payment rejected") },
-      },
-      now,
-    );
-
-    return rejected;
-  });
+  return deps.uow.run((tx) => recordDecision(tx, actor, payment.id, "payment_rejected", now));
 };

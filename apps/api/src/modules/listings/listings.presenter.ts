@@ -33,16 +33,12 @@ export const toPublicListingDto = (listing: PublicListing): PublicListingDto => 
   menu_items: listing.menuItems.map(toPublicMenuItem),
 });
 
+/** The owner's and staff's view: the public fields plus state and subscription. */
 export const toListingDto = (listing: Listing, now: Date): ListingDto => ({
-  id: listing.id,
-  provider_id: listing.providerId,
-  provider_name: listing.providerName,
-  name: listing.name,
-  category_id: listing.categoryId,
-  category_name: listing.categoryName,
-  description: listing.description,
-  featured: listing.featuredUntil !== null && listing.featuredUntil > now,
-  menu_items: listing.menuItems.map(toPublicMenuItem),
+  ...toPublicListingDto({
+    ...listing,
+    featured: listing.featuredUntil !== null && listing.featuredUntil > now,
+  }),
   status: listing.status,
   subscription_status: listing.subscriptionStatus,
   subscription_expires_at: listing.subscriptionExpiresAt?.toISOString() ?? null,
