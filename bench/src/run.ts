@@ -124,7 +124,7 @@ const main = async () => {
     DATA_DIR: dataDir,
     TOKEN_SECRET: BENCH_TOKEN_SECRET,
     LOG_LEVEL: "info",
-    WORKER: "embedded",
+    WORKER: env.BENCH_WORKER ?? "embedded",
     LISTING_PLAN_PRICE_AMOUNT: "990",
     LISTING_PLAN_CURRENCY: "USD",
     LISTING_PLAN_DURATION_DAYS: "30",
