@@ -39,13 +39,6 @@ export const statusByCode = {
   internal_error: 500,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
-/** Thrown by request validation (zod hooks, JSON parsing); answered as 422 validation_failed. */
-export class RequestValidationError extends AppError {
-  constructor(details: FieldIssue[], message = "The request is invalid.") {
-    super("validation_failed", message, { details });
-  }
-}
-
 /** zod issues → `[{ path, message }]`; body fields are named by their path inside the body. */
 export const issuesOf = (error: ZodError, target: string): FieldIssue[] =>
   error.issues.map((issue) => {

@@ -1,3 +1,4 @@
+import type { SuccessEnvelope } from "@agora/contracts/envelope";
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
 import type { StoredResponse } from "@agora/domain/orders/orders.ports";
 import { AppError } from "@agora/domain/shared/app-error";
@@ -5,7 +6,7 @@ import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./app-env";
 import { statusByCode } from "./errors";
-import { fail, ok, type SuccessBody } from "./respond";
+import { fail, ok } from "./respond";
 
 type StoredError = { code: ErrorCode; message: string; details?: FieldIssue[] };
 
@@ -36,7 +37,7 @@ export const replay = <T, S extends ContentfulStatusCode>(
   response: StoredResponse,
   successStatus: S,
   withSecret?: (body: T, secret: string) => T,
-): Response & TypedResponse<SuccessBody<T, null>, S, "json"> => {
+): Response & TypedResponse<SuccessEnvelope<T, null>, S, "json"> => {
   const headers = { "idempotent-replayed": "true" };
   if (response.status >= 400) {
     const error = response.body as StoredError;
@@ -45,7 +46,7 @@ export const replay = <T, S extends ContentfulStatusCode>(
       headers,
     });
 
-    return refusal as unknown as Response & TypedResponse<SuccessBody<T, null>, S, "json">;
+    return refusal as unknown as Response & TypedResponse<SuccessEnvelope<T, null>, S, "json">;
   }
   const body = response.body as T;
   const data = response.secret !== undefined && withSecret ? withSecret(body, response.secret) : body;

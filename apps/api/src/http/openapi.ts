@@ -1,15 +1,16 @@
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
+import { ValidationError } from "@agora/domain/shared/app-error";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env";
-import { issuesOf, RequestValidationError } from "./errors";
+import { issuesOf } from "./errors";
 
 /** A router whose validation failures become 422 validation_failed through the one onError. */
 export const createRouter = () =>
   new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        throw new RequestValidationError(issuesOf(result.error, result.target));
+        throw new ValidationError(issuesOf(result.error, result.target));
       }
     },
   });

@@ -1,3 +1,4 @@
+import type { SuccessEnvelope } from "@agora/contracts/envelope";
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
 import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -34,21 +35,13 @@ export const respond = <T, S extends ContentfulStatusCode>(
   return response as Response & TypedResponse<T, S, "json">;
 };
 
-export type SuccessBody<Data, Meta> = {
-  success: true;
-  data: Data;
-  meta: Meta;
-  error: null;
-  request_id: string;
-};
-
 /** `{ success: true, data, meta, error: null, request_id }`, 200 unless `status` says otherwise. */
 export function ok<Data, S extends ContentfulStatusCode = 200, Meta = null>(
   c: Context<AppEnv>,
   data: Data,
   options?: { status?: S; meta?: Meta; headers?: Record<string, string> },
-): Response & TypedResponse<SuccessBody<Data, Meta>, S, "json"> {
-  const body: SuccessBody<Data, Meta> = {
+): Response & TypedResponse<SuccessEnvelope<Data, Meta>, S, "json"> {
+  const body: SuccessEnvelope<Data, Meta> = {
     success: true,
     data,
     meta: (options?.meta ?? null) as Meta,

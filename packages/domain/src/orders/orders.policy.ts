@@ -1,3 +1,4 @@
+import { isAdmin } from "../identity/identity.policy";
 import type { Actor } from "../shared/actor";
 import type { Order, OrderStatus, RequestableStatus } from "./orders.types";
 
@@ -24,7 +25,7 @@ export const isOrderProvider = (actor: Actor, order: Order): boolean => order.pr
 
 /** Who may read an order: its customer, its provider owner, administrators. */
 export const canSeeOrder = (actor: Actor, order: Order): boolean =>
-  isOrderCustomer(actor, order) || isOrderProvider(actor, order) || actor.role === "admin";
+  isOrderCustomer(actor, order) || isOrderProvider(actor, order) || isAdmin(actor);
 
 export type TransitionDecision = "allowed" | "forbidden" | "invalid";
 
@@ -34,7 +35,7 @@ export type TransitionDecision = "allowed" | "forbidden" | "invalid";
  * current state (same state included), else allowed.
  */
 export const decideTransition = (actor: Actor, order: Order, to: RequestableStatus): TransitionDecision => {
-  const manages = isOrderProvider(actor, order) || actor.role === "admin";
+  const manages = isOrderProvider(actor, order) || isAdmin(actor);
   if (manages) {
     return managementMoves[order.status].includes(to) ? "allowed" : "invalid";
   }

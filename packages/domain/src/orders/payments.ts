@@ -1,5 +1,5 @@
 import type { NotificationRequest } from "../delivery/notification-requests";
-import { requireRole } from "../identity/identity.policy";
+import { isAdmin, requireRole } from "../identity/identity.policy";
 import type { Actor } from "../shared/actor";
 import { ForbiddenError, NotFoundError, ValidationError } from "../shared/app-error";
 import { isUuid } from "../shared/ids";
@@ -216,7 +216,7 @@ export const addPaymentEvidence = async (
 };
 
 const canSeePayment = (actor: Actor, payment: PaymentWithParties) =>
-  actor.role === "admin" || payment.payerId === actor.userId || payment.providerUserId === actor.userId;
+  isAdmin(actor) || payment.payerId === actor.userId || payment.providerUserId === actor.userId;
 
 /**
  * Records a review decision in the caller's transaction: submitted → `to` (409 otherwise), the
@@ -275,8 +275,7 @@ export const confirmPayment = async (
   if (!payment || !canSeePayment(actor, payment)) {
     throw paymentNotFound();
   }
-  const allowed =
-    actor.role === "admin" || (payment.purpose === "order" && payment.providerUserId === actor.userId);
+  const allowed = isAdmin(actor) || (payment.purpose === "order" && payment.providerUserId === actor.userId);
   if (!allowed) {
     throw new ForbiddenError(
       payment.purpose === "order"

@@ -1,8 +1,7 @@
-import { AppError } from "@agora/domain/shared/app-error";
+import { AppError, ValidationError } from "@agora/domain/shared/app-error";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
-import { RequestValidationError } from "../errors";
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 
@@ -26,7 +25,7 @@ const parseJson = async (c: Context<AppEnv>, next: Next): Promise<void> => {
     if (!(error instanceof SyntaxError)) {
       throw error;
     }
-    throw new RequestValidationError(
+    throw new ValidationError(
       [{ path: "body", message: "is not valid JSON" }],
       "The request body is not valid JSON.",
     );

@@ -1,4 +1,5 @@
 import { changeRoleRequestSchema, changeStatusRequestSchema, userSchema } from "@agora/contracts/auth";
+import { idParamSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
 import { listingSchema, providerSchema } from "@agora/contracts/marketplace";
 import { adminUserStatuses, changeUserRole, changeUserStatus } from "@agora/domain/identity/administer-users";
@@ -37,7 +38,7 @@ export const createAdminRoutes = ({ identity, marketplace }: AdminRoutesDeps) =>
     description: "Audited. The new role applies to the user's next request (roles are read per request).",
     security: secured,
     middleware: admin,
-    request: { params: z.object({ id: z.string() }), ...body(changeRoleRequestSchema) },
+    request: { params: idParamSchema, ...body(changeRoleRequestSchema) },
     responses: {
       200: json(successEnvelope(userSchema), "The user with the new role."),
       ...errors(401, 403, 404, 422),
@@ -77,7 +78,7 @@ export const createAdminRoutes = ({ identity, marketplace }: AdminRoutesDeps) =>
       "approved provider changes nothing.",
     security: secured,
     middleware: admin,
-    request: { params: z.object({ id: z.string() }) },
+    request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(providerSchema), "The approved provider."),
       ...errors(401, 403, 404),

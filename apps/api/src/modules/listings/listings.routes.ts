@@ -1,3 +1,4 @@
+import { idParamSchema } from "@agora/contracts/common";
 import { pageMetaSchema, successEnvelope } from "@agora/contracts/envelope";
 import {
   createListingRequestSchema,
@@ -32,7 +33,6 @@ import { toListingDto, toMenuItemDto, toPublicListingDto } from "./listings.pres
 
 const tags = ["Listings"];
 const secured = [{ bearerAuth: [] }];
-const idParams = z.object({ id: z.string() });
 
 export const createListingRoutes = ({
   identity,
@@ -83,7 +83,7 @@ export const createListingRoutes = ({
     tags,
     summary: "A public listing with its active menu items",
     description: "404 when the listing is absent or not publicly visible.",
-    request: { params: idParams },
+    request: { params: idParamSchema },
     responses: { 200: json(successEnvelope(publicListingSchema), "The listing."), ...errors(404) },
   });
 
@@ -96,7 +96,7 @@ export const createListingRoutes = ({
       "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller owns it.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams, ...body(updateListingRequestSchema) },
+    request: { params: idParamSchema, ...body(updateListingRequestSchema) },
     responses: { 200: json(successEnvelope(listingSchema), "Updated."), ...errors(401, 404, 422) },
   });
 
@@ -108,7 +108,7 @@ export const createListingRoutes = ({
     description: "Not a hard delete: the listing becomes `inactive` and leaves public search.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams },
+    request: { params: idParamSchema },
     responses: { 200: json(successEnvelope(listingSchema), "Deactivated."), ...errors(401, 404) },
   });
 
@@ -119,7 +119,7 @@ export const createListingRoutes = ({
     summary: "How to reach the provider of a public listing",
     security: secured,
     middleware: [auth],
-    request: { params: idParams },
+    request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(listingContactSchema), "The owner's user id and name."),
       ...errors(401, 404),
@@ -134,7 +134,7 @@ export const createListingRoutes = ({
     description: "Created active. Currency is uppercased; price is minor units.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams, ...body(createMenuItemRequestSchema) },
+    request: { params: idParamSchema, ...body(createMenuItemRequestSchema) },
     responses: { 201: json(successEnvelope(menuItemSchema), "Created."), ...errors(401, 404, 422) },
   });
 
@@ -146,7 +146,7 @@ export const createListingRoutes = ({
     description: "`active: false` hides it from listings and from ordering.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams, ...body(updateMenuItemRequestSchema) },
+    request: { params: idParamSchema, ...body(updateMenuItemRequestSchema) },
     responses: { 200: json(successEnvelope(menuItemSchema), "Updated."), ...errors(401, 404, 422) },
   });
 
@@ -159,7 +159,7 @@ export const createListingRoutes = ({
       "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404).",
     security: secured,
     middleware: [auth],
-    request: { params: idParams, query: deleteMenuItemQuerySchema },
+    request: { params: idParamSchema, query: deleteMenuItemQuerySchema },
     responses: { 200: json(successEnvelope(deletedSchema), "Deleted."), ...errors(401, 404, 422) },
   });
 

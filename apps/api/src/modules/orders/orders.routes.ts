@@ -1,3 +1,4 @@
+import { idParamSchema } from "@agora/contracts/common";
 import { pageMetaSchema, successEnvelope } from "@agora/contracts/envelope";
 import {
   createdOrderSchema,
@@ -28,7 +29,6 @@ import { toOrderDto, toPaymentDto } from "./orders.presenter";
 
 const tags = ["Orders and payments"];
 const secured = [{ bearerAuth: [] }];
-const idParams = z.object({ id: z.string() });
 
 export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps; orders: OrdersDeps }) => {
   const auth = requireAuth(identity);
@@ -82,7 +82,7 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
     summary: "A guest's order, by its access capability",
     description:
       "Valid only for the order it was issued with, for 90 days. A missing, wrong or expired capability is 404.",
-    request: { params: idParams, headers: guestAccessHeaderSchema },
+    request: { params: idParamSchema, headers: guestAccessHeaderSchema },
     responses: { 200: json(successEnvelope(orderSchema), "The order."), ...errors(404) },
   });
 
@@ -94,7 +94,7 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
     description: "For its customer, its provider owner and administrators; 404 for anyone else.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams },
+    request: { params: idParamSchema },
     responses: { 200: json(successEnvelope(orderSchema), "The order."), ...errors(401, 404) },
   });
 
@@ -113,7 +113,7 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
     description: transitionDescription,
     security: secured,
     middleware: [auth],
-    request: { params: idParams, ...body(transitionRequestSchema) },
+    request: { params: idParamSchema, ...body(transitionRequestSchema) },
     responses: { 200: json(successEnvelope(orderSchema), "Updated."), ...errors(401, 403, 404, 409, 422) },
   });
 
@@ -125,7 +125,7 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
     description: transitionDescription,
     security: secured,
     middleware: [auth, requireRoles("admin")],
-    request: { params: idParams, ...body(transitionRequestSchema) },
+    request: { params: idParamSchema, ...body(transitionRequestSchema) },
     responses: { 200: json(successEnvelope(orderSchema), "Updated."), ...errors(401, 403, 404, 409, 422) },
   });
 
@@ -141,7 +141,7 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
     security: secured,
     middleware: [auth],
     request: {
-      params: idParams,
+      params: idParamSchema,
       headers: z.object({ "idempotency-key": idempotencyKeyHeaderSchema }),
       ...body(createPaymentRequestSchema),
     },

@@ -1,3 +1,4 @@
+import { idParamSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
 import {
   createPaymentRequestSchema,
@@ -25,7 +26,6 @@ import { toPaymentDto } from "./orders.presenter";
 
 const tags = ["Orders and payments"];
 const secured = [{ bearerAuth: [] }];
-const idParams = z.object({ id: z.string() });
 
 export const createPaymentRoutes = ({ identity, orders }: { identity: IdentityDeps; orders: OrdersDeps }) => {
   const auth = requireAuth(identity);
@@ -43,7 +43,7 @@ export const createPaymentRoutes = ({ identity, orders }: { identity: IdentityDe
     security: secured,
     middleware: [auth],
     request: {
-      params: idParams,
+      params: idParamSchema,
       headers: z.object({ "idempotency-key": idempotencyKeyHeaderSchema }),
       ...body(createPaymentRequestSchema),
     },
@@ -64,7 +64,7 @@ export const createPaymentRoutes = ({ identity, orders }: { identity: IdentityDe
       "payment no longer open, is 409 `payment_conflict`. Another user's payment is 404.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams, ...body(submitPaymentRequestSchema) },
+    request: { params: idParamSchema, ...body(submitPaymentRequestSchema) },
     responses: { 200: json(successEnvelope(paymentSchema), "Submitted."), ...errors(401, 404, 409, 422) },
   });
 
@@ -76,7 +76,7 @@ export const createPaymentRoutes = ({ identity, orders }: { identity: IdentityDe
     description: "A media asset id and/or a note (max 2000), at least one. Settled payments are 409.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams, ...body(paymentEvidenceRequestSchema) },
+    request: { params: idParamSchema, ...body(paymentEvidenceRequestSchema) },
     responses: { 200: json(successEnvelope(paymentSchema), "Stored."), ...errors(401, 404, 409, 422) },
   });
 
@@ -92,7 +92,7 @@ export const createPaymentRoutes = ({ identity, orders }: { identity: IdentityDe
       "approved provider is published, in the same transaction. Audited. Not awaiting review: 409.",
     security: secured,
     middleware: [auth],
-    request: { params: idParams },
+    request: { params: idParamSchema },
     responses: { 200: json(successEnvelope(paymentSchema), "Confirmed."), ...errors(401, 403, 404, 409) },
   });
 
@@ -105,7 +105,7 @@ export const createPaymentRoutes = ({ identity, orders }: { identity: IdentityDe
       "Audited; the order's payment status follows; the payer may submit again. Not awaiting review: 409.",
     security: secured,
     middleware: [auth, requireRoles("admin")],
-    request: { params: idParams },
+    request: { params: idParamSchema },
     responses: { 200: json(successEnvelope(paymentSchema), "Rejected."), ...errors(401, 403, 404, 409) },
   });
 
