@@ -1,12 +1,12 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { cors } from "hono/cors";
-import { TrieRouter } from "hono/router/trie-router";
 import type { AppDeps } from "./deps";
 import { onError } from "./http/errors";
 import { createRequestHandler } from "./http/handler";
 import { requestBody } from "./http/middleware/request-body";
-import { createRouter, type Router } from "./http/openapi";
+import { createRouter } from "./http/openapi";
 import { fail } from "./http/respond";
+import { createRouteTable } from "./http/route-table";
 import { createAdminRoutes } from "./modules/admin/admin.routes";
 import { createAuthRoutes } from "./modules/auth/auth.routes";
 import { createCatalogRoutes } from "./modules/catalog/catalog.routes";
@@ -23,25 +23,6 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 
 const bodyMethods = ["POST", "PUT", "PATCH", "DELETE"];
-
-/** For an unmatched request: the methods the path does answer to (empty = unknown path → 404). */
-const allowedMethodsLookup = (app: Router) => {
-  let router: TrieRouter<string> | undefined;
-
-  return (path: string): string[] => {
-    if (!router) {
-      router = new TrieRouter<string>();
-      for (const route of app.routes) {
-        if (route.method !== "ALL" && !route.path.includes("*")) {
-          router.add("ANY", route.path, route.method);
-        }
-      }
-    }
-    const [matches] = router.match("ANY", path);
-
-    return [...new Set(matches.map(([method]) => method))];
-  };
-};
 
 const documentInfo = {
   openapi: "3.1.0",
@@ -104,7 +85,7 @@ export const createApp = (deps: AppDeps) => {
   app.doc31(OPENAPI_PATH, documentInfo);
   app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Agora API reference" }));
 
-  const allowedMethods = allowedMethodsLookup(app);
+  const { allowedMethods } = createRouteTable(app);
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);
     if (allowed.length > 0) {

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
-import { TrieRouter } from "hono/router/trie-router";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env";
 import type { Metrics } from "./metrics";
 import { COMPLETE } from "./respond";
+import { createRouteTable } from "./route-table";
 import { securityHeaders } from "./security-headers";
 
 // An incoming id is echoed only when it is short and plain (no header or log injection).
@@ -24,14 +24,13 @@ export type RequestHandler = (
  *
  * This sits around `app.fetch` rather than in a Hono middleware on purpose: with no middleware on a
  * route Hono answers it synchronously, and an async wrapper middleware measured as a fifth of the
- * cost of a small request. Route templates for metrics and logs come from a router built once from
- * the app's routes.
+ * cost of a small request. Route templates for metrics and logs come from the route table.
  */
 export const createRequestHandler = (
   app: Hono<AppEnv>,
   { logger, metrics }: { logger: Logger; metrics: Metrics },
 ): RequestHandler => {
-  let templates: TrieRouter<string> | undefined;
+  const routeTable = createRouteTable(app);
   // Most traffic repeats a few concrete paths; remember their templates (bounded).
   const recent = new Map<string, string>();
   const routeTemplate = (method: string, path: string): string => {
@@ -40,15 +39,7 @@ export const createRequestHandler = (
     if (known !== undefined) {
       return known;
     }
-    if (!templates) {
-      templates = new TrieRouter<string>();
-      for (const route of app.routes) {
-        if (route.method !== "ALL" && !route.path.includes("*")) {
-          templates.add(route.method, route.path, route.path);
-        }
-      }
-    }
-    const template = templates.match(method, path)[0][0]?.[0] ?? "unmatched";
+    const template = routeTable.template(method, path);
     if (recent.size >= 1024) {
       recent.clear();
     }
