@@ -3,15 +3,45 @@ import { ValidationError } from "../shared/app-error";
 import { limitAuthRequestsByIp, normalizeEmail } from "./guards";
 import type { IdentityDeps } from "./identity.deps";
 import { UsernameTakenError } from "./identity.errors";
+import type { IdentityRepositories, NewUser } from "./identity.ports";
 import { sendCode } from "./send-code";
 
-export type RegisterUserInput = {
+export type RegisterUserInput = UserInput & { clientIp: string };
+
+type UserInput = {
   username: string;
   email: string;
   password: string;
   displayName?: string | undefined;
   locale?: string | undefined;
-  clientIp: string;
+};
+
+/** The account record: normalised email and names, the password hashed (before any transaction). */
+const newUser = async (
+  { clock, ids, passwords }: Pick<IdentityDeps, "clock" | "ids" | "passwords">,
+  input: UserInput,
+  access: { role: Role; status: "pending_verification" | "active" },
+): Promise<NewUser> => ({
+  id: ids.next(),
+  email: normalizeEmail(input.email),
+  username: input.username.trim(),
+  displayName: input.displayName?.trim() ?? "",
+  locale: input.locale ?? null,
+  passwordHash: await passwords.hash(input.password),
+  role: access.role,
+  status: access.status,
+  createdAt: clock.now(),
+});
+
+/** Inserts the account: a taken email is 422 (field `email`), a taken username 409 username_taken. */
+const insertUser = async (tx: IdentityRepositories, user: NewUser): Promise<void> => {
+  const created = await tx.users.create(user);
+  if (created === "email_taken") {
+    throw new ValidationError([{ path: "email", message: "is already registered" }]);
+  }
+  if (created === "username_taken") {
+    throw new UsernameTakenError();
+  }
 };
 
 /**
@@ -24,30 +54,9 @@ export const registerUser = async (
   input: RegisterUserInput,
 ): Promise<{ userId: string }> => {
   await limitAuthRequestsByIp(deps, input.clientIp);
-  const { uow, clock, ids, passwords } = deps;
-  const email = normalizeEmail(input.email);
-  const passwordHash = await passwords.hash(input.password);
-  const now = clock.now();
-  const user = {
-    id: ids.next(),
-    email,
-    username: input.username.trim(),
-    displayName: input.displayName?.trim() ?? "",
-    locale: input.locale ?? null,
-    passwordHash,
-    role: "member" as const,
-    status: "pending_verification" as const,
-    createdAt: now,
-  };
-
-  await uow.run(async (tx) => {
-    const created = await tx.users.create(user);
-    if (created === "email_taken") {
-      throw new ValidationError([{ path: "email", message: "is already registered" }]);
-    }
-    if (created === "username_taken") {
-      throw new UsernameTakenError();
-    }
+  const user = await newUser(deps, input, { role: "member", status: "pending_verification" });
+  await deps.uow.run(async (tx) => {
+    await insertUser(tx, user);
     await sendCode(deps, user, "verification", tx);
   });
 
@@ -59,41 +68,23 @@ export const registerUser = async (
  * given role; no mail is sent.
  */
 export const createVerifiedUser = async (
-  { uow, clock, ids, passwords }: Pick<IdentityDeps, "uow" | "clock" | "ids" | "passwords">,
-  input: { username: string; email: string; password: string; displayName?: string | undefined; role: Role },
+  deps: Pick<IdentityDeps, "uow" | "clock" | "ids" | "passwords">,
+  input: UserInput & { role: Role },
 ): Promise<{ userId: string }> => {
-  const now = clock.now();
-  const userId = ids.next();
-  const passwordHash = await passwords.hash(input.password);
-  await uow.run(async (tx) => {
-    const created = await tx.users.create({
-      id: userId,
-      email: normalizeEmail(input.email),
-      username: input.username.trim(),
-      displayName: input.displayName?.trim() ?? "",
-      locale: null,
-      passwordHash,
-      role: input.role,
-      status: "active",
-      createdAt: now,
-    });
-    if (created === "email_taken") {
-      throw new ValidationError([{ path: "email", message: "is already registered" }]);
-    }
-    if (created === "username_taken") {
-      throw new UsernameTakenError();
-    }
+  const user = await newUser(deps, input, { role: input.role, status: "active" });
+  await deps.uow.run(async (tx) => {
+    await insertUser(tx, user);
     await tx.audit.record(
       {
         actor: null,
         action: "user.created_by_operator",
         targetType: "user",
-        targetId: userId,
+        targetId: user.id,
         details: { role: input.role },
       },
-      now,
+      user.createdAt,
     );
   });
 
-  return { userId };
+  return { userId: user.id };
 };

@@ -36,6 +36,9 @@ export class IdempotencyConflictError extends AppError {
   }
 }
 
+/** Our work ran, but another request recorded the key first: roll back and replay theirs. */
+class LostRace extends Error {}
+
 export type IdempotentOutcome<T> =
   | { kind: "fresh"; result: T; response: StoredResponse }
   | { kind: "replay"; response: StoredResponse };
@@ -101,7 +104,6 @@ export const runIdempotent = async <T>(
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
   });
 
-  class LostRace extends Error {}
   try {
     return await deps.uow.run(async (tx) => {
       const result = await work(tx);

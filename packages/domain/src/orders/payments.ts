@@ -6,7 +6,7 @@ import { isUuid } from "../shared/ids";
 import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "./idempotency";
 import type { OrdersDeps, OrdersRepositories } from "./orders.deps";
 import { PaymentConflictError, PlanUnavailableError } from "./orders.errors";
-import type { PaymentWithParties, StoredResponse } from "./orders.ports";
+import type { NewPayment, PaymentWithParties, StoredResponse } from "./orders.ports";
 import type { Payment, PaymentMethod } from "./orders.types";
 
 type Responders = {
@@ -15,6 +15,34 @@ type Responders = {
 };
 
 const paymentNotFound = () => new NotFoundError("Payment");
+
+/** Inserts a new unpaid payment; 409 payment_conflict when its order or listing already has one open. */
+const openPayment = async (
+  tx: OrdersRepositories,
+  { ids }: Pick<OrdersDeps, "ids">,
+  now: Date,
+  fields: Omit<NewPayment, "id" | "createdAt">,
+): Promise<Payment> => {
+  const payment: Payment = {
+    ...fields,
+    id: ids.next(),
+    status: "unpaid",
+    version: 1,
+    evidenceMediaAssetId: null,
+    evidenceNote: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if ((await tx.payments.create(payment)) === "open_exists") {
+    throw new PaymentConflictError(
+      payment.purpose === "order"
+        ? "This order already has a payment."
+        : "This listing already has an open subscription payment.",
+    );
+  }
+
+  return payment;
+};
 
 /**
  * A payment for the caller's own order: amount and currency come from the stored order. One open
@@ -40,25 +68,15 @@ export const createOrderPayment = (
         );
       }
       const now = deps.clock.now();
-      const payment: Payment = {
-        id: deps.ids.next(),
+      const payment = await openPayment(tx, deps, now, {
         purpose: "order",
         purposeId: order.id,
         payerId: actor.userId,
         amount: order.totalAmount,
         currency: order.currency,
-        status: "unpaid",
         method: input.method,
-        version: 1,
         planDurationDays: null,
-        evidenceMediaAssetId: null,
-        evidenceNote: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      if ((await tx.payments.create(payment)) === "open_exists") {
-        throw new PaymentConflictError("This order already has a payment.");
-      }
+      });
       await tx.orders.setPaymentStatus(order.id, "unpaid", now);
 
       return payment;
@@ -89,28 +107,15 @@ export const createSubscriptionPayment = (
       if (!plan) {
         throw new PlanUnavailableError();
       }
-      const now = deps.clock.now();
-      const payment: Payment = {
-        id: deps.ids.next(),
+      return openPayment(tx, deps, deps.clock.now(), {
         purpose: "listing_subscription",
         purposeId: input.listingId,
         payerId: actor.userId,
         amount: plan.priceAmount,
         currency: plan.currency,
-        status: "unpaid",
         method: input.method,
-        version: 1,
         planDurationDays: plan.durationDays,
-        evidenceMediaAssetId: null,
-        evidenceNote: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      if ((await tx.payments.create(payment)) === "open_exists") {
-        throw new PaymentConflictError("This listing already has an open subscription payment.");
-      }
-
-      return payment;
+      });
     },
     responders,
   );
