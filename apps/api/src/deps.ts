@@ -1,5 +1,5 @@
 // The composition root: the one place that knows every adapter and wires them together.
-import { type Database, openDatabase } from "@agora/db/client";
+import type { Database } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
@@ -155,11 +155,10 @@ export const openEmbeddedWorkerDelivery = async (runtime: Runtime) => {
   if (runtime.database.kind !== "postgres") {
     return { delivery: runtime.delivery, database: runtime.database, close: async () => {} };
   }
-  const database = await openDatabase({
-    url: runtime.config.databaseUrl,
-    poolMax: EMBEDDED_WORKER_POOL_MAX,
-    applicationName: "agora-outbox",
-  });
+  const database = await openConfiguredDatabase(
+    { ...runtime.config, databasePoolMax: EMBEDDED_WORKER_POOL_MAX },
+    "agora-outbox",
+  );
   const delivery = createDeliveryDeps({
     database,
     clock: runtime.clock,
