@@ -4,9 +4,15 @@
 // no validation layer, no domain layer, no logging, no metrics.
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createDeliveryRepositories } from "@agora/db/repositories/delivery.repository";
-import { listingSearchQuery, publicListingStatement } from "@agora/db/repositories/listing-queries";
-import { createIdempotencyStore, createOrderRepository } from "@agora/db/repositories/orders.repository";
+import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
+import {
+  listingSearchQuery,
+  publicListingStatement,
+} from "@agora/db/repositories/marketplace/listing-queries";
+import { createMenuItemRepository } from "@agora/db/repositories/marketplace/menu-items.repository";
+import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
+import { createOrderRepository } from "@agora/db/repositories/orders/orders.repository";
+import { createOutboxWriter } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { jwtVerify } from "jose";
 import pg from "pg";
 import { v7 } from "uuid";
@@ -46,7 +52,7 @@ const executor = (client: pg.Pool | pg.PoolClient) => ({
     await client.query(script);
   },
 });
-const onPool = { notifications: createDeliveryRepositories(executor(pool), ids).notifications };
+const onPool = { notifications: createNotificationRepository(executor(pool)) };
 
 /** The same authentication Agora does: verify the JWT, then one query for the live session. */
 const authenticate = async (request: IncomingMessage): Promise<{ id: string }> => {
@@ -137,7 +143,7 @@ const createOrder: Handler = async (request, response) => {
     await client.query("BEGIN");
     const db = executor(client);
     const orders = createOrderRepository(db);
-    const item = await orders.findOrderableItem(input.menu_item_id, now);
+    const item = await createMenuItemRepository(db).findPublicById(input.menu_item_id, now);
     if (!item) {
       await client.query("ROLLBACK");
       send(response, 422, { success: false });
@@ -165,25 +171,19 @@ const createOrder: Handler = async (request, response) => {
       updatedAt: now,
     };
     await orders.create(order);
-    const summary = `${order.quantity} × ${order.itemName}`;
-    const notifications = [
+    await createOutboxWriter(db, ids).append(
       {
-        userId: item.providerUserId,
         kind: "order.created",
-        title: "New order",
-        body: summary,
-        data: { order_id: order.id },
+        aggregateType: "order",
+        aggregateId: order.id,
+        payload: {
+          order_id: order.id,
+          provider_user_id: item.providerUserId,
+          customer_id: actor.id,
+          item_name: order.itemName,
+          quantity: order.quantity,
+        },
       },
-      {
-        userId: actor.id,
-        kind: "order.created",
-        title: "Order placed",
-        body: summary,
-        data: { order_id: order.id },
-      },
-    ];
-    await createDeliveryRepositories(db, ids).outbox.append(
-      { kind: "order.created", aggregateType: "order", aggregateId: order.id, payload: { notifications } },
       now,
     );
     const body = { ...order, status: "pending", payment_status: "unpaid", version: 1 };
@@ -193,7 +193,7 @@ const createOrder: Handler = async (request, response) => {
         route,
         key,
         fingerprint: createHash("sha256").update(JSON.stringify(input)).digest("hex"),
-        response: { status: 201, body },
+        outcome: { type: "result", value: { order: body } },
         createdAt: now,
         expiresAt: new Date(now.getTime() + 86_400_000),
       },

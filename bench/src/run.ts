@@ -130,11 +130,20 @@ const main = async () => {
     LISTING_PLAN_DURATION_DAYS: "30",
     RATE_LIMIT_AUTH_PER_IP: "0",
   });
-  const reference = start(pinned(0, [process.execPath, "bench/src/reference.ts", String(referencePort)]), {
-    PATH: env.PATH,
-    DATABASE_URL: databaseUrl.toString(),
-    TOKEN_SECRET: BENCH_TOKEN_SECRET,
-  });
+  const reference = start(
+    pinned(0, [
+      process.execPath,
+      "--import",
+      "./bench/src/resolve-ts.ts",
+      "bench/src/reference.ts",
+      String(referencePort),
+    ]),
+    {
+      PATH: env.PATH,
+      DATABASE_URL: databaseUrl.toString(),
+      TOKEN_SECRET: BENCH_TOKEN_SECRET,
+    },
+  );
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const referenceUrl = `http://127.0.0.1:${referencePort}`;
 

@@ -7,14 +7,21 @@ import { requestBody } from "./http/middleware/request-body";
 import { createRouter } from "./http/openapi";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
-import { createAdminRoutes } from "./modules/admin/admin.routes";
-import { createAuthRoutes } from "./modules/auth/auth.routes";
-import { createCatalogRoutes } from "./modules/catalog/catalog.routes";
-import { createListingRoutes } from "./modules/listings/listings.routes";
+import { createAdministrationRoutes } from "./modules/administration/administration.routes";
+import { createIdentityAdminRoutes, userStatusKind } from "./modules/identity/identity.admin.routes";
+import { createIdentityRoutes } from "./modules/identity/identity.routes";
+import { createCatalogRoutes } from "./modules/marketplace/catalog.routes";
+import { createListingRoutes } from "./modules/marketplace/listings.routes";
+import {
+  createMarketplaceAdminRoutes,
+  listingStatusKind,
+} from "./modules/marketplace/marketplace.admin.routes";
+import { createProviderRoutes } from "./modules/marketplace/providers.routes";
 import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
+import { createOrderAdminRoutes } from "./modules/orders/orders.admin.routes";
 import { createOrderRoutes } from "./modules/orders/orders.routes";
-import { createPaymentRoutes } from "./modules/orders/payments.routes";
-import { createProviderRoutes } from "./modules/providers/providers.routes";
+import { createPaymentAdminRoutes } from "./modules/payments/payments.admin.routes";
+import { createPaymentRoutes } from "./modules/payments/payments.routes";
 import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
 
 /** Request bodies are small JSON documents; media bytes go straight to the object store. */
@@ -67,14 +74,26 @@ export const createApp = (deps: AppDeps) => {
   app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
   app.route("/", createSystemRoutes({ ...deps, readinessChecks: config.readinessChecks }));
-  app.route("/api/v1/auth", createAuthRoutes({ identity: deps.identity, trustProxy: config.trustProxy }));
-  app.route("/api/v1/admin", createAdminRoutes(deps));
-  app.route("/api/v1", createNotificationRoutes(deps));
+  // Member surface, by area.
+  app.route("/api/v1/auth", createIdentityRoutes({ identity: deps.identity, trustProxy: config.trustProxy }));
   app.route("/api/v1/catalog", createCatalogRoutes(deps));
   app.route("/api/v1/providers", createProviderRoutes(deps));
   app.route("/api/v1", createListingRoutes(deps));
   app.route("/api/v1", createOrderRoutes(deps));
   app.route("/api/v1", createPaymentRoutes(deps));
+  app.route("/api/v1", createNotificationRoutes(deps));
+  // Admin console surface: each area's admin routes, then what belongs to no single area.
+  app.route("/api/v1/admin", createIdentityAdminRoutes(deps));
+  app.route("/api/v1/admin", createMarketplaceAdminRoutes(deps));
+  app.route("/api/v1/admin", createOrderAdminRoutes(deps));
+  app.route("/api/v1/admin", createPaymentAdminRoutes(deps));
+  app.route(
+    "/api/v1/admin",
+    createAdministrationRoutes({
+      identity: deps.identity,
+      statusKinds: { users: userStatusKind(deps), listings: listingStatusKind(deps) },
+    }),
+  );
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

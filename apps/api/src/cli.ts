@@ -1,9 +1,9 @@
 // `pnpm agora <verb>` (CONTRACT.md §3). Reads the same configuration as the server; exits 0 on
 // success, non-zero with one clear line on failure.
 import { parseArgs } from "node:util";
-import { registerRequestSchema, roleSchema } from "@agora/contracts/auth";
-import { retryDeadEvents } from "@agora/domain/delivery/retry-dead-events";
-import { createVerifiedUser } from "@agora/domain/identity/register-user";
+import { registerRequestSchema, roleSchema } from "@agora/contracts/identity";
+import { createVerifiedUser } from "@agora/domain/identity/create-verified-user";
+import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { AppError } from "@agora/domain/shared/app-error";
 import { isUuid } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/runtime/config-or-exit";
@@ -69,7 +69,7 @@ const outboxRetry: Command = async (args) => {
     throw new CommandError("--id: must be an outbox event id (UUID)");
   }
   const count = await withRuntime(configOrExit(), (runtime) =>
-    retryDeadEvents(runtime.delivery, { eventId: values.id }),
+    retryDeadEvents(runtime.outbox, { eventId: values.id }),
   );
 
   return `outbox: ${count} dead-lettered event${count === 1 ? "" : "s"} re-driven`;

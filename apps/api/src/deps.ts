@@ -1,21 +1,27 @@
 // The composition root: the one place that knows every adapter and wires them together.
-import type { Database } from "@agora/db/client";
+import { type Database, openDatabase } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
-import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
+import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
+import { createOutboxRepositories, createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
-import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
-import type { PushSender } from "@agora/domain/delivery/delivery.ports";
+import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
+import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
+import { createEventRegistry } from "@agora/domain/outbox/event-kind";
+import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
+import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
+import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
 import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/runtime/config";
-import { openConfiguredDatabase } from "@agora/runtime/database";
-import { createDeliveryDeps } from "@agora/runtime/delivery";
+import { databaseOptions } from "@agora/runtime/database";
 import { createLogger } from "@agora/runtime/logging";
 import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
+import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
@@ -31,9 +37,12 @@ export type AppDeps = {
   ids: IdGenerator;
   probes: ReadinessProbe[];
   identity: IdentityDeps;
-  delivery: DeliveryDeps;
+  notifications: NotificationsDeps;
   marketplace: MarketplaceDeps;
   orders: OrdersDeps;
+  payments: PaymentsDeps;
+  /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
+  outbox: OutboxDeps;
 };
 
 export type Runtime = AppDeps & {
@@ -53,6 +62,35 @@ export type DepsOverrides = {
   push?: PushSender;
 };
 
+const openConfiguredDatabase = (config: Config, applicationName: string) =>
+  openDatabase(databaseOptions(config, applicationName));
+
+/**
+ * The outbox worker over `database`: claims on its pool, and delivery by event kind through the
+ * registry, with what the kinds need (inbox, devices, push).
+ */
+const createOutboxDeps = (
+  database: Database,
+  { clock, push, logger }: { clock: Clock; push: PushSender | undefined; logger: Logger },
+): OutboxDeps => {
+  const repos = createOutboxRepositories(database);
+  const registry = createEventRegistry(eventKinds);
+  const delivery: EventDeliveryDeps = {
+    notifications: repos.notifications,
+    devices: repos.devices,
+    push,
+    clock,
+  };
+
+  return {
+    outbox: repos.outbox,
+    deliver: (event) => registry.deliver(delivery, event),
+    clock,
+    random: Math.random,
+    observe: logOutboxOutcome(logger),
+  };
+};
+
 export const createDeps = async (config: Config, overrides: DepsOverrides = {}): Promise<Runtime> => {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api"));
@@ -60,10 +98,11 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const clock = overrides.clock ?? systemClock;
   const ids = uuidV7Ids;
   const mail = overrides.mail ?? createMailer(config, logger);
-  const repos = createRepositories(database.sql, ids);
-  const push = overrides.push ? undefined : createPush(config);
-  const delivery = createDeliveryDeps({ database, clock, ids, push: overrides.push ?? push?.sender, logger });
-  const uow = createUnitOfWork(database.sql, ids);
+  const repos = createRepositories(database.sql, database.prisma, ids);
+  const fcm = overrides.push ? undefined : createPush(config);
+  const push = overrides.push ?? fcm?.sender;
+  const uow = createUnitOfWork(database, ids);
+  const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
 
   const identity: IdentityDeps = {
     uow,
@@ -90,20 +129,22 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     database,
     mail,
     identity,
-    delivery,
+    notifications: { notifications: repos.notifications, devices: repos.devices, push, clock, ids },
     marketplace: { uow, repos, clock, ids },
-    orders: {
+    orders: { uow, repos, clock, ids, secrets },
+    payments: {
       uow,
       repos,
       clock,
       ids,
-      secrets: createSecretBox(config.tokenSecret, "idempotent-guest-capabilities"),
+      secrets,
       settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
     },
+    outbox: createOutboxDeps(database, { clock, push, logger }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {
       await mail.close();
-      await push?.close();
+      await fcm?.close();
       if (ownsDatabase) {
         await database.close();
       }
@@ -146,29 +187,44 @@ export const withRuntime = async <T>(config: Config, work: (runtime: Runtime) =>
   }
 };
 
-/**
- * Delivery for the embedded outbox worker. On PostgreSQL it gets a small pool of its own, so under
- * load its claims and inbox writes do not queue behind requests for the API's connections (that
- * queueing is what turns into delivery lag). PGlite has one connection: it shares it.
- */
-export const openEmbeddedWorkerDelivery = async (runtime: Runtime) => {
-  if (runtime.database.kind !== "postgres") {
-    return { delivery: runtime.delivery, database: runtime.database, close: async () => {} };
-  }
-  const database = await openConfiguredDatabase(
-    { ...runtime.config, databasePoolMax: EMBEDDED_WORKER_POOL_MAX },
-    "agora-outbox",
-  );
-  const delivery = createDeliveryDeps({
-    database,
-    clock: runtime.clock,
-    ids: runtime.ids,
-    push: runtime.delivery.push,
-    logger: runtime.logger,
-  });
-
-  return { delivery, database, close: () => database.close() };
-};
-
 /** Connections of the embedded worker's own pool (PostgreSQL). */
 export const EMBEDDED_WORKER_POOL_MAX = 3;
+
+export type EmbeddedWorkerDeps = {
+  outbox: OutboxDeps;
+  /** Runs housekeeping until `signal` aborts. */
+  housekeeping: (signal: AbortSignal) => Promise<void>;
+  close(): Promise<void>;
+};
+
+/**
+ * The embedded outbox worker (WORKER=embedded). On PostgreSQL it gets a small pool of its own, so
+ * under load its claims and inbox writes do not queue behind requests for the API's connections
+ * (that queueing is what turns into delivery lag). PGlite has one connection: it shares it.
+ */
+export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWorkerDeps> => {
+  const shared = runtime.database.kind !== "postgres";
+  const database = shared
+    ? runtime.database
+    : await openConfiguredDatabase(
+        { ...runtime.config, databasePoolMax: EMBEDDED_WORKER_POOL_MAX },
+        "agora-outbox",
+      );
+  const { clock, logger } = runtime;
+
+  return {
+    outbox: shared
+      ? runtime.outbox
+      : createOutboxDeps(database, { clock, push: runtime.notifications.push, logger }),
+    housekeeping: (signal) =>
+      runHousekeeping(
+        { housekeeper: createHousekeeper(database.sql), clock },
+        { signal, report: logHousekeeping(logger) },
+      ),
+    close: async () => {
+      if (!shared) {
+        await database.close();
+      }
+    },
+  };
+};

@@ -68,6 +68,7 @@ describe.skipIf(!onPostgres)(
     const appendEvent = async () => {
       const userId = randomUUID();
       const eventId = randomUUID();
+      const orderId = randomUUID();
       await target.db.sql.query(
         `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
          VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
@@ -75,10 +76,17 @@ describe.skipIf(!onPostgres)(
       );
       await target.db.sql.query(
         `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-         VALUES ($1, 'test.happened', 'test', 't-1', $2::jsonb, now(), now())`,
+         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
         [
           eventId,
-          JSON.stringify({ notifications: [{ userId, kind: "test.happened", title: "Hi", body: "There" }] }),
+          orderId,
+          JSON.stringify({
+            order_id: orderId,
+            provider_user_id: userId,
+            customer_id: null,
+            item_name: "Tea",
+            quantity: 1,
+          }),
         ],
       );
 

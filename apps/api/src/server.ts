@@ -1,12 +1,11 @@
 import type { Server } from "node:http";
-import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
-import { runOutbox } from "@agora/domain/delivery/run-outbox";
+import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
+import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import type { Config } from "@agora/runtime/config";
-import { startHousekeeping } from "@agora/runtime/delivery";
 import { safeError } from "@agora/runtime/logging";
 import { serve } from "@hono/node-server";
 import { createHttpHandler } from "./app";
-import { createDeps, openEmbeddedWorkerDelivery, prepareDatabase } from "./deps";
+import { createDeps, openEmbeddedWorker, prepareDatabase } from "./deps";
 import type { RequestHandler } from "./http/handler";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
@@ -54,13 +53,13 @@ export type EmbeddedWorker = {
 
 /** The outbox worker inside the API process (WORKER=embedded): the same loop apps/worker runs. */
 export const startEmbeddedWorker = (
-  delivery: DeliveryDeps,
-  housekeeping?: Omit<Parameters<typeof startHousekeeping>[0], "signal">,
+  outbox: OutboxDeps,
+  housekeeping?: (signal: AbortSignal) => Promise<void>,
 ): EmbeddedWorker => {
   const controller = new AbortController();
   const running = Promise.all([
-    runOutbox(delivery, { signal: controller.signal }),
-    housekeeping ? startHousekeeping({ ...housekeeping, signal: controller.signal }) : undefined,
+    runOutbox(outbox, { signal: controller.signal }),
+    housekeeping?.(controller.signal),
   ]);
 
   return {
@@ -99,15 +98,8 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
       "agora api listening",
     );
-    const workerDelivery =
-      config.worker === "embedded" ? await openEmbeddedWorkerDelivery(runtime) : undefined;
-    const worker = workerDelivery
-      ? startEmbeddedWorker(workerDelivery.delivery, {
-          database: workerDelivery.database,
-          clock: runtime.clock,
-          logger,
-        })
-      : undefined;
+    const workerDeps = config.worker === "embedded" ? await openEmbeddedWorker(runtime) : undefined;
+    const worker = workerDeps ? startEmbeddedWorker(workerDeps.outbox, workerDeps.housekeeping) : undefined;
 
     let stopping = false;
     const shutdown = async (signal: string) => {
@@ -118,7 +110,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
       // The worker finishes its batch while requests drain; both end before the database closes.
       const [drained] = await Promise.all([drain(server), worker?.stop()]);
-      await workerDelivery?.close();
+      await workerDeps?.close();
       await runtime.close();
       logger.info({ drained }, "stopped");
       logger.flush();

@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
 import { seedCatalog } from "@agora/db/seed";
 import { createTestDatabase, type TestDatabase } from "@agora/db/test/databases";
-import type { PushSender } from "@agora/domain/delivery/delivery.ports";
-import { type OutboxBatchOptions, runOutboxOnce } from "@agora/domain/delivery/run-outbox";
 import type { UserStatus } from "@agora/domain/identity/identity.types";
 import { addRefreshToken, presentSession } from "@agora/domain/identity/issue-session";
+import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import { type OutboxBatchOptions, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
 import type { Role } from "@agora/domain/shared/actor";
 import { createManualClock, type ManualClock } from "@agora/domain/shared/clock";
 import { uuidV7Ids } from "@agora/domain/shared/ids";
@@ -307,7 +307,7 @@ export const createHarness = async (
     lastCode,
     mails: memoryMail,
     /** One outbox batch, as the worker runs it (the harness starts no worker of its own). */
-    runOutboxOnce: (batch?: OutboxBatchOptions) => runOutboxOnce(runtime.delivery, batch),
+    runOutboxOnce: (batch?: OutboxBatchOptions) => runOutboxOnce(runtime.outbox, batch),
     categoryId,
     provider,
     listing,

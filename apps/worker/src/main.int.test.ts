@@ -70,9 +70,10 @@ describe("worker process", () => {
         await target?.dispose();
       });
 
-      it("delivers pending events into the inbox, and on SIGTERM finishes, closes and exits 0", async () => {
+      it("delivers pending events into the inbox by their kind, and on SIGTERM finishes, closes and exits 0", async () => {
         const userId = randomUUID();
         const eventId = randomUUID();
+        const orderId = randomUUID();
         const { sql } = target.db;
         await sql.query(
           `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
@@ -81,11 +82,16 @@ describe("worker process", () => {
         );
         await sql.query(
           `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-         VALUES ($1, 'test.happened', 'test', 't-1', $2::jsonb, now(), now())`,
+         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
           [
             eventId,
+            orderId,
             JSON.stringify({
-              notifications: [{ userId, kind: "test.happened", title: "Hi", body: "There" }],
+              order_id: orderId,
+              provider_user_id: userId,
+              customer_id: null,
+              item_name: "Tea",
+              quantity: 2,
             }),
           ],
         );
@@ -100,11 +106,13 @@ describe("worker process", () => {
 
             return rows.length === 1;
           });
-          const inbox = await sql.query<{ user_id: string; title: string }>(
-            "SELECT user_id, title FROM notifications WHERE event_id = $1",
+          const inbox = await sql.query<{ user_id: string; kind: string; title: string; body: string }>(
+            "SELECT user_id, kind, title, body FROM notifications WHERE event_id = $1",
             [eventId],
           );
-          expect(inbox.rows).toEqual([{ user_id: userId, title: "Hi" }]);
+          expect(inbox.rows).toEqual([
+            { user_id: userId, kind: "order.created", title: "New order", body: "2 × Tea" },
+          ]);
         } finally {
           worker.child.kill("SIGTERM");
         }

@@ -1,12 +1,18 @@
-// The outbox worker as its own process. Several may run beside each other and beside API
-// processes running it embedded (WORKER=embedded); claims use SKIP LOCKED, so none double-delivers.
-import { runOutbox } from "@agora/domain/delivery/run-outbox";
+// The outbox worker as its own process, and its composition root. Several may run beside each
+// other and beside API processes running it embedded (WORKER=embedded); claims use SKIP LOCKED, so
+// none double-delivers.
+import { openDatabase } from "@agora/db/client";
+import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
+import { createOutboxRepositories } from "@agora/db/repositories/index";
+import { eventKinds } from "@agora/domain/event-kinds";
+import { createEventRegistry } from "@agora/domain/outbox/event-kind";
+import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
-import { uuidV7Ids } from "@agora/domain/shared/ids";
+import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import { configOrExit } from "@agora/runtime/config-or-exit";
-import { openConfiguredDatabase } from "@agora/runtime/database";
-import { createDeliveryDeps, startHousekeeping } from "@agora/runtime/delivery";
+import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
+import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
 
 const config = configOrExit();
@@ -22,22 +28,34 @@ if (!config.databaseUrl) {
 }
 
 try {
-  const database = await openConfiguredDatabase(config, "agora-worker");
+  const database = await openDatabase(databaseOptions(config, "agora-worker"));
   await database.ping();
   const push = createPush(config);
-  const delivery = createDeliveryDeps({
-    database,
-    clock: systemClock,
-    ids: uuidV7Ids,
-    push: push?.sender,
-    logger,
-  });
+  const clock = systemClock;
+  const repos = createOutboxRepositories(database);
+  const registry = createEventRegistry(eventKinds);
+  const delivery = { notifications: repos.notifications, devices: repos.devices, push: push?.sender, clock };
   const controller = new AbortController();
   const running = Promise.all([
-    runOutbox(delivery, { signal: controller.signal }),
-    startHousekeeping({ database, clock: systemClock, logger, signal: controller.signal }),
+    runOutbox(
+      {
+        outbox: repos.outbox,
+        deliver: (event) => registry.deliver(delivery, event),
+        clock,
+        random: Math.random,
+        observe: logOutboxOutcome(logger),
+      },
+      { signal: controller.signal },
+    ),
+    runHousekeeping(
+      { housekeeper: createHousekeeper(database.sql), clock },
+      { signal: controller.signal, report: logHousekeeping(logger) },
+    ),
   ]);
-  logger.info({ database: database.kind, push: push ? "fcm" : "off" }, "agora worker started");
+  logger.info(
+    { database: database.kind, push: push ? "fcm" : "off", event_kinds: registry.kinds },
+    "agora worker started",
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -14,3 +14,36 @@ export const currencySchema = z
   .regex(/^[A-Za-z]{3}$/, "must be exactly 3 letters")
   .transform((value) => value.toUpperCase())
   .meta({ description: "ISO-4217 style three-letter code; uppercased by the service.", example: "USD" });
+
+export const idempotencyKeyHeaderSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({ description: "Retry-safe creation: the same key and body replay the first response." });
+
+/** A query-string integer: an empty value is absent; anything but digits (and a sign) is refused. */
+const queryInteger = (min: number, max: number | undefined, fallback: number, description: string) =>
+  z.preprocess(
+    (value) => {
+      if (value === undefined || value === "") {
+        return undefined;
+      }
+      const text = String(value).trim();
+
+      return /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+    },
+    z
+      .number({ error: "must be an integer" })
+      .int("must be an integer")
+      .min(min, `must be ${min} or more`)
+      .max(max ?? Number.MAX_SAFE_INTEGER, max === undefined ? "is too large" : `must be from ${min} to ${max}`)
+      .default(fallback)
+      .meta({ description }),
+  );
+
+/** `limit` (1-100) and `offset` (0 or more) of a paginated list; out of range is 422. */
+export const pageQuerySchema = (defaultLimit: number) =>
+  z.object({
+    limit: queryInteger(1, 100, defaultLimit, `1-100, default ${defaultLimit}.`),
+    offset: queryInteger(0, undefined, 0, "0 or more, default 0."),
+  });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { amountSchema, currencySchema, timestampSchema } from "./common";
+import { amountSchema, currencySchema, pageQuerySchema, timestampSchema } from "./common";
 
 export const serviceSchema = z
   .object({ id: z.string(), name: z.string(), description: z.string() })
@@ -133,18 +133,18 @@ export const listingSchema = publicListingSchema
   .meta({ id: "Listing", description: "A listing as its owner (and staff) see it." });
 export type ListingDto = z.infer<typeof listingSchema>;
 
-export const listingSearchQuerySchema = z.object({
+/** Listing search: pagination that is not an integer is 400 `invalid_pagination` here (SPEC). */
+export const listingSearchQuerySchema = pageQuerySchema(20).extend({
   q: z
     .string()
     .max(120)
     .optional()
     .meta({ description: "Substring of name, description or provider name (max 120)." }),
-  category_id: z.string().max(64).optional(),
-  limit: z
+  category_id: z
     .string()
+    .max(64)
     .optional()
-    .meta({ description: "Integer 1-100, default 20. Not an integer: 400 invalid_pagination." }),
-  offset: z.string().optional().meta({ description: "Integer 0 or more, default 0. Not an integer: 400." }),
+    .transform((value) => (value === "" ? undefined : value)),
 });
 
 export const createListingRequestSchema = z.object({

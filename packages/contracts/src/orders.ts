@@ -1,21 +1,8 @@
 import { z } from "zod";
-import { timestampSchema } from "./common";
+import { idempotencyKeyHeaderSchema, timestampSchema } from "./common";
+import { paymentStatusSchema } from "./payments";
 
 export const orderStatusSchema = z.enum(["pending", "confirmed", "in_progress", "completed", "cancelled"]);
-export const paymentStatusSchema = z.enum([
-  "unpaid",
-  "payment_submitted",
-  "payment_confirmed",
-  "payment_rejected",
-  "refunded",
-]);
-export const paymentMethodSchema = z.enum(["walletone_qr", "wallettwo_qr"]);
-
-export const idempotencyKeyHeaderSchema = z
-  .string()
-  .min(1)
-  .max(128)
-  .meta({ description: "Retry-safe creation: the same key and body replay the first response." });
 
 export const createOrderRequestSchema = z.object({
   menu_item_id: z.string().min(1).max(64),
@@ -86,40 +73,7 @@ export const transitionRequestSchema = z.object({
   version: z.number().int().min(1),
 });
 
-export const paymentSchema = z
-  .object({
-    id: z.string(),
-    purpose: z.enum(["order", "listing_subscription"]),
-    purpose_id: z.string(),
-    amount: z.number().int(),
-    currency: z.string(),
-    status: paymentStatusSchema,
-    method: paymentMethodSchema,
-    version: z.number().int(),
-    instructions: z
-      .string()
-      .max(2000)
-      .optional()
-      .meta({ description: "Omitted when not configured for the method." }),
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
-  })
-  .meta({ id: "Payment" });
-export type PaymentDto = z.infer<typeof paymentSchema>;
-
-export const createPaymentRequestSchema = z.object({ method: paymentMethodSchema });
-
-export const submitPaymentRequestSchema = z.object({
-  method: paymentMethodSchema,
-  version: z.number().int().min(1),
+/** Order creation's headers: the key is required for guests (422 without it), optional for members. */
+export const createOrderHeadersSchema = z.object({
+  "idempotency-key": idempotencyKeyHeaderSchema.optional(),
 });
-
-export const paymentEvidenceRequestSchema = z
-  .object({
-    media_asset_id: z.uuid().optional(),
-    note: z.string().trim().min(1).max(2000).optional(),
-  })
-  .refine((evidence) => evidence.media_asset_id !== undefined || evidence.note !== undefined, {
-    message: "send media_asset_id, note, or both",
-    path: ["body"],
-  });

@@ -7,7 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/prisma/client";
-import { createPgliteSql, createPgSql, type Sql } from "./sql";
+import { createPgliteSql, createPgSql, openTransaction, type Sql } from "./sql";
 
 export type DatabaseOptions = {
   /** PostgreSQL URL; when absent the embedded PGlite database is used. */
@@ -43,6 +43,59 @@ const statementName = (text: string): string => {
   return name;
 };
 
+const nestedTransaction = () =>
+  new Error("a Prisma transaction cannot start inside a unit of work: use the unit of work's repositories");
+
+/**
+ * The pool as Prisma's adapter sees it: queries go to the connection of the unit of work running
+ * in the current async context (see `openTransaction`), else to the pool. One PrismaClient thus
+ * serves both plain reads and repositories inside a transaction (a client per transaction measured
+ * about 9 ms to start).
+ */
+const routedPool = (pool: pg.Pool): pg.Pool => {
+  const routed = Object.create(pool) as pg.Pool;
+  const connectionOf = () => {
+    const open = openTransaction.getStore();
+
+    return open && "pg" in open ? open.pg : pool;
+  };
+  Object.assign(routed, {
+    query: (...args: Parameters<pg.Pool["query"]>) =>
+      (connectionOf().query as (...a: Parameters<pg.Pool["query"]>) => unknown)(...args),
+    connect: () => (openTransaction.getStore() ? Promise.reject(nestedTransaction()) : pool.connect()),
+    on: (...args: Parameters<pg.Pool["on"]>) => {
+      pool.on(...args);
+
+      return routed;
+    },
+    removeListener: (...args: Parameters<pg.Pool["removeListener"]>) => {
+      pool.removeListener(...args);
+
+      return routed;
+    },
+  });
+
+  return routed;
+};
+
+/** The same routing for PGlite: inside a unit of work, Prisma's queries run on its transaction. */
+const routedPglite = (db: PGlite): PGlite => {
+  const routed = Object.create(db) as PGlite;
+  const connectionOf = () => {
+    const open = openTransaction.getStore();
+
+    return open && "pglite" in open ? open.pglite : db;
+  };
+  Object.assign(routed, {
+    query: (...args: Parameters<PGlite["query"]>) => connectionOf().query(...args),
+    exec: (...args: Parameters<PGlite["exec"]>) => connectionOf().exec(...args),
+    transaction: (...args: Parameters<PGlite["transaction"]>) =>
+      openTransaction.getStore() ? Promise.reject(nestedTransaction()) : db.transaction(...args),
+  });
+
+  return routed;
+};
+
 const connectPostgres = (options: DatabaseOptions & { url: string }): Database => {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -53,7 +106,9 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => {});
-  const adapter = new PrismaPg(pool, { statementNameGenerator: (query) => statementName(query.sql) });
+  const adapter = new PrismaPg(routedPool(pool), {
+    statementNameGenerator: (query) => statementName(query.sql),
+  });
   const prisma = new PrismaClient({ adapter });
 
   return {
@@ -122,7 +177,7 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     unlock();
     throw error;
   });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db)) });
 
   return {
     kind: "pglite",

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import type pg from "pg";
 
@@ -15,6 +16,12 @@ export interface SqlExecutor {
   /** Runs a script of several statements (no parameters). */
   exec(script: string): Promise<void>;
 }
+
+/**
+ * The connection of the transaction running in the current async context, if any. Prisma's
+ * adapter asks it (see client.ts), so Prisma queries inside a unit of work run in its transaction.
+ */
+export const openTransaction = new AsyncLocalStorage<{ pg: pg.PoolClient } | { pglite: PGliteTransaction }>();
 
 export interface Sql extends SqlExecutor {
   readonly dialect: "postgres" | "pglite";
@@ -41,7 +48,7 @@ export const createPgSql = (pool: pg.Pool): Sql => ({
     let broken = false;
     try {
       await client.query("BEGIN");
-      const result = await work(pgExecutor(client));
+      const result = await openTransaction.run({ pg: client }, () => work(pgExecutor(client)));
       await client.query("COMMIT");
 
       return result;
@@ -72,5 +79,6 @@ const pgliteExecutor = (db: PGlite | PGliteTransaction): SqlExecutor => ({
 export const createPgliteSql = (db: PGlite): Sql => ({
   dialect: "pglite",
   ...pgliteExecutor(db),
-  transaction: (work) => db.transaction((tx) => work(pgliteExecutor(tx))),
+  transaction: (work) =>
+    db.transaction((tx) => openTransaction.run({ pglite: tx }, () => work(pgliteExecutor(tx)))),
 });

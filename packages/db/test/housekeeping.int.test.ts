@@ -29,8 +29,8 @@ describe("housekeeping", () => {
     await event("00000000-0000-7000-8000-000000000004", null, null);
     const key = (key: string, expiresAt: Date) =>
       sql.query(
-        `INSERT INTO idempotency_keys (scope, route, key, fingerprint, response_status, response_body, created_at, expires_at)
-         VALUES ('s', 'r', $1, 'f', 201, '{}', $2, $3)`,
+        `INSERT INTO idempotency_keys (scope, route, key, fingerprint, outcome, created_at, expires_at)
+         VALUES ('s', 'r', $1, 'f', '{"type":"result","value":null}', $2, $3)`,
         [key, ago(2 * day), expiresAt],
       );
     await key("expired", ago(1000));

@@ -1,11 +1,12 @@
-import { type Database, openDatabase } from "@agora/db/client";
 import type { Config } from "./config";
 
-/** Opens the configured database: PostgreSQL when DATABASE_URL is set, PGlite under DATA_DIR otherwise. */
-export const openConfiguredDatabase = (config: Config, applicationName: string): Promise<Database> =>
-  openDatabase({
-    url: config.databaseUrl,
-    dataDir: `${config.dataDir}/pglite`,
-    poolMax: config.databasePoolMax,
-    applicationName,
-  });
+/**
+ * How a process opens the configured database (`openDatabase` in @agora/db takes this): PostgreSQL
+ * when DATABASE_URL is set, PGlite under DATA_DIR otherwise.
+ */
+export const databaseOptions = (config: Config, applicationName: string) => ({
+  url: config.databaseUrl,
+  dataDir: `${config.dataDir}/pglite`,
+  poolMax: config.databasePoolMax,
+  applicationName,
+});

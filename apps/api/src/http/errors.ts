@@ -1,10 +1,12 @@
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
 import { AppError } from "@agora/domain/shared/app-error";
+import { ReplayedRefusal } from "@agora/domain/shared/idempotency";
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { type AppEnv, requestLogger } from "./app-env";
+import { REPLAYED_HEADERS } from "./idempotency";
 import { fail } from "./respond";
 
 /** The one code → status map (a few errors carry their own status; see AppError). */
@@ -76,7 +78,7 @@ const codeForHttpStatus = (status: number): ErrorCode => {
 export const respondWithError = (c: Context<AppEnv>, error: AppError) =>
   fail(c, (error.status ?? statusByCode[error.code]) as ContentfulStatusCode, error.code, error.message, {
     details: error.details,
-    headers: error.headers,
+    headers: error instanceof ReplayedRefusal ? { ...error.headers, ...REPLAYED_HEADERS } : error.headers,
   });
 
 export const onError: ErrorHandler<AppEnv> = (err, c) => {

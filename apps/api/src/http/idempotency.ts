@@ -1,55 +1,51 @@
-import type { SuccessEnvelope } from "@agora/contracts/envelope";
-import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
-import type { StoredResponse } from "@agora/domain/orders/orders.ports";
-import { AppError } from "@agora/domain/shared/app-error";
-import type { Context, TypedResponse } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+import {
+  fingerprintOf,
+  type IdempotencyRequest,
+  type IdempotentOutcome,
+} from "@agora/domain/shared/idempotency";
+import type { Context } from "hono";
 import type { AppEnv } from "./app-env";
-import { statusByCode } from "./errors";
-import { fail, ok } from "./respond";
+import { ok } from "./respond";
 
-type StoredError = { code: ErrorCode; message: string; details?: FieldIssue[] };
-
-/** A refusal worth replaying (4xx), as it is stored with its key; 5xx are not stored. */
-export const storedRefusal = (error: unknown): StoredResponse | undefined => {
-  if (!(error instanceof AppError)) {
-    return undefined;
-  }
-  const status = error.status ?? statusByCode[error.code];
-  if (status >= 500) {
-    return undefined;
-  }
-  const body: StoredError = {
-    code: error.code,
-    message: error.message,
-    ...(error.details ? { details: error.details } : {}),
-  };
-
-  return { status, body };
-};
+/** Sent with every replayed answer of an Idempotency-Key, success or refusal. */
+export const REPLAYED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "idempotent-replayed": "true",
+});
 
 /**
- * A stored first response, answered again with `Idempotent-Replayed: true`. Typed as the route's
- * success response: a stored refusal goes out as the same error envelope it was the first time.
+ * The Idempotency-Key of a create as use cases take it: scoped to `scope` (the caller) and to this
+ * request's method and concrete path, with a fingerprint of the body. Undefined without a key.
  */
-export const replay = <T, S extends ContentfulStatusCode>(
+export function idempotencyRequest(
   c: Context<AppEnv>,
-  response: StoredResponse,
-  successStatus: S,
-  withSecret?: (body: T, secret: string) => T,
-): Response & TypedResponse<SuccessEnvelope<T, null>, S, "json"> => {
-  const headers = { "idempotent-replayed": "true" };
-  if (response.status >= 400) {
-    const error = response.body as StoredError;
-    const refusal = fail(c, response.status as ContentfulStatusCode, error.code, error.message, {
-      details: error.details,
-      headers,
-    });
+  scope: string,
+  key: string,
+  body: unknown,
+): IdempotencyRequest;
+export function idempotencyRequest(
+  c: Context<AppEnv>,
+  scope: string,
+  key: string | undefined,
+  body: unknown,
+): IdempotencyRequest | undefined;
+export function idempotencyRequest(
+  c: Context<AppEnv>,
+  scope: string,
+  key: string | undefined,
+  body: unknown,
+): IdempotencyRequest | undefined {
+  return key === undefined
+    ? undefined
+    : { scope, route: `${c.req.method} ${c.req.path}`, key, fingerprint: fingerprintOf(body) };
+}
 
-    return refusal as unknown as Response & TypedResponse<SuccessEnvelope<T, null>, S, "json">;
-  }
-  const body = response.body as T;
-  const data = response.secret !== undefined && withSecret ? withSecret(body, response.secret) : body;
-
-  return ok(c, data, { status: successStatus, headers });
-};
+/**
+ * The answer of an idempotent create: 201 with the presented result, the first time and on every
+ * replay (which adds `Idempotent-Replayed: true`). A replayed refusal is answered by the error
+ * handler, with the same header.
+ */
+export const created = <T, D>(c: Context<AppEnv>, outcome: IdempotentOutcome<T>, present: (result: T) => D) =>
+  ok(c, present(outcome.result), {
+    status: 201,
+    ...(outcome.replayed ? { headers: { ...REPLAYED_HEADERS } } : {}),
+  });

@@ -1,19 +1,23 @@
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
 import { ValidationError } from "@agora/domain/shared/app-error";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { z } from "zod";
+import type { ZodError, z } from "zod";
 import type { AppEnv } from "./app-env";
 import { issuesOf } from "./errors";
 
+/** The validation hook of every route: a failure becomes 422 validation_failed through the one onError. */
+export const throwOnInvalid = (
+  result: { success: true } | { success: false; error: ZodError; target: string },
+): undefined => {
+  if (!result.success) {
+    throw new ValidationError(issuesOf(result.error, result.target));
+  }
+
+  return undefined;
+};
+
 /** A router whose validation failures become 422 validation_failed through the one onError. */
-export const createRouter = () =>
-  new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) {
-        throw new ValidationError(issuesOf(result.error, result.target));
-      }
-    },
-  });
+export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: throwOnInvalid });
 
 export type Router = ReturnType<typeof createRouter>;
 

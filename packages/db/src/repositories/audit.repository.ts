@@ -1,22 +1,21 @@
 import type { AuditLog } from "@agora/domain/shared/audit";
 import type { IdGenerator } from "@agora/domain/shared/ids";
-import type { SqlExecutor } from "../sql";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
-export const createAuditLog = (db: SqlExecutor, ids: IdGenerator): AuditLog => ({
+/** Through Prisma: audit writes are few and never on a hot path (see README, data access). */
+export const createAuditLog = (prisma: PrismaClient, ids: IdGenerator): AuditLog => ({
   async record(entry, at) {
-    await db.query(
-      `INSERT INTO audit_events (id, actor_id, actor_role, action, target_type, target_id, details, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)`,
-      [
-        ids.next(),
-        entry.actor?.userId ?? null,
-        entry.actor?.role ?? null,
-        entry.action,
-        entry.targetType,
-        entry.targetId,
-        JSON.stringify(entry.details ?? {}),
-        at,
-      ],
-    );
+    await prisma.auditEvent.create({
+      data: {
+        id: ids.next(),
+        actorId: entry.actor?.userId ?? null,
+        actorRole: entry.actor?.role ?? null,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        details: (entry.details ?? {}) as Prisma.InputJsonObject,
+        createdAt: at,
+      },
+    });
   },
 });

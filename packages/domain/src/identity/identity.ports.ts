@@ -17,6 +17,8 @@ export type NewUser = {
 
 export interface UserRepository {
   findById(id: string): Promise<UserWithSecret | null>;
+  /** The user, locked for the rest of the transaction. */
+  findByIdForUpdate(id: string): Promise<User | null>;
   findByEmail(email: string): Promise<UserWithSecret | null>;
   /** Inserts; resolves "email_taken" or "username_taken" instead of throwing on a duplicate. */
   create(user: NewUser): Promise<"created" | "email_taken" | "username_taken">;

@@ -1,4 +1,3 @@
-import { isUuid } from "../shared/ids";
 import { limitAuthRequestsByIp } from "./guards";
 import { CODE_POLICY, type IdentityDeps } from "./identity.deps";
 import { InvalidCodeError } from "./identity.errors";
@@ -10,9 +9,6 @@ export const verifyEmail = async (
   input: { userId: string; code: string; clientIp: string },
 ): Promise<void> => {
   await limitAuthRequestsByIp(deps, input.clientIp);
-  if (!isUuid(input.userId)) {
-    throw new InvalidCodeError(422);
-  }
   const { uow, clock, settings } = deps;
   const now = clock.now();
   const codeHash = hashCode(settings.codeKey, input.userId, "verification", input.code);

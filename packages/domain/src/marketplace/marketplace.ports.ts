@@ -1,16 +1,17 @@
-import type { Role } from "../shared/actor";
+import type { UserRepository } from "../identity/identity.ports";
 import type { AuditLog } from "../shared/audit";
+import type { Page } from "../shared/page";
 import type {
   Category,
   Listing,
   ListingSearch,
   ListingStatus,
-  ManualSale,
   MenuItem,
-  Page,
+  NewSale,
   ProviderDashboard,
   ProviderProfile,
   PublicListing,
+  PublicMenuItem,
   Service,
 } from "./marketplace.types";
 
@@ -35,10 +36,11 @@ export interface ProviderRepository {
     },
     at: Date,
   ): Promise<ProviderProfile | null>;
-  /** pending → approved; null when absent, "already" when it was approved before. */
-  approve(id: string, at: Date): Promise<ProviderProfile | "already" | null>;
-  /** Promotes the owner to provider when a member (staff roles are kept); returns the role before. */
-  promoteOwner(userId: string, at: Date): Promise<Role | null>;
+  /**
+   * pending → approved (compare-and-set: of two concurrent approvals one wins), and the approval
+   * is mirrored on the provider's listings; null when the profile is absent or was not pending.
+   */
+  approve(id: string, at: Date): Promise<ProviderProfile | null>;
 }
 
 export type NewListing = {
@@ -51,8 +53,10 @@ export type NewListing = {
 
 export interface ListingRepository {
   create(listing: NewListing, at: Date): Promise<void>;
-  /** Owner/staff view (any status), with active menu items. */
-  findById(id: string): Promise<Listing | null>;
+  /** Owner/staff view (any status), with active menu items; `featured` as of `now`. */
+  findById(id: string, now: Date): Promise<Listing | null>;
+  /** The provider's listings (owner view), oldest first. */
+  listByProvider(providerId: string, now: Date): Promise<Listing[]>;
   /** Public view: null unless active, subscribed, unexpired at `now` and the provider approved. */
   findPublic(id: string, now: Date): Promise<PublicListing | null>;
   search(search: ListingSearch, now: Date): Promise<Page<PublicListing>>;
@@ -62,8 +66,8 @@ export interface ListingRepository {
     at: Date,
   ): Promise<void>;
   setStatus(id: string, status: ListingStatus, at: Date): Promise<void>;
-  /** Draft listings of the provider whose subscription is active and unexpired become active. */
-  publishPaidDrafts(providerId: string, now: Date): Promise<string[]>;
+  /** The subscription becomes active until `expiresAt`. */
+  setSubscription(id: string, expiresAt: Date, at: Date): Promise<void>;
   /** Bumps updated_at (a menu change is a change of the listing). */
   touch(id: string, at: Date): Promise<void>;
 }
@@ -72,6 +76,8 @@ export interface MenuItemRepository {
   create(item: MenuItem): Promise<void>;
   /** Not deleted; with the listing it belongs to. */
   findById(id: string): Promise<(MenuItem & { providerId: string }) | null>;
+  /** An active, undeleted item of a listing that is publicly visible at `now`; else null. */
+  findPublicById(id: string, now: Date): Promise<PublicMenuItem | null>;
   update(
     id: string,
     changes: {
@@ -87,7 +93,8 @@ export interface MenuItemRepository {
 }
 
 export interface SaleRepository {
-  createManual(sale: ManualSale): Promise<void>;
+  /** Inserts; false when the order already has its primary sale (one per order). */
+  create(sale: NewSale): Promise<boolean>;
 }
 
 export interface DashboardReadModel {
@@ -102,4 +109,6 @@ export type MarketplaceRepositories = {
   sales: SaleRepository;
   dashboard: DashboardReadModel;
   audit: AuditLog;
+  /** Provider approval promotes the owner's role. */
+  users: Pick<UserRepository, "findByIdForUpdate" | "setRole">;
 };

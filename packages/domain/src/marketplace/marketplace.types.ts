@@ -43,6 +43,8 @@ export type Listing = {
   subscriptionStatus: "inactive" | "active";
   subscriptionExpiresAt: Date | null;
   featuredUntil: Date | null;
+  /** Featured at the time of the read (featured-until in the future), decided by the query. */
+  featured: boolean;
   createdAt: Date;
   updatedAt: Date;
   /** Active items only. */
@@ -52,8 +54,17 @@ export type Listing = {
 /** What the public sees of a visible listing. */
 export type PublicListing = Pick<
   Listing,
-  "id" | "providerId" | "providerName" | "categoryId" | "categoryName" | "name" | "description" | "updatedAt"
-> & { featured: boolean; menuItems: MenuItem[] };
+  | "id"
+  | "providerId"
+  | "providerName"
+  | "categoryId"
+  | "categoryName"
+  | "name"
+  | "description"
+  | "featured"
+  | "updatedAt"
+  | "menuItems"
+>;
 
 export type ListingSearch = {
   q: string | undefined;
@@ -62,8 +73,19 @@ export type ListingSearch = {
   offset: number;
 };
 
-export type Page<T> = { items: T[]; total: number };
+/** A menu item that may be ordered now: active, of a publicly visible listing. */
+export type PublicMenuItem = {
+  menuItemId: string;
+  listingId: string;
+  providerId: string;
+  /** The user who owns the provider profile. */
+  providerUserId: string;
+  name: string;
+  priceAmount: number;
+  currency: string;
+};
 
+/** Revenue a provider records by hand (money taken outside the app). */
 export type ManualSale = {
   id: string;
   providerId: string;
@@ -73,6 +95,13 @@ export type ManualSale = {
   customerLabel: string | null;
   occurredAt: Date;
   createdAt: Date;
+};
+
+/** A row of the provider's revenue: a manual sale, or the primary sale of a completed order. */
+export type NewSale = Omit<ManualSale, "customerLabel"> & {
+  source: "manual" | "order";
+  orderId: string | null;
+  customerLabel: string | null;
 };
 
 /** The provider dashboard read model: every figure is an SQL aggregate over the owner's rows. */

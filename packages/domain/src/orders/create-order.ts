@@ -1,11 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Actor } from "../shared/actor";
 import { ValidationError } from "../shared/app-error";
-import { isUuid } from "../shared/ids";
-import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "./idempotency";
+import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "../shared/idempotency";
+import { orderCreated } from "./events/order-created";
+import { generateGuestToken, hashGuestToken } from "./guest-access";
 import { GUEST_ACCESS_TTL_MS, type OrdersDeps } from "./orders.deps";
 import { ItemUnavailableError } from "./orders.errors";
-import type { StoredResponse } from "./orders.ports";
 import type { Order } from "./orders.types";
 
 /** Who places the order: a signed-in member, or a guest identified by email and phone. */
@@ -23,32 +22,34 @@ export type CreatedOrder = { order: Order; guestAccessToken: string | undefined 
 /** Totals must stay exact as JSON numbers (and so within int64). */
 const MAX_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** The guest capability: 32 random bytes as 64 hex characters; only its SHA-256 is stored. */
-export const hashGuestToken = (token: string): string => createHash("sha256").update(token).digest("hex");
+/** The guest capability is kept apart, encrypted, when the creation is recorded for replays. */
+const guestTokenPart = {
+  take: (created: CreatedOrder) => ({
+    rest: { order: created.order, guestAccessToken: undefined },
+    secret: created.guestAccessToken,
+  }),
+  put: (created: CreatedOrder, secret: string) => ({ ...created, guestAccessToken: secret }),
+};
 
 /**
  * Places an order. The server copies provider, listing, item name, unit price and currency from
  * the active menu item of a publicly visible listing (422 item_unavailable otherwise) and computes
- * the total with the multiplication checked. The order, its `order.created` event (notifying the
- * provider, and the customer when a member) and the idempotency record commit together. A guest
- * gets a one-time 64-character access capability valid 90 days.
+ * the total with the multiplication checked. The order, its `order.created` event and the
+ * idempotency record commit together. A guest gets a one-time 64-character access capability
+ * valid 90 days; a replay of the creation returns it again.
  */
 export const createOrder = (
   deps: OrdersDeps,
   caller: OrderCaller,
   input: CreateOrderInput,
   idempotency: IdempotencyRequest | undefined,
-  responders: {
-    toResponse: (created: CreatedOrder) => StoredResponse;
-    errorResponse: (error: unknown) => StoredResponse | undefined;
-  },
 ): Promise<IdempotentOutcome<CreatedOrder>> =>
   runIdempotent(
-    deps,
+    { ...deps, idempotency: deps.repos.idempotency },
     idempotency,
     async (tx) => {
       const now = deps.clock.now();
-      const item = isUuid(input.menuItemId) ? await tx.orders.findOrderableItem(input.menuItemId, now) : null;
+      const item = await tx.menuItems.findPublicById(input.menuItemId, now);
       if (!item) {
         throw new ItemUnavailableError();
       }
@@ -59,7 +60,7 @@ export const createOrder = (
         ]);
       }
       const guest = "guest" in caller ? caller.guest : undefined;
-      const guestAccessToken = guest ? randomBytes(32).toString("hex") : undefined;
+      const guestAccessToken = guest ? generateGuestToken() : undefined;
       const order: Order = {
         id: deps.ids.next(),
         customerId: "actor" in caller ? caller.actor.userId : null,
@@ -87,33 +88,18 @@ export const createOrder = (
         guestTokenHash: guestAccessToken ? hashGuestToken(guestAccessToken) : null,
         guestTokenExpiresAt: guestAccessToken ? new Date(now.getTime() + GUEST_ACCESS_TTL_MS) : null,
       });
-      const summary = `${order.quantity} × ${order.itemName}`;
-      const notifications = [
-        {
-          userId: order.providerUserId,
-          kind: "order.created",
-          title: "New order",
-          body: summary,
-          data: { order_id: order.id },
-        },
-        ...(order.customerId
-          ? [
-              {
-                userId: order.customerId,
-                kind: "order.created",
-                title: "Order placed",
-                body: summary,
-                data: { order_id: order.id },
-              },
-            ]
-          : []),
-      ];
       await tx.outbox.append(
-        { kind: "order.created", aggregateType: "order", aggregateId: order.id, payload: { notifications } },
+        orderCreated.event(order.id, {
+          order_id: order.id,
+          provider_user_id: order.providerUserId,
+          customer_id: order.customerId,
+          item_name: order.itemName,
+          quantity: order.quantity,
+        }),
         now,
       );
 
       return { order, guestAccessToken };
     },
-    responders,
+    guestTokenPart,
   );

@@ -1,21 +1,11 @@
+import type { PaymentStatus } from "../payments/payments.types";
+
 export const orderStatuses = ["pending", "confirmed", "in_progress", "completed", "cancelled"] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
 /** What a transition may ask for. */
 export const requestableStatuses = ["confirmed", "in_progress", "completed", "cancelled"] as const;
 export type RequestableStatus = (typeof requestableStatuses)[number];
-
-export const paymentStatuses = [
-  "unpaid",
-  "payment_submitted",
-  "payment_confirmed",
-  "payment_rejected",
-  "refunded",
-] as const;
-export type PaymentStatus = (typeof paymentStatuses)[number];
-
-export const paymentMethods = ["walletone_qr", "wallettwo_qr"] as const;
-export type PaymentMethod = (typeof paymentMethods)[number];
 
 export type Order = {
   id: string;
@@ -40,32 +30,27 @@ export type Order = {
   updatedAt: Date;
 };
 
-export type PaymentPurpose = "order" | "listing_subscription";
-
-export type Payment = {
+/**
+ * The record of a completed order, frozen at completion for reports: a later change of the order
+ * DTO must not change what it means, so its fields are listed here, apart from the presenter.
+ */
+export type CompletedOrderSnapshot = {
   id: string;
-  purpose: PaymentPurpose;
-  purposeId: string;
-  payerId: string;
-  amount: number;
-  currency: string;
-  status: PaymentStatus;
-  method: PaymentMethod;
-  version: number;
-  planDurationDays: number | null;
-  evidenceMediaAssetId: string | null;
-  evidenceNote: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-};
-
-/** The menu item an order is being placed for, with what decides whether it may be ordered. */
-export type OrderableItem = {
-  menuItemId: string;
-  listingId: string;
+  orderId: string;
   providerId: string;
-  providerUserId: string;
-  name: string;
-  priceAmount: number;
-  currency: string;
+  completedAt: Date;
+  data: {
+    id: string;
+    customer_id: string | null;
+    provider_id: string;
+    listing_id: string;
+    menu_item_id: string;
+    item_name: string;
+    unit_price_amount: number;
+    quantity: number;
+    total_amount: number;
+    currency: string;
+    version: number;
+    completed_at: string;
+  };
 };

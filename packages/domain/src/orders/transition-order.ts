@@ -1,35 +1,15 @@
-import type { NotificationRequest } from "../delivery/notification-requests";
-import { requireRole } from "../identity/identity.policy";
 import type { Actor } from "../shared/actor";
 import { ForbiddenError } from "../shared/app-error";
+import { completionSnapshot, primarySale } from "./completion";
+import { orderCompleted } from "./events/order-completed";
+import { orderStatusChanged } from "./events/order-status-changed";
+import { getOrder } from "./get-order";
 import type { OrdersDeps } from "./orders.deps";
 import { InvalidTransitionError, OrderConflictError } from "./orders.errors";
 import { decideTransition, isOrderCustomer } from "./orders.policy";
 import type { Order, RequestableStatus } from "./orders.types";
-import { getOrder } from "./read-orders";
 
-const statusWords: Record<RequestableStatus, string> = {
-  confirmed: "confirmed",
-  in_progress: "in progress",
-  completed: "completed",
-  cancelled: "cancelled",
-};
-
-/** Who hears about a move: the other side of the order. */
-const notificationsFor = (actor: Actor, order: Order, kind: string): NotificationRequest[] => {
-  const title = `Order ${statusWords[order.status as RequestableStatus] ?? order.status}`;
-  const body = `${order.quantity} × ${order.itemName}`;
-  const data = { order_id: order.id, status: order.status };
-  const recipients = new Set<string>();
-  if (order.customerId && order.customerId !== actor.userId) {
-    recipients.add(order.customerId);
-  }
-  if (order.providerUserId !== actor.userId) {
-    recipients.add(order.providerUserId);
-  }
-
-  return [...recipients].map((userId) => ({ userId, kind, title, body, data }));
-};
+export type TransitionInput = { orderId: string; to: RequestableStatus; version: number };
 
 /**
  * Moves an order per the state policy (CONTRACT.md §4): 404 unless the caller may see it, 403 when
@@ -42,7 +22,7 @@ const notificationsFor = (actor: Actor, order: Order, kind: string): Notificatio
 export const transitionOrder = async (
   deps: Pick<OrdersDeps, "uow" | "repos" | "clock" | "ids">,
   actor: Actor,
-  input: { orderId: string; to: RequestableStatus; version: number },
+  input: TransitionInput,
 ): Promise<Order> => {
   const order = await getOrder(deps, actor, input.orderId);
   const decision = decideTransition(actor, order, input.to);
@@ -66,25 +46,22 @@ export const transitionOrder = async (
     if (!updated) {
       throw new OrderConflictError();
     }
-    const kind = input.to === "completed" ? "order.completed" : "order.status_changed";
-    if (input.to === "completed") {
-      await tx.orders.recordCompletion(
-        updated,
-        { snapshotId: deps.ids.next(), saleId: deps.ids.next() },
-        now,
-      );
+    if (updated.status === "completed") {
+      await tx.completedOrders.create(completionSnapshot(updated, deps.ids.next(), now));
+      await tx.sales.create(primarySale(updated, deps.ids.next(), now));
     }
+    const kind = updated.status === "completed" ? orderCompleted : orderStatusChanged;
     await tx.outbox.append(
-      {
-        kind,
-        aggregateType: "order",
-        aggregateId: order.id,
-        payload: {
-          from: order.status,
-          to: updated.status,
-          notifications: notificationsFor(actor, updated, kind),
-        },
-      },
+      kind.event(order.id, {
+        order_id: order.id,
+        from: order.status,
+        to: updated.status,
+        actor_id: actor.userId,
+        customer_id: updated.customerId,
+        provider_user_id: updated.providerUserId,
+        item_name: updated.itemName,
+        quantity: updated.quantity,
+      }),
       now,
     );
     await tx.audit.record(
@@ -100,15 +77,4 @@ export const transitionOrder = async (
 
     return updated;
   });
-};
-
-/** The administrators' route: the same transition, admin role required (403). */
-export const adminTransitionOrder = (
-  deps: Pick<OrdersDeps, "uow" | "repos" | "clock" | "ids">,
-  actor: Actor,
-  input: { orderId: string; to: RequestableStatus; version: number },
-): Promise<Order> => {
-  requireRole(actor, "admin");
-
-  return transitionOrder(deps, actor, input);
 };

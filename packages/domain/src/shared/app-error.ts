@@ -25,6 +25,19 @@ export class AppError extends Error {
   }
 }
 
+/** Codes that say a dependency failed, not that the request was wrong: a retry may succeed. */
+const transientCodes: ReadonlySet<ErrorCode> = new Set([
+  "email_unavailable",
+  "video_unavailable",
+  "storage_unavailable",
+  "service_unavailable",
+  "internal_error",
+]);
+
+/** Whether `error` is a dependency failure (5xx) rather than a refusal of the request. */
+export const isTransientError = (error: AppError): boolean =>
+  transientCodes.has(error.code) || (error.status !== undefined && error.status >= 500);
+
 /** Thrown when input passes the schema but breaks a rule only the domain knows (422). */
 export class ValidationError extends AppError {
   constructor(details: FieldIssue[], message = "The request is invalid.") {

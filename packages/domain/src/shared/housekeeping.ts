@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
 /** What a purge removed, per kind of row. */
 export type PurgeCounts = Record<string, number>;
 
@@ -25,14 +27,6 @@ export const runHousekeeping = async (
     } catch (error) {
       options.report?.(error instanceof Error ? error : new Error(String(error)));
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, intervalMs);
-      function done() {
-        clearTimeout(timer);
-        options.signal.removeEventListener("abort", done);
-        resolve();
-      }
-      options.signal.addEventListener("abort", done, { once: true });
-    });
+    await sleep(intervalMs, undefined, { signal: options.signal }).catch(() => undefined);
   }
 };

@@ -1,4 +1,4 @@
-import type { PushSender } from "@agora/domain/delivery/delivery.ports";
+import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { Config } from "../config";
 import { createFcmPush } from "./fcm-push";
 

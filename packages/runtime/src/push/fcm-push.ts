@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { PushSender } from "@agora/domain/delivery/delivery.ports";
+import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import { cert, deleteApp, initializeApp, type ServiceAccount } from "firebase-admin/app";
 import { getMessaging, type Messaging } from "firebase-admin/messaging";
 

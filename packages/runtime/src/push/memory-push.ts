@@ -1,4 +1,4 @@
-import type { PushMessage, PushSender } from "@agora/domain/delivery/delivery.ports";
+import type { PushMessage, PushSender } from "@agora/domain/notifications/notifications.ports";
 
 export type SentPush = { tokens: string[]; message: PushMessage };
 

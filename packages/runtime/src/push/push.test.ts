@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { PushMessage } from "@agora/domain/delivery/delivery.ports";
+import type { PushMessage } from "@agora/domain/notifications/notifications.ports";
 import { afterAll, describe, expect, it } from "vitest";
 import { testConfig } from "../config";
 import { createPush } from "./create-push";

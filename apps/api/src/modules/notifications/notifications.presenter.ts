@@ -1,5 +1,5 @@
 import type { DeviceDto, NotificationDto } from "@agora/contracts/notifications";
-import type { Device, Notification } from "@agora/domain/delivery/delivery.types";
+import type { Device, Notification } from "@agora/domain/notifications/notifications.types";
 
 export const toDeviceDto = (device: Device): DeviceDto => ({
   id: device.id,

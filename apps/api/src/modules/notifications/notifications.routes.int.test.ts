@@ -1,4 +1,4 @@
-import { createUnitOfWork } from "@agora/db/repositories/index";
+import { notificationId } from "@agora/domain/notifications/notify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 
@@ -24,36 +24,22 @@ describe("notifications and devices", () => {
     await h?.close();
   });
 
-  /** Appends an event notifying `userIds`, one second after the previous one, and delivers it. */
+  /** Puts a notification for each of `userIds` in their inboxes, one second after the previous one. */
   const notify = async (userIds: string[], title: string) => {
     h.clock.advance(1_000);
-    await createUnitOfWork(h.db.sql, h.runtime.ids).run((tx) =>
-      tx.outbox.append(
-        {
-          kind: "test.notified",
-          aggregateType: "test",
-          aggregateId: title,
-          payload: {
-            notifications: userIds.map((userId) => ({
-              userId,
-              kind: "test.notified",
-              title,
-              body: `${title} body`,
-              data: { ref: title },
-            })),
-          },
-        },
-        h.clock.now(),
-      ),
+    const eventId = h.runtime.ids.next();
+    await h.runtime.notifications.notifications.addMany(
+      userIds.map((userId) => ({
+        id: notificationId(eventId, userId),
+        userId,
+        eventId,
+        kind: "test.notified",
+        title,
+        body: `${title} body`,
+        data: { ref: title },
+        createdAt: h.clock.now(),
+      })),
     );
-  };
-  const deliverAll = async () => {
-    for (;;) {
-      const { claimed } = await h.runOutboxOnce({ batchSize: 100 });
-      if (claimed === 0) {
-        return;
-      }
-    }
   };
   const devicesOf = async (userId: string) =>
     (
@@ -163,7 +149,6 @@ describe("notifications and devices", () => {
         await notify([reader.user.id], `n${index}`);
       }
       await notify([other.user.id], "someone else's");
-      await deliverAll();
     });
 
     it("lists the caller's newest 50, newest first, in the contract's shape", async () => {
@@ -216,7 +201,6 @@ describe("notifications and devices", () => {
     it("marks the caller's notification read, and a second read keeps the first read_at", async () => {
       const s = await h.signIn();
       await notify([s.user.id], "to read");
-      await deliverAll();
       const notification = await newest(s);
 
       const first = await h.post<{ data: NotificationDto }>(
@@ -242,7 +226,6 @@ describe("notifications and devices", () => {
       const owner = await h.signIn();
       const intruder = await h.signIn();
       await notify([owner.user.id], "private");
-      await deliverAll();
       const notification = await newest(owner);
 
       const res = await h.post<ErrorBody>(`/api/v1/notifications/${notification.id}/read`, undefined, {

@@ -5,11 +5,11 @@ import {
   notificationSchema,
   registerDeviceRequestSchema,
 } from "@agora/contracts/notifications";
-import type { DeliveryDeps } from "@agora/domain/delivery/delivery.deps";
-import { listNotifications } from "@agora/domain/delivery/list-notifications";
-import { readNotification } from "@agora/domain/delivery/read-notification";
-import { registerDevice } from "@agora/domain/delivery/register-device";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { listNotifications } from "@agora/domain/notifications/list-notifications";
+import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
+import { readNotification } from "@agora/domain/notifications/read-notification";
+import { registerDevice } from "@agora/domain/notifications/register-device";
 import { createRoute, z } from "@hono/zod-openapi";
 import { actorOf, requireAuth } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
@@ -19,10 +19,10 @@ import { toDeviceDto, toNotificationDto } from "./notifications.presenter";
 const tags = ["Notifications and devices"];
 const secured = [{ bearerAuth: [] }];
 
-export type NotificationRoutesDeps = { identity: IdentityDeps; delivery: DeliveryDeps };
+export type NotificationRoutesDeps = { identity: IdentityDeps; notifications: NotificationsDeps };
 
 /** Mounted at /api/v1: `/devices` and `/notifications`. Middleware is per route, never `use("*")`. */
-export const createNotificationRoutes = ({ identity, delivery }: NotificationRoutesDeps) => {
+export const createNotificationRoutes = ({ identity, notifications }: NotificationRoutesDeps) => {
   const auth = requireAuth(identity);
 
   const registerDeviceRoute = createRoute({
@@ -81,17 +81,17 @@ export const createNotificationRoutes = ({ identity, delivery }: NotificationRou
 
   return createRouter()
     .openapi(registerDeviceRoute, async (c) => {
-      const device = await registerDevice(delivery, actorOf(c), c.req.valid("json"));
+      const device = await registerDevice(notifications, actorOf(c), c.req.valid("json"));
 
       return ok(c, toDeviceDto(device), { status: 201 });
     })
     .openapi(listRoute, async (c) => {
-      const notifications = await listNotifications(delivery, actorOf(c));
+      const list = await listNotifications(notifications, actorOf(c));
 
-      return ok(c, notifications.map(toNotificationDto));
+      return ok(c, list.map(toNotificationDto));
     })
     .openapi(readRoute, async (c) => {
-      const notification = await readNotification(delivery, actorOf(c), c.req.valid("param").id);
+      const notification = await readNotification(notifications, actorOf(c), c.req.valid("param").id);
 
       return ok(c, toNotificationDto(notification));
     });

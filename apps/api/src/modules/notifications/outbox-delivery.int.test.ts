@@ -1,19 +1,53 @@
 import { openDatabase } from "@agora/db/client";
-import { createUnitOfWork } from "@agora/db/repositories/index";
+import { createOutboxRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { onPostgres } from "@agora/db/test/databases";
-import { OUTBOX_BACKOFF } from "@agora/domain/delivery/backoff";
-import type { OutboxOutcome } from "@agora/domain/delivery/delivery.deps";
-import type { NotificationRequest } from "@agora/domain/delivery/notification-requests";
-import { notificationId } from "@agora/domain/delivery/notification-requests";
-import { retryDeadEvents } from "@agora/domain/delivery/retry-dead-events";
-import { runOutbox } from "@agora/domain/delivery/run-outbox";
+import {
+  type NotificationRequest,
+  type NotifyDeps,
+  notificationId,
+  notify,
+} from "@agora/domain/notifications/notify";
+import { OUTBOX_BACKOFF } from "@agora/domain/outbox/backoff";
+import { createEventRegistry, defineEventKind } from "@agora/domain/outbox/event-kind";
+import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
+import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
+import { runOutbox, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
-import { createDeliveryDeps } from "@agora/runtime/delivery";
-import { createLogger } from "@agora/runtime/logging";
 import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createHarness, type Harness } from "../../../test/harness";
 import { startEmbeddedWorker } from "../../server";
+
+/**
+ * A throwaway event kind, registered only here: the registry's mechanism (parse, deliver, retry,
+ * dead-letter) is what is under test, not any one product event. Its payload names recipients
+ * and wording directly.
+ */
+const testHappened = defineEventKind({
+  kind: "test.happened",
+  aggregateType: "test",
+  payload: z.object({
+    notes: z
+      .array(
+        z.object({
+          userId: z.string(),
+          title: z.string(),
+          body: z.string(),
+          data: z.record(z.string(), z.unknown()).optional(),
+        }),
+      )
+      .default([]),
+  }),
+  deliver: (deps: NotifyDeps, event) =>
+    notify(
+      deps,
+      event,
+      event.payload.notes.map((note) => ({ ...note, kind: event.kind })),
+    ),
+});
+
+const registry = createEventRegistry([testHappened]);
 
 type EventRow = {
   attempts: number;
@@ -36,23 +70,32 @@ const eventually = async (check: () => Promise<boolean>, timeoutMs = 10_000) => 
   }
 };
 
+/** The harness's outbox worker, delivering through the test registry. */
+const testOutbox = (h: Harness, overrides: Partial<OutboxDeps> = {}): OutboxDeps => ({
+  ...h.runtime.outbox,
+  deliver: (event) => registry.deliver(h.runtime.notifications, event),
+  ...overrides,
+});
+
 const helpers = (h: Harness) => {
-  const uow = createUnitOfWork(h.db.sql, h.runtime.ids);
+  const uow = createUnitOfWork(h.db, h.runtime.ids);
 
   return {
     /** Appends an event the way a use case does: through its unit of work. */
     append: (notifications: NotificationRequest[] | undefined, extra: Record<string, unknown> = {}) =>
       uow.run((tx) =>
+        tx.outbox.append(testHappened.event("t-1", { notes: notifications ?? [], ...extra }), h.clock.now()),
+      ),
+    /** Appends an event of a kind no registry knows. */
+    appendUnknown: () =>
+      uow.run((tx) =>
         tx.outbox.append(
-          {
-            kind: "test.happened",
-            aggregateType: "test",
-            aggregateId: "t-1",
-            payload: { ...extra, ...(notifications ? { notifications } : {}) },
-          },
+          { kind: "test.unknown", aggregateType: "test", aggregateId: "t-2", payload: {} },
           h.clock.now(),
         ),
       ),
+    /** One batch, as the worker runs it, with the test registry. */
+    runOnce: () => runOutboxOnce(testOutbox(h)),
     note: (userId: string, title = "Hello"): NotificationRequest => ({
       userId,
       kind: "test.happened",
@@ -75,7 +118,7 @@ const helpers = (h: Harness) => {
         )
       ).rows,
     addDevice: (userId: string, token: string) =>
-      h.runtime.delivery.devices.upsert({
+      h.runtime.notifications.devices.upsert({
         id: h.runtime.ids.next(),
         userId,
         token,
@@ -106,7 +149,7 @@ describe("outbox delivery of notifications", () => {
     const [ada, bob] = [await h.createUser(), await h.createUser()];
     const eventId = await t.append([t.note(ada.id), t.note(bob.id), t.note(ada.id, "Again")]);
 
-    const result = await h.runOutboxOnce();
+    const result = await t.runOnce();
 
     expect(result).toMatchObject({ claimed: 1, processed: 1, retried: 0, dead: 0 });
     const rows = await t.inbox(eventId);
@@ -116,11 +159,11 @@ describe("outbox delivery of notifications", () => {
     expect((await t.event(eventId)).processed_at).toEqual(h.clock.now());
   });
 
-  it("simply processes an event without notifications, and skips a recipient that does not exist", async () => {
-    const plain = await t.append(undefined, { order_id: "o-9" });
+  it("simply processes an event that notifies no one, and skips a recipient that does not exist", async () => {
+    const plain = await t.append(undefined);
     const ghost = await t.append([t.note(h.runtime.ids.next())]);
 
-    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 2, processed: 2 });
+    expect(await t.runOnce()).toMatchObject({ claimed: 2, processed: 2 });
     expect((await t.event(plain)).processed_at).not.toBeNull();
     expect((await t.event(ghost)).processed_at).not.toBeNull();
     expect(await t.inbox(ghost)).toEqual([]);
@@ -129,21 +172,18 @@ describe("outbox delivery of notifications", () => {
 
   it("never delivers an event whose transaction rolled back", async () => {
     const user = await h.createUser();
-    const uow = createUnitOfWork(h.db.sql, h.runtime.ids);
+    const uow = createUnitOfWork(h.db, h.runtime.ids);
     await expect(
       uow.run(async (tx) => {
-        await tx.outbox.append(
-          { kind: "test.happened", aggregateType: "test", aggregateId: "rolled-back", payload: {} },
-          h.clock.now(),
-        );
+        await tx.outbox.append(testHappened.event("rolled-back", { notes: [] }), h.clock.now());
         throw new Error("the cause failed");
       }),
     ).rejects.toThrow("the cause failed");
 
-    expect((await h.runOutboxOnce()).claimed).toBe(0);
+    expect((await t.runOnce()).claimed).toBe(0);
     const { rows } = await h.db.sql.query("SELECT 1 FROM outbox_events WHERE aggregate_id = 'rolled-back'");
     expect(rows).toEqual([]);
-    expect(await h.runtime.delivery.notifications.listByUser(user.id, 50)).toEqual([]);
+    expect(await h.runtime.notifications.notifications.listByUser(user.id, 50)).toEqual([]);
   });
 
   it("pushes each notification once to all of the recipient's devices and sets pushed_at", async () => {
@@ -152,7 +192,7 @@ describe("outbox delivery of notifications", () => {
     await t.addDevice(ada.id, "ada-tablet");
     const eventId = await t.append([t.note(ada.id, "Order placed"), t.note(bob.id)]);
 
-    await h.runOutboxOnce();
+    await t.runOnce();
 
     expect(push.sent).toEqual([
       {
@@ -179,14 +219,14 @@ describe("outbox delivery of notifications", () => {
     const ada = await h.createUser();
     await t.addDevice(ada.id, "ada-redelivery");
     const eventId = await t.append([t.note(ada.id)]);
-    await h.runOutboxOnce();
+    await t.runOnce();
 
     // As if the worker died after delivering but before recording: the event is pending again.
     await h.db.sql.query("UPDATE outbox_events SET processed_at = NULL, available_at = $2 WHERE id = $1", [
       eventId,
       h.clock.now(),
     ]);
-    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 1 });
+    expect(await t.runOnce()).toMatchObject({ claimed: 1, processed: 1 });
 
     expect(await t.inbox(eventId)).toHaveLength(1);
     expect(push.sentTo("ada-redelivery")).toHaveLength(1);
@@ -199,9 +239,9 @@ describe("outbox delivery of notifications", () => {
     push.markInvalid("ada-uninstalled");
     const eventId = await t.append([t.note(ada.id)]);
 
-    expect(await h.runOutboxOnce()).toMatchObject({ processed: 1 });
+    expect(await t.runOnce()).toMatchObject({ processed: 1 });
 
-    expect(await h.runtime.delivery.devices.findTokensByUser(ada.id)).toEqual(["ada-current"]);
+    expect(await h.runtime.notifications.devices.findTokensByUser(ada.id)).toEqual(["ada-current"]);
     expect((await t.inbox(eventId))[0]?.pushed_at).not.toBeNull();
   });
 
@@ -212,7 +252,7 @@ describe("outbox delivery of notifications", () => {
     push.failNext(1);
     const failedAt = h.clock.now();
 
-    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 0, retried: 1 });
+    expect(await t.runOnce()).toMatchObject({ claimed: 1, processed: 0, retried: 1 });
 
     const event = await t.event(eventId);
     expect(event).toMatchObject({
@@ -228,9 +268,9 @@ describe("outbox delivery of notifications", () => {
     expect(rows[0]?.pushed_at).toBeNull();
 
     // Not due yet: nothing is claimed until the backoff has passed.
-    expect((await h.runOutboxOnce()).claimed).toBe(0);
+    expect((await t.runOnce()).claimed).toBe(0);
     h.clock.advance(OUTBOX_BACKOFF.baseMs);
-    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 1 });
+    expect(await t.runOnce()).toMatchObject({ claimed: 1, processed: 1 });
     expect(push.sentTo("ada-flaky")).toHaveLength(1);
     expect(await t.inbox(eventId)).toHaveLength(1);
     expect((await t.event(eventId)).attempts).toBe(1);
@@ -243,11 +283,11 @@ describe("outbox delivery of notifications", () => {
     push.failAll();
 
     for (let failure = 1; failure <= 9; failure += 1) {
-      expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, retried: 1 });
+      expect(await t.runOnce()).toMatchObject({ claimed: 1, retried: 1 });
       expect(await t.event(eventId)).toMatchObject({ attempts: failure, dead_at: null });
       h.clock.advance(OUTBOX_BACKOFF.capMs);
     }
-    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, dead: 1 });
+    expect(await t.runOnce()).toMatchObject({ claimed: 1, dead: 1 });
     const dead = await t.event(eventId);
     expect(dead).toMatchObject({
       attempts: 10,
@@ -256,38 +296,55 @@ describe("outbox delivery of notifications", () => {
     });
     expect(dead.dead_at).toEqual(h.clock.now());
     h.clock.advance(OUTBOX_BACKOFF.capMs * 10);
-    expect((await h.runOutboxOnce()).claimed).toBe(0);
+    expect((await t.runOnce()).claimed).toBe(0);
     expect(push.failures).toBe(10);
     expect(await t.inbox(eventId)).toHaveLength(1);
 
     push.failAll(false);
-    expect(await retryDeadEvents(h.runtime.delivery, { eventId })).toBe(1);
+    expect(await retryDeadEvents(h.runtime.outbox, { eventId })).toBe(1);
     expect(await t.event(eventId)).toMatchObject({ attempts: 0, dead_at: null });
-    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, processed: 1 });
+    expect(await t.runOnce()).toMatchObject({ claimed: 1, processed: 1 });
     expect(push.sentTo("ada-outage")).toHaveLength(1);
-    expect(await retryDeadEvents(h.runtime.delivery)).toBe(0);
+    expect(await retryDeadEvents(h.runtime.outbox)).toBe(0);
   });
 
-  it("dead-letters a malformed payload at once instead of retrying it", async () => {
-    const eventId = await t.append(undefined, { notifications: "not a list" });
+  it("dead-letters a payload its kind's schema refuses at once instead of retrying it", async () => {
+    const eventId = await t.append(undefined, { notes: "not a list" });
 
-    expect(await h.runOutboxOnce()).toMatchObject({ claimed: 1, dead: 1 });
+    expect(await t.runOnce()).toMatchObject({ claimed: 1, dead: 1 });
 
     expect(await t.event(eventId)).toMatchObject({
       attempts: 1,
-      last_error: "PermanentDeliveryError: payload.notifications must be an array",
+      last_error: expect.stringMatching(
+        /^PermanentDeliveryError: payload of test\.happened is invalid: notes /,
+      ),
     });
     expect((await t.event(eventId)).dead_at).not.toBeNull();
+  });
+
+  it("dead-letters an event of an unknown kind at once, keeping it with a clear error", async () => {
+    const eventId = await t.appendUnknown();
+
+    expect(await t.runOnce()).toMatchObject({ claimed: 1, processed: 0, dead: 1 });
+
+    expect(await t.event(eventId)).toMatchObject({
+      attempts: 1,
+      processed_at: null,
+      last_error: 'PermanentDeliveryError: unknown event kind "test.unknown"',
+    });
+    expect((await t.event(eventId)).dead_at).not.toBeNull();
+    // The product's own registry does not know it either: it is never silently dropped.
+    expect(await t.event(eventId)).toBeDefined();
   });
 
   it("runs as a loop: delivers an event appended while idle, and resolves after abort", async () => {
     const ada = await h.createUser();
     const controller = new AbortController();
     const outcomes: OutboxOutcome["type"][] = [];
-    const loop = runOutbox(
-      { ...h.runtime.delivery, observe: (outcome) => outcomes.push(outcome.type) },
-      { signal: controller.signal, pollIntervalMs: 20 },
-    );
+    const loop = runOutbox(testOutbox(h, { observe: (outcome) => outcomes.push(outcome.type) }), {
+      signal: controller.signal,
+      pollIntervalMs: 20,
+    });
     await sleep(60);
     const eventId = await t.append([t.note(ada.id)]);
     await eventually(async () => (await t.inbox(eventId)).length === 1, 2_000);
@@ -300,7 +357,7 @@ describe("outbox delivery of notifications", () => {
 
   it("runs embedded in the API process (WORKER=embedded) and stops cleanly", async () => {
     const ada = await h.createUser();
-    const worker = startEmbeddedWorker(h.runtime.delivery);
+    const worker = startEmbeddedWorker(testOutbox(h));
     try {
       const eventId = await t.append([t.note(ada.id)]);
       await eventually(async () => (await t.event(eventId)).processed_at !== null, 5_000);
@@ -327,8 +384,8 @@ describe("outbox delivery with push off", () => {
     await t.addDevice(ada.id, "ada-without-fcm");
     const eventId = await t.append([t.note(ada.id)]);
 
-    expect(h.runtime.delivery.push).toBeUndefined();
-    expect(await h.runOutboxOnce()).toMatchObject({ processed: 1 });
+    expect(h.runtime.notifications.push).toBeUndefined();
+    expect(await t.runOnce()).toMatchObject({ processed: 1 });
     const rows = await t.inbox(eventId);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.pushed_at).toBeNull();
@@ -366,14 +423,16 @@ describe.skipIf(!onPostgres)(
           const database = await openDatabase({ url: h.databaseUrl, poolMax: 4 });
           const push = createMemoryPush();
           const processed: string[] = [];
-          const delivery = {
-            ...createDeliveryDeps({
-              database,
-              clock: systemClock,
-              ids: h.runtime.ids,
-              push,
-              logger: createLogger({ level: "silent" }),
-            }),
+          const repos = createOutboxRepositories(database);
+          const delivery: OutboxDeps = {
+            outbox: repos.outbox,
+            deliver: (event) =>
+              registry.deliver(
+                { notifications: repos.notifications, devices: repos.devices, push, clock: systemClock },
+                event,
+              ),
+            clock: systemClock,
+            random: Math.random,
             observe: (outcome: OutboxOutcome) => {
               if (outcome.type === "processed") {
                 processed.push(outcome.event.id);

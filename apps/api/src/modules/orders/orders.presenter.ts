@@ -1,6 +1,5 @@
-import type { OrderDto, PaymentDto } from "@agora/contracts/orders";
-import type { OrderSettings } from "@agora/domain/orders/orders.deps";
-import type { Order, Payment } from "@agora/domain/orders/orders.types";
+import type { OrderDto } from "@agora/contracts/orders";
+import type { Order } from "@agora/domain/orders/orders.types";
 
 export const toOrderDto = (order: Order): OrderDto => ({
   id: order.id,
@@ -21,24 +20,3 @@ export const toOrderDto = (order: Order): OrderDto => ({
   created_at: order.createdAt.toISOString(),
   updated_at: order.updatedAt.toISOString(),
 });
-
-export const toPaymentDto = (
-  payment: Payment,
-  settings: Pick<OrderSettings, "paymentInstructions">,
-): PaymentDto => {
-  const instructions = settings.paymentInstructions[payment.method];
-
-  return {
-    id: payment.id,
-    purpose: payment.purpose,
-    purpose_id: payment.purposeId,
-    amount: payment.amount,
-    currency: payment.currency,
-    status: payment.status,
-    method: payment.method,
-    version: payment.version,
-    ...(instructions ? { instructions } : {}),
-    created_at: payment.createdAt.toISOString(),
-    updated_at: payment.updatedAt.toISOString(),
-  };
-};

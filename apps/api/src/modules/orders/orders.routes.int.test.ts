@@ -295,7 +295,7 @@ describe("orders", () => {
       );
       expect(rows[0]?.n).toBe(1);
       const stored = await h.db.sql.query<{ body: string }>(
-        "SELECT response_body::text AS body FROM idempotency_keys WHERE key = 'replay-1'",
+        "SELECT row_to_json(k)::text AS body FROM idempotency_keys k WHERE key = 'replay-1'",
       );
       expect(stored.rows[0]?.body).not.toContain(first.body.data.guest_access_token ?? "none");
     });

@@ -1,34 +1,69 @@
-import { idParamSchema } from "@agora/contracts/common";
+import { idParamSchema, pageQuerySchema } from "@agora/contracts/common";
 import { pageMetaSchema, successEnvelope } from "@agora/contracts/envelope";
 import {
   createdOrderSchema,
+  createOrderHeadersSchema,
   createOrderRequestSchema,
-  createPaymentRequestSchema,
   guestAccessHeaderSchema,
-  idempotencyKeyHeaderSchema,
   orderSchema,
-  paymentSchema,
   transitionRequestSchema,
 } from "@agora/contracts/orders";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { type CreatedOrder, createOrder, type OrderCaller } from "@agora/domain/orders/create-order";
-import { fingerprintOf } from "@agora/domain/orders/idempotency";
+import { getGuestOrder } from "@agora/domain/orders/get-guest-order";
+import { getOrder } from "@agora/domain/orders/get-order";
+import { listOrders } from "@agora/domain/orders/list-orders";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import type { Order } from "@agora/domain/orders/orders.types";
-import { createOrderPayment } from "@agora/domain/orders/payments";
-import { getGuestOrder, getOrder, listOrders } from "@agora/domain/orders/read-orders";
-import { adminTransitionOrder, transitionOrder } from "@agora/domain/orders/transition-order";
+import type { TransitionInput } from "@agora/domain/orders/transition-order";
+import { transitionOrder } from "@agora/domain/orders/transition-order";
+import type { Actor } from "@agora/domain/shared/actor";
 import { ValidationError } from "@agora/domain/shared/app-error";
 import { createRoute, z } from "@hono/zod-openapi";
-import { replay, storedRefusal } from "../../http/idempotency";
-import { actorOf, optionalAuth, requireAuth, requireRoles } from "../../http/middleware/auth";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/app-env";
+import { created, idempotencyRequest } from "../../http/idempotency";
+import { actorOf, optionalAuth, requireAuth } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
-import { parsePage } from "../../http/pagination";
 import { ok } from "../../http/respond";
-import { toOrderDto, toPaymentDto } from "./orders.presenter";
+import { toOrderDto } from "./orders.presenter";
 
-const tags = ["Orders and payments"];
+const tags = ["Orders"];
 const secured = [{ bearerAuth: [] }];
+
+/** The order state policy, as the member and the administrators' transition routes describe it. */
+export const transitionDescription =
+  "Provider owner or administrator: pending→confirmed, confirmed→in_progress, confirmed|in_progress→completed, " +
+  "pending|confirmed|in_progress→cancelled. Customer: pending|confirmed→cancelled (other moves 403). " +
+  "`completed` and `cancelled` are final; a same-state request is 422 `invalid_transition`. `version` must be " +
+  "the order's current one (409 `order_conflict` otherwise, and for the loser of two concurrent requests). " +
+  "Completion also records the completed-order snapshot and the primary sale, once.";
+
+/** The request and responses shared by both transition routes. */
+export const transitionContract = {
+  request: { params: idParamSchema, ...body(transitionRequestSchema) },
+  responses: { 200: json(successEnvelope(orderSchema), "Updated."), ...errors(401, 403, 404, 409, 422) },
+};
+
+/** The one transition handler: both routes run it, each with its use case. */
+export const transitionHandler =
+  (deps: OrdersDeps, useCase: (deps: OrdersDeps, actor: Actor, input: TransitionInput) => Promise<Order>) =>
+  async (
+    c: Context<
+      AppEnv,
+      string,
+      { out: { param: { id: string }; json: z.infer<typeof transitionRequestSchema> } }
+    >,
+  ) => {
+    const input = c.req.valid("json");
+    const order = await useCase(deps, actorOf(c), {
+      orderId: c.req.valid("param").id,
+      to: input.status,
+      version: input.version,
+    });
+
+    return ok(c, toOrderDto(order));
+  };
 
 export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps; orders: OrdersDeps }) => {
   const auth = requireAuth(identity);
@@ -42,7 +77,7 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
       "Newest first; `meta` carries `{ limit, offset, total }`. limit 1-100 (default 20), offset 0 or more; anything else is 422.",
     security: secured,
     middleware: [auth],
-    request: { query: z.object({ limit: z.string().optional(), offset: z.string().optional() }) },
+    request: { query: pageQuerySchema(20) },
     responses: {
       200: json(successEnvelope(z.array(orderSchema), pageMetaSchema), "A page of orders."),
       ...errors(401, 422),
@@ -61,14 +96,11 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
       "from the active menu item of a publicly visible listing (422 `item_unavailable` otherwise) and computes " +
       "the total (422 when it would exceed 2^53-1). A guest's 201 carries `guest_access_token` (64 characters, " +
       "valid 90 days) for `GET /guest/orders/{id}`. Idempotency-Key (1-128): the same key and body replay the " +
-      "first response with `Idempotent-Replayed: true`; another body is 409 `idempotency_conflict`; keys are " +
-      "scoped to the caller (user, or the guest's email) and kept 24 hours.",
+      "first outcome (its 201, or its refusal) with `Idempotent-Replayed: true`; another body is 409 " +
+      "`idempotency_conflict`; keys are scoped to the caller (user, or the guest's email) and kept 24 hours.",
     security: [{}, ...secured],
     middleware: [optionalAuth(identity)],
-    request: {
-      headers: z.object({ "idempotency-key": idempotencyKeyHeaderSchema.optional() }),
-      ...body(createOrderRequestSchema),
-    },
+    request: { headers: createOrderHeadersSchema, ...body(createOrderRequestSchema) },
     responses: {
       201: json(successEnvelope(createdOrderSchema), "Created (or replayed)."),
       ...errors(401, 409, 422),
@@ -98,13 +130,6 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
     responses: { 200: json(successEnvelope(orderSchema), "The order."), ...errors(401, 404) },
   });
 
-  const transitionDescription =
-    "Provider owner or administrator: pending→confirmed, confirmed→in_progress, confirmed|in_progress→completed, " +
-    "pending|confirmed|in_progress→cancelled. Customer: pending|confirmed→cancelled (other moves 403). " +
-    "`completed` and `cancelled` are final; a same-state request is 422 `invalid_transition`. `version` must be " +
-    "the order's current one (409 `order_conflict` otherwise, and for the loser of two concurrent requests). " +
-    "Completion also records the completed-order snapshot and the primary sale, once.";
-
   const transition = createRoute({
     method: "post",
     path: "/orders/{id}/transition",
@@ -113,57 +138,18 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
     description: transitionDescription,
     security: secured,
     middleware: [auth],
-    request: { params: idParamSchema, ...body(transitionRequestSchema) },
-    responses: { 200: json(successEnvelope(orderSchema), "Updated."), ...errors(401, 403, 404, 409, 422) },
+    ...transitionContract,
   });
 
-  const adminTransition = createRoute({
-    method: "post",
-    path: "/admin/orders/{id}/transition",
-    tags: ["Administration"],
-    summary: "Move an order (administrators)",
-    description: transitionDescription,
-    security: secured,
-    middleware: [auth, requireRoles("admin")],
-    request: { params: idParamSchema, ...body(transitionRequestSchema) },
-    responses: { 200: json(successEnvelope(orderSchema), "Updated."), ...errors(401, 403, 404, 409, 422) },
-  });
+  const withGuestToken = (created: CreatedOrder) => {
+    const dto = toOrderDto(created.order);
 
-  const pay = createRoute({
-    method: "post",
-    path: "/orders/{id}/payments",
-    tags,
-    summary: "Start paying for an order (its customer)",
-    description:
-      "The amount and currency come from the stored order; `instructions` are the configured ones for the " +
-      "method. One open payment per order: another is 409 `payment_conflict` (the same Idempotency-Key replays " +
-      "instead). An order that is not the caller's, or is cancelled, is 422.",
-    security: secured,
-    middleware: [auth],
-    request: {
-      params: idParamSchema,
-      headers: z.object({ "idempotency-key": idempotencyKeyHeaderSchema }),
-      ...body(createPaymentRequestSchema),
-    },
-    responses: {
-      201: json(successEnvelope(paymentSchema), "Created (or replayed)."),
-      ...errors(401, 409, 422),
-    },
-  });
-
-  const orderResponse = (created: CreatedOrder) => ({
-    status: 201,
-    body: toOrderDto(created.order),
-    secret: created.guestAccessToken,
-  });
-  const withGuestToken = (order: z.infer<typeof orderSchema>, token: string) => ({
-    ...order,
-    guest_access_token: token,
-  });
+    return created.guestAccessToken ? { ...dto, guest_access_token: created.guestAccessToken } : dto;
+  };
 
   return createRouter()
     .openapi(list, async (c) => {
-      const page = parsePage(c.req.valid("query"), { defaultLimit: 20, nonIntegerIs400: false });
+      const page = c.req.valid("query");
       const result = await listOrders(orders, actorOf(c), page);
 
       return ok(c, result.items.map(toOrderDto), { meta: { ...page, total: result.total } });
@@ -200,21 +186,13 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
           notes: input.notes,
           scheduleAt: input.schedule_at === undefined ? undefined : new Date(input.schedule_at),
         },
-        key === undefined
-          ? undefined
-          : { scope, route: "POST /api/v1/orders", key, fingerprint: fingerprintOf(input) },
-        { toResponse: orderResponse, errorResponse: storedRefusal },
+        idempotencyRequest(c, scope, key, input),
       );
-      if (outcome.kind === "replay") {
-        return replay(c, outcome.response, 201, withGuestToken);
-      }
-      const { order, guestAccessToken } = outcome.result;
-      const dto = toOrderDto(order);
 
-      return ok(c, guestAccessToken ? withGuestToken(dto, guestAccessToken) : dto, { status: 201 });
+      return created(c, outcome, withGuestToken);
     })
     .openapi(guestRead, async (c) => {
-      const order: Order = await getGuestOrder(
+      const order = await getGuestOrder(
         orders,
         c.req.valid("param").id,
         c.req.valid("header")["x-guest-access-token"],
@@ -223,49 +201,5 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
       return ok(c, toOrderDto(order));
     })
     .openapi(get, async (c) => ok(c, toOrderDto(await getOrder(orders, actorOf(c), c.req.valid("param").id))))
-    .openapi(transition, async (c) => {
-      const input = c.req.valid("json");
-      const order = await transitionOrder(orders, actorOf(c), {
-        orderId: c.req.valid("param").id,
-        to: input.status,
-        version: input.version,
-      });
-
-      return ok(c, toOrderDto(order));
-    })
-    .openapi(adminTransition, async (c) => {
-      const input = c.req.valid("json");
-      const order = await adminTransitionOrder(orders, actorOf(c), {
-        orderId: c.req.valid("param").id,
-        to: input.status,
-        version: input.version,
-      });
-
-      return ok(c, toOrderDto(order));
-    })
-    .openapi(pay, async (c) => {
-      const actor = actorOf(c);
-      const orderId = c.req.valid("param").id;
-      const input = c.req.valid("json");
-      const outcome = await createOrderPayment(
-        orders,
-        actor,
-        { orderId, method: input.method },
-        {
-          scope: actor.userId,
-          route: `POST /api/v1/orders/${orderId}/payments`,
-          key: c.req.valid("header")["idempotency-key"],
-          fingerprint: fingerprintOf(input),
-        },
-        {
-          toResponse: (payment) => ({ status: 201, body: toPaymentDto(payment, orders.settings) }),
-          errorResponse: storedRefusal,
-        },
-      );
-      if (outcome.kind === "replay") {
-        return replay(c, outcome.response, 201);
-      }
-
-      return ok(c, toPaymentDto(outcome.result, orders.settings), { status: 201 });
-    });
+    .openapi(transition, transitionHandler(orders, transitionOrder));
 };

@@ -1,0 +1,60 @@
+import { idParamSchema } from "@agora/contracts/common";
+import { successEnvelope } from "@agora/contracts/envelope";
+import { listingSchema, providerSchema } from "@agora/contracts/marketplace";
+import { changeListingStatusRequestSchema } from "@agora/contracts/marketplace.admin";
+import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { approveProvider } from "@agora/domain/marketplace/approve-provider";
+import {
+  type AdminListingStatus,
+  changeListingStatus,
+} from "@agora/domain/marketplace/change-listing-status";
+import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import { createRoute } from "@hono/zod-openapi";
+import { actorOf, requireAuth, requireRoles } from "../../http/middleware/auth";
+import { createRouter, errors, json } from "../../http/openapi";
+import { ok } from "../../http/respond";
+import type { StatusKind } from "../administration/administration.kinds";
+import { toListingDto, toProviderDto } from "./marketplace.presenter";
+
+/** Mounted at /api/v1/admin. */
+export const createMarketplaceAdminRoutes = ({
+  identity,
+  marketplace,
+}: {
+  identity: IdentityDeps;
+  marketplace: MarketplaceDeps;
+}) => {
+  const approve = createRoute({
+    method: "post",
+    path: "/providers/{id}/approve",
+    tags: ["Administration"],
+    summary: "Approve a provider",
+    description:
+      "pending → approved in one transaction: the owner's role becomes `provider` (staff roles are kept), draft " +
+      "listings whose subscription is already paid are published, and the decision is audited. Approving an " +
+      "approved provider changes nothing.",
+    security: [{ bearerAuth: [] }],
+    middleware: [requireAuth(identity), requireRoles("admin")],
+    request: { params: idParamSchema },
+    responses: {
+      200: json(successEnvelope(providerSchema), "The approved provider."),
+      ...errors(401, 403, 404),
+    },
+  });
+
+  return createRouter().openapi(approve, async (c) =>
+    ok(c, toProviderDto(await approveProvider(marketplace, actorOf(c), c.req.valid("param").id))),
+  );
+};
+
+/** `PATCH /admin/listings/{id}/status`: a suspended or inactive listing leaves public search. */
+export const listingStatusKind = ({
+  marketplace,
+}: {
+  marketplace: MarketplaceDeps;
+}): StatusKind<AdminListingStatus> => ({
+  request: changeListingStatusRequestSchema,
+  response: listingSchema,
+  change: async (actor, id, { status }) =>
+    toListingDto(await changeListingStatus(marketplace, actor, { listingId: id, status })),
+});

@@ -1,0 +1,85 @@
+import type { SessionRepository } from "@agora/domain/identity/identity.ports";
+import type { Role } from "@agora/domain/shared/actor";
+import type { RefreshToken, Session } from "../../generated/prisma/client";
+import type { RowOf } from "../../rows";
+import type { SqlExecutor } from "../../sql";
+
+type TokenRow = Pick<RowOf<RefreshToken>, "id" | "session_id" | "expires_at" | "rotated_at"> &
+  Pick<RowOf<Session>, "user_id" | "revoked_at">;
+
+export const createSessionRepository = (db: SqlExecutor): SessionRepository => ({
+  async create(session) {
+    await db.query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, $3)", [
+      session.id,
+      session.userId,
+      session.createdAt,
+    ]);
+  },
+
+  async addRefreshToken(token) {
+    await db.query(
+      `INSERT INTO refresh_tokens (id, session_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      [token.id, token.sessionId, token.tokenHash, token.createdAt, token.expiresAt],
+      "refresh_tokens_insert",
+    );
+  },
+
+  async findRefreshTokenForUpdate(tokenHash) {
+    const { rows } = await db.query<TokenRow>(
+      `SELECT rt.id, rt.session_id, s.user_id, rt.expires_at, rt.rotated_at, s.revoked_at
+         FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
+        WHERE rt.token_hash = $1
+        FOR UPDATE OF rt`,
+      [tokenHash],
+      "refresh_tokens_find_for_update",
+    );
+    const row = rows[0];
+
+    return row
+      ? {
+          id: row.id,
+          sessionId: row.session_id,
+          userId: row.user_id,
+          expiresAt: row.expires_at,
+          rotatedAt: row.rotated_at,
+          sessionRevokedAt: row.revoked_at,
+        }
+      : null;
+  },
+
+  async markRotated(tokenId, at) {
+    await db.query(
+      "UPDATE refresh_tokens SET rotated_at = $2 WHERE id = $1",
+      [tokenId, at],
+      "refresh_tokens_rotate",
+    );
+  },
+
+  async revoke(sessionId, reason, at) {
+    await db.query(
+      "UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE id = $1 AND revoked_at IS NULL",
+      [sessionId, reason, at],
+    );
+  },
+
+  async revokeAllForUser(userId, reason, at) {
+    const { rowCount } = await db.query(
+      "UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL",
+      [userId, reason, at],
+    );
+
+    return rowCount;
+  },
+
+  async findActiveActor(sessionId) {
+    const { rows } = await db.query<{ id: string; role: string }>(
+      `SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.revoked_at IS NULL AND u.status = 'active'`,
+      [sessionId],
+      "sessions_active_actor",
+    );
+    const row = rows[0];
+
+    return row ? { userId: row.id, role: row.role as Role } : null;
+  },
+});

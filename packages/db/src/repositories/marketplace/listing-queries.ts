@@ -1,0 +1,166 @@
+// The SQL of the public listing reads, kept free of runtime imports so the bench's raw reference
+// server can run exactly these statements (Node loads this file directly, stripping the types).
+import type { ListingSearch } from "@agora/domain/marketplace/marketplace.types";
+
+export type MenuItemJson = {
+  id: string;
+  listing_id: string;
+  name: string;
+  description: string;
+  price_amount: number | string;
+  currency: string;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+};
+
+/** Active items of listing `l`, as one JSON array (one query for the page, no N+1). */
+export const menuItemsJson = `COALESCE((
+    SELECT json_agg(json_build_object(
+             'id', m.id, 'listing_id', m.listing_id, 'name', m.name, 'description', m.description,
+             'price_amount', m.price_amount, 'currency', m.currency, 'active', m.active,
+             'created_at', m.created_at, 'updated_at', m.updated_at) ORDER BY m.created_at, m.id)
+      FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json)`;
+
+/**
+ * Public visibility (SPEC): active, subscription active and unexpired at `now` (a parameter),
+ * provider approved (mirrored on the listing). The one copy of the rule in SQL: listing reads,
+ * search and the orderable menu item all use it. The static part is the partial indexes' predicate.
+ */
+export const visibleAt = (now: string) =>
+  `l.status = 'active' AND l.subscription_status = 'active' AND l.provider_approved
+  AND l.subscription_expires_at > ${now}`;
+
+/**
+ * Public visibility (SPEC): active, subscription active and unexpired at $1, provider approved
+ * (mirrored on the listing). The static part is the predicate of the partial indexes.
+ */
+export const visible = visibleAt("$1");
+
+export type PublicListingJson = {
+  id: string;
+  provider_id: string;
+  provider_name: string;
+  category_id: string;
+  category_name: string;
+  name: string;
+  description: string;
+  featured: boolean;
+  updated_at: string;
+  menu_items: MenuItemJson[];
+};
+
+export const publicListingJson = `json_build_object(
+    'id', l.id, 'provider_id', l.provider_id, 'provider_name', p.display_name,
+    'category_id', l.category_id, 'category_name', c.name, 'name', l.name, 'description', l.description,
+    'featured', COALESCE(l.featured_until > $1, false), 'updated_at', l.updated_at,
+    'menu_items', ${menuItemsJson})`;
+
+/** One visible listing by id ($1 now, $2 id), as JSON (also run by the bench's raw reference). */
+export const publicListingStatement = {
+  name: "listings_public_by_id",
+  text: `SELECT ${publicListingJson} AS listing
+           FROM listings l
+           JOIN provider_profiles p ON p.id = l.provider_id
+           JOIN categories c ON c.id = l.category_id
+          WHERE l.id = $2 AND ${visible}`,
+};
+
+/** The text the trigram index searches: name, description and provider name, lower-cased. */
+export const searchTextSql = (name: string, description: string, providerName: string) =>
+  `lower(${name} || ' ' || ${description} || ' ' || ${providerName})`;
+
+/** LIKE pattern for a substring search over the lower-cased search text. */
+export const containsPattern = (q: string) =>
+  `%${q.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+export type SearchQuery = { name: string; text: string; values: unknown[] };
+
+const pageJson = `COALESCE((
+    SELECT json_agg(${publicListingJson} ORDER BY page.featured DESC, page.updated_at DESC, page.id DESC)
+      FROM page
+      JOIN listings l ON l.id = page.id
+      JOIN provider_profiles p ON p.id = l.provider_id
+      JOIN categories c ON c.id = l.category_id), '[]'::json) AS items`;
+
+/**
+ * Browse (no q): featured and other listings are two index-ordered branches, each cut at
+ * offset + limit, then merged and paged; the total is counted from a partial index.
+ * Parameters: $1 now, $2 offset + limit, $3 offset, $4 limit, [$5 category].
+ */
+const browseStatement = (hasCategory: boolean) => {
+  const filters = hasCategory ? " AND l.category_id = $5::uuid" : "";
+  const branch = (featured: boolean) => `(
+      SELECT l.id, l.updated_at, ${featured} AS featured
+        FROM listings l
+       WHERE ${visible}${filters}
+         AND ${featured ? "l.featured_until > $1" : "(l.featured_until IS NULL OR l.featured_until <= $1)"}
+       ORDER BY l.updated_at DESC, l.id DESC
+       LIMIT $2)`;
+
+  return {
+    name: `listings_browse${hasCategory ? "_category" : ""}`,
+    text: `
+      WITH page AS (
+        ${branch(true)}
+        UNION ALL
+        ${branch(false)}
+        ORDER BY featured DESC, updated_at DESC, id DESC
+        OFFSET $3 LIMIT $4
+      )
+      SELECT (SELECT count(*)::int FROM listings l WHERE ${visible}${filters}) AS total, ${pageJson}`,
+  };
+};
+
+/**
+ * Search (q): the trigram index finds the matches once (materialized), and both the total and the
+ * page (featured first, then most recent, then id) come from that set.
+ * Parameters: $1 now, $2 offset, $3 limit, $4 pattern, [$5 category].
+ */
+const queryStatement = (hasCategory: boolean) => {
+  const filters = hasCategory ? " AND l.category_id = $5::uuid" : "";
+
+  return {
+    name: `listings_search${hasCategory ? "_category" : ""}`,
+    text: `
+      WITH matched AS MATERIALIZED (
+        SELECT l.id, l.updated_at, COALESCE(l.featured_until > $1, false) AS featured
+          FROM listings l
+         WHERE ${visible} AND l.search_text LIKE $4${filters}
+      ), page AS (
+        SELECT id, updated_at, featured FROM matched
+         ORDER BY featured DESC, updated_at DESC, id DESC
+        OFFSET $2 LIMIT $3
+      )
+      SELECT (SELECT count(*)::int FROM matched) AS total, ${pageJson}`,
+  };
+};
+
+const statements = {
+  browse: browseStatement(false),
+  browseCategory: browseStatement(true),
+  query: queryStatement(false),
+  queryCategory: queryStatement(true),
+};
+
+/**
+ * The statement and parameters of a search (also run as-is by the bench's raw reference). One
+ * named statement per filter combination, so each keeps its own index-friendly plan.
+ */
+export const listingSearchQuery = (
+  search: Omit<ListingSearch, "categoryId"> & { categoryId: string | null | undefined },
+  now: Date,
+): SearchQuery => {
+  const q = search.q?.trim() ?? "";
+  const category = search.categoryId;
+  if (q !== "") {
+    const statement = category === undefined ? statements.query : statements.queryCategory;
+    const values: unknown[] = [now, search.offset, search.limit, containsPattern(q)];
+
+    return { ...statement, values: category === undefined ? values : [...values, category] };
+  }
+  const statement = category === undefined ? statements.browse : statements.browseCategory;
+  const values: unknown[] = [now, search.offset + search.limit, search.offset, search.limit];
+
+  return { ...statement, values: category === undefined ? values : [...values, category] };
+};

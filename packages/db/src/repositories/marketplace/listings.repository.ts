@@ -1,0 +1,168 @@
+import type { ListingRepository } from "@agora/domain/marketplace/marketplace.ports";
+import type { Listing, ListingStatus, PublicListing } from "@agora/domain/marketplace/marketplace.types";
+import type { Page } from "@agora/domain/shared/page";
+import type { Listing as ListingModel } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
+import type { RowOf } from "../../rows";
+import { createSingleFlight } from "../../single-flight";
+import type { SqlExecutor } from "../../sql";
+import {
+  listingSearchQuery,
+  type MenuItemJson,
+  menuItemsJson,
+  type PublicListingJson,
+  publicListingStatement,
+  searchTextSql,
+} from "./listing-queries";
+import { toMenuItem } from "./menu-items.repository";
+
+type ListingRow = Pick<
+  RowOf<ListingModel>,
+  | "id"
+  | "provider_id"
+  | "category_id"
+  | "name"
+  | "description"
+  | "status"
+  | "subscription_status"
+  | "subscription_expires_at"
+  | "featured_until"
+  | "created_at"
+  | "updated_at"
+> & { provider_name: string; category_name: string; featured: boolean; menu_items: MenuItemJson[] };
+
+const listingSelect = `
+  SELECT l.id, l.provider_id, p.display_name AS provider_name, l.category_id, c.name AS category_name,
+         l.name, l.description, l.status, l.subscription_status, l.subscription_expires_at,
+         l.featured_until, COALESCE(l.featured_until > $2, false) AS featured, l.created_at, l.updated_at,
+         ${menuItemsJson} AS menu_items
+    FROM listings l
+    JOIN provider_profiles p ON p.id = l.provider_id
+    JOIN categories c ON c.id = l.category_id`;
+
+const toListing = (row: ListingRow): Listing => ({
+  id: row.id,
+  providerId: row.provider_id,
+  providerName: row.provider_name,
+  categoryId: row.category_id,
+  categoryName: row.category_name,
+  name: row.name,
+  description: row.description,
+  status: row.status as ListingStatus,
+  subscriptionStatus: row.subscription_status as Listing["subscriptionStatus"],
+  subscriptionExpiresAt: row.subscription_expires_at,
+  featuredUntil: row.featured_until,
+  featured: row.featured,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  menuItems: row.menu_items.map(toMenuItem),
+});
+
+const toPublicListing = (row: PublicListingJson): PublicListing => ({
+  id: row.id,
+  providerId: row.provider_id,
+  providerName: row.provider_name,
+  categoryId: row.category_id,
+  categoryName: row.category_name,
+  name: row.name,
+  description: row.description,
+  featured: row.featured,
+  updatedAt: new Date(row.updated_at),
+  menuItems: row.menu_items.map(toMenuItem),
+});
+
+export const createListingRepository = (db: SqlExecutor): ListingRepository => {
+  // Identical searches arriving while one runs share its result (public, anonymous, read-heavy).
+  const coalesce = createSingleFlight<Page<PublicListing>>();
+
+  return {
+    async create(listing, at) {
+      await db.query(
+        `INSERT INTO listings (id, provider_id, category_id, name, description, status, subscription_status,
+                             provider_approved, search_text, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, 'draft', 'inactive', p.approval_status = 'approved',
+              ${searchTextSql("$4", "$5", "p.display_name")}, $6, $6
+         FROM provider_profiles p WHERE p.id = $2`,
+        [listing.id, listing.providerId, listing.categoryId, listing.name, listing.description, at],
+      );
+    },
+
+    async findById(id, now) {
+      const { rows } = await db.query<ListingRow>(
+        `${listingSelect} WHERE l.id = $1`,
+        [idParam(id), now],
+        "listings_by_id",
+      );
+
+      return rows[0] ? toListing(rows[0]) : null;
+    },
+
+    async listByProvider(providerId, now) {
+      const { rows } = await db.query<ListingRow>(
+        `${listingSelect} WHERE l.provider_id = $1 ORDER BY l.created_at, l.id`,
+        [idParam(providerId), now],
+      );
+
+      return rows.map(toListing);
+    },
+
+    async findPublic(id, now) {
+      const { rows } = await db.query<{ listing: PublicListingJson }>(
+        publicListingStatement.text,
+        [now, idParam(id)],
+        publicListingStatement.name,
+      );
+
+      return rows[0] ? toPublicListing(rows[0].listing) : null;
+    },
+
+    search(search, now) {
+      // A category id that is not a UUID names no category: bound as NULL, it matches nothing.
+      const query = listingSearchQuery(
+        search.categoryId === undefined ? search : { ...search, categoryId: idParam(search.categoryId) },
+        now,
+      );
+      // Same statement and values, to the second: the visibility check uses `now`.
+      const key = `${query.name}|${Math.floor(now.getTime() / 1000)}|${query.values.slice(1).join("|")}`;
+
+      return coalesce(key, async () => {
+        const { rows } = await db.query<{ total: number; items: PublicListingJson[] }>(
+          query.text,
+          query.values,
+          query.name,
+        );
+        const row = rows[0];
+
+        return { total: row?.total ?? 0, items: (row?.items ?? []).map(toPublicListing) };
+      });
+    },
+
+    async update(id, changes, at) {
+      await db.query(
+        `UPDATE listings
+          SET name = COALESCE($2, name),
+              description = COALESCE($3, description),
+              category_id = COALESCE($4::uuid, category_id),
+              search_text = ${searchTextSql("COALESCE($2, name)", "COALESCE($3, description)", "(SELECT display_name FROM provider_profiles WHERE id = listings.provider_id)")},
+              updated_at = $5
+        WHERE id = $1`,
+        [id, changes.name ?? null, changes.description ?? null, changes.categoryId ?? null, at],
+      );
+    },
+
+    async setStatus(id, status, at) {
+      await db.query("UPDATE listings SET status = $2, updated_at = $3 WHERE id = $1", [id, status, at]);
+    },
+
+    async setSubscription(id, expiresAt, at) {
+      await db.query(
+        "UPDATE listings SET subscription_status = 'active', subscription_expires_at = $2, updated_at = $3 WHERE id = $1",
+        [id, expiresAt, at],
+      );
+    },
+
+    async touch(id, at) {
+      await db.query("UPDATE listings SET updated_at = $2 WHERE id = $1", [id, at]);
+    },
+  };
+};

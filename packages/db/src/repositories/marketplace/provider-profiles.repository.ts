@@ -1,0 +1,102 @@
+import type { ProviderRepository } from "@agora/domain/marketplace/marketplace.ports";
+import type { ProviderProfile } from "@agora/domain/marketplace/marketplace.types";
+import type { PrismaClient, ProviderProfile as ProviderModel } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
+import type { SqlExecutor } from "../../sql";
+import { searchTextSql } from "./listing-queries";
+
+const toProvider = (row: ProviderModel): ProviderProfile => ({
+  id: row.id,
+  userId: row.userId,
+  displayName: row.displayName,
+  bio: row.bio,
+  phone: row.phone,
+  approvalStatus: row.approvalStatus as ProviderProfile["approvalStatus"],
+  availability: row.availability as ProviderProfile["availability"],
+  createdAt: row.createdAt,
+});
+
+/**
+ * Provider profiles through Prisma (not a hot path); the listings' denormalized copies of the
+ * provider (search text, approval) are kept in step with raw SQL in the same transaction.
+ */
+export const createProviderRepository = (prisma: PrismaClient, db: SqlExecutor): ProviderRepository => ({
+  async findById(id) {
+    const key = idParam(id);
+    const row = key ? await prisma.providerProfile.findUnique({ where: { id: key } }) : null;
+
+    return row ? toProvider(row) : null;
+  },
+
+  async findByUserId(userId) {
+    const row = await prisma.providerProfile.findUnique({ where: { userId } });
+
+    return row ? toProvider(row) : null;
+  },
+
+  async create(profile, at) {
+    const { count } = await prisma.providerProfile.createMany({
+      data: [
+        {
+          id: profile.id,
+          userId: profile.userId,
+          displayName: profile.displayName,
+          bio: profile.bio,
+          phone: profile.phone,
+          approvalStatus: profile.approvalStatus,
+          availability: profile.availability,
+          createdAt: at,
+          updatedAt: at,
+        },
+      ],
+      skipDuplicates: true,
+    });
+
+    return count === 1;
+  },
+
+  async update(id, changes, at) {
+    const key = idParam(id);
+    if (!key) {
+      return null;
+    }
+    const { count } = await prisma.providerProfile.updateMany({
+      where: { id: key },
+      data: {
+        ...(changes.displayName === undefined ? {} : { displayName: changes.displayName }),
+        ...(changes.bio === undefined ? {} : { bio: changes.bio }),
+        ...(changes.phone === undefined ? {} : { phone: changes.phone }),
+        updatedAt: at,
+      },
+    });
+    if (count === 0) {
+      return null;
+    }
+    if (changes.displayName !== undefined) {
+      await db.query(
+        `UPDATE listings SET search_text = ${searchTextSql("name", "description", "$2")} WHERE provider_id = $1`,
+        [key, changes.displayName],
+      );
+    }
+
+    return this.findById(key);
+  },
+
+  async approve(id, at) {
+    const key = idParam(id);
+    if (!key) {
+      return null;
+    }
+    const { count } = await prisma.providerProfile.updateMany({
+      where: { id: key, approvalStatus: "pending" },
+      data: { approvalStatus: "approved", approvedAt: at, updatedAt: at },
+    });
+    if (count === 0) {
+      return null;
+    }
+    // The listings carry the approval so public reads stay on one table and its partial indexes.
+    await db.query("UPDATE listings SET provider_approved = true WHERE provider_id = $1", [key]);
+
+    return this.findById(key);
+  },
+});

@@ -1,0 +1,152 @@
+import type { OrderRepository } from "@agora/domain/orders/orders.ports";
+import type { Order, OrderStatus } from "@agora/domain/orders/orders.types";
+import type { PaymentStatus } from "@agora/domain/payments/payments.types";
+import type { Order as OrderModel } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
+import type { RowOf } from "../../rows";
+import type { SqlExecutor } from "../../sql";
+
+type OrderRow = Omit<RowOf<OrderModel>, "guest_phone" | "guest_token_hash" | "guest_token_expires_at"> & {
+  provider_user_id: string;
+};
+
+/** An order row as `row_to_json` gives it (amounts as numbers, timestamps as text). */
+type OrderJson = Omit<
+  OrderRow,
+  "unit_price_amount" | "total_amount" | "schedule_at" | "created_at" | "updated_at"
+> & {
+  unit_price_amount: number;
+  total_amount: number;
+  schedule_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+const orderColumns = `o.id, o.customer_id, o.guest_email, o.provider_id,
+  (SELECT user_id FROM provider_profiles WHERE id = o.provider_id) AS provider_user_id,
+  o.listing_id, o.menu_item_id, o.item_name, o.unit_price_amount, o.quantity, o.total_amount, o.currency,
+  o.status, o.payment_status, o.version, o.notes, o.schedule_at, o.created_at, o.updated_at`;
+
+const toOrder = (row: OrderRow): Order => ({
+  id: row.id,
+  customerId: row.customer_id,
+  guestEmail: row.guest_email,
+  providerId: row.provider_id,
+  providerUserId: row.provider_user_id,
+  listingId: row.listing_id,
+  menuItemId: row.menu_item_id,
+  itemName: row.item_name,
+  unitPriceAmount: Number(row.unit_price_amount),
+  quantity: row.quantity,
+  totalAmount: Number(row.total_amount),
+  currency: row.currency,
+  status: row.status as OrderStatus,
+  paymentStatus: row.payment_status as PaymentStatus,
+  version: row.version,
+  notes: row.notes,
+  scheduleAt: row.schedule_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
+  async create(order) {
+    await db.query(
+      `INSERT INTO orders (id, customer_id, guest_email, guest_phone, guest_token_hash, guest_token_expires_at,
+                           provider_id, listing_id, menu_item_id, item_name, unit_price_amount, quantity,
+                           total_amount, currency, notes, schedule_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+      [
+        order.id,
+        order.customerId,
+        order.guestEmail,
+        order.guestPhone,
+        order.guestTokenHash,
+        order.guestTokenExpiresAt,
+        order.providerId,
+        order.listingId,
+        order.menuItemId,
+        order.itemName,
+        order.unitPriceAmount,
+        order.quantity,
+        order.totalAmount,
+        order.currency,
+        order.notes,
+        order.scheduleAt,
+        order.createdAt,
+      ],
+      "orders_insert",
+    );
+  },
+
+  async findById(id) {
+    const { rows } = await db.query<OrderRow>(
+      `SELECT ${orderColumns} FROM orders o WHERE o.id = $1`,
+      [idParam(id)],
+      "orders_by_id",
+    );
+
+    return rows[0] ? toOrder(rows[0]) : null;
+  },
+
+  async findByGuestToken(id, tokenHash, now) {
+    const { rows } = await db.query<OrderRow>(
+      `SELECT ${orderColumns} FROM orders o
+        WHERE o.id = $1 AND o.guest_token_hash = $2 AND o.guest_token_expires_at > $3`,
+      [idParam(id), tokenHash, now],
+    );
+
+    return rows[0] ? toOrder(rows[0]) : null;
+  },
+
+  async listByParticipant(userId, providerId, page) {
+    // Two index-ordered arms (as customer, as provider) merged; the total counts them once.
+    const { rows } = await db.query<{ total: number; items: OrderJson[] | null }>(
+      `WITH mine AS (
+         (SELECT o.id, o.created_at FROM orders o WHERE o.customer_id = $1
+           ORDER BY o.created_at DESC, o.id DESC LIMIT $3)
+         UNION
+         (SELECT o.id, o.created_at FROM orders o WHERE o.provider_id = $2
+           ORDER BY o.created_at DESC, o.id DESC LIMIT $3)
+       ), page AS (
+         SELECT id, created_at FROM mine ORDER BY created_at DESC, id DESC OFFSET $4 LIMIT $5
+       )
+       SELECT (SELECT count(*)::int FROM orders o WHERE o.customer_id = $1 OR o.provider_id = $2) AS total,
+              (SELECT json_agg(row_to_json(x) ORDER BY x.created_at DESC, x.id DESC) FROM (
+                 SELECT ${orderColumns} FROM page JOIN orders o ON o.id = page.id) x) AS items`,
+      [userId, providerId, page.offset + page.limit, page.offset, page.limit],
+      "orders_for_user",
+    );
+    const row = rows[0];
+
+    return {
+      total: row?.total ?? 0,
+      items: (row?.items ?? []).map((item) =>
+        toOrder({
+          ...item,
+          unit_price_amount: String(item.unit_price_amount),
+          total_amount: String(item.total_amount),
+          schedule_at: item.schedule_at ? new Date(item.schedule_at) : null,
+          created_at: new Date(item.created_at),
+          updated_at: new Date(item.updated_at),
+        }),
+      ),
+    };
+  },
+
+  async transition(id, from, expectedVersion, to, at) {
+    const { rows } = await db.query<OrderRow>(
+      `UPDATE orders o SET status = $4, version = o.version + 1, updated_at = $5
+        WHERE o.id = $1 AND o.status = $2 AND o.version = $3
+       RETURNING ${orderColumns}`,
+      [id, from, expectedVersion, to, at],
+      "orders_transition",
+    );
+
+    return rows[0] ? toOrder(rows[0]) : null;
+  },
+
+  async setPaymentStatus(id, status, at) {
+    await db.query("UPDATE orders SET payment_status = $2, updated_at = $3 WHERE id = $1", [id, status, at]);
+  },
+});

@@ -1,0 +1,22 @@
+// Every outbox event kind the service writes, for the processes that deliver them (the API with
+// its embedded worker, and apps/worker). A kind missing here would be dead-lettered as unknown.
+import type { NotifyDeps } from "./notifications/notify";
+import { orderCompleted } from "./orders/events/order-completed";
+import { orderCreated } from "./orders/events/order-created";
+import { orderStatusChanged } from "./orders/events/order-status-changed";
+import type { EventKind } from "./outbox/event-kind";
+import { paymentConfirmed } from "./payments/events/payment-confirmed";
+import { paymentRejected } from "./payments/events/payment-rejected";
+import { paymentSubmitted } from "./payments/events/payment-submitted";
+
+/** What delivering any of the kinds may need. */
+export type EventDeliveryDeps = NotifyDeps;
+
+export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
+  orderCreated,
+  orderStatusChanged,
+  orderCompleted,
+  paymentSubmitted,
+  paymentConfirmed,
+  paymentRejected,
+];

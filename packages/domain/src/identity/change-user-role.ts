@@ -1,0 +1,46 @@
+import type { Actor, Role } from "../shared/actor";
+import { NotFoundError } from "../shared/app-error";
+import type { IdentityDeps } from "./identity.deps";
+import { requireRole } from "./identity.policy";
+import type { IdentityRepositories } from "./identity.ports";
+import type { User } from "./identity.types";
+
+/** The user an administrator may change: any but a deleted one (404, like an unknown id). */
+export const findAdministrableUser = async (tx: IdentityRepositories, userId: string) => {
+  const user = await tx.users.findById(userId);
+  if (!user || user.status === "deleted") {
+    throw new NotFoundError("User");
+  }
+
+  return user;
+};
+
+/** Changes a user's role, audited in the same transaction (admin only; deleted users are 404). */
+export const changeUserRole = async (
+  { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
+  actor: Actor,
+  input: { userId: string; role: Role },
+): Promise<User> => {
+  requireRole(actor, "admin");
+  const now = clock.now();
+
+  return uow.run(async (tx) => {
+    const before = await findAdministrableUser(tx, input.userId);
+    const user = await tx.users.setRole(input.userId, input.role, now);
+    if (!user) {
+      throw new NotFoundError("User");
+    }
+    await tx.audit.record(
+      {
+        actor,
+        action: "user.role_changed",
+        targetType: "user",
+        targetId: user.id,
+        details: { from: before.role, to: user.role },
+      },
+      now,
+    );
+
+    return user;
+  });
+};

@@ -1,0 +1,46 @@
+import type { Actor } from "../shared/actor";
+import { NotFoundError } from "../shared/app-error";
+import { findAdministrableUser } from "./change-user-role";
+import type { IdentityDeps } from "./identity.deps";
+import { requireRole } from "./identity.policy";
+import type { User } from "./identity.types";
+
+/** The statuses an administrator may set on a user (CONTRACT.md §4). */
+export const adminUserStatuses = ["active", "suspended"] as const;
+export type AdminUserStatus = (typeof adminUserStatuses)[number];
+
+/**
+ * Suspends or reactivates a user, audited. Suspension revokes every session, so the user's access
+ * tokens fail on the next request; activating a pending account also counts as verifying it.
+ */
+export const changeUserStatus = async (
+  { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
+  actor: Actor,
+  input: { userId: string; status: AdminUserStatus },
+): Promise<User> => {
+  requireRole(actor, "admin");
+  const now = clock.now();
+
+  return uow.run(async (tx) => {
+    const before = await findAdministrableUser(tx, input.userId);
+    const user = await tx.users.setStatus(input.userId, input.status, now);
+    if (!user) {
+      throw new NotFoundError("User");
+    }
+    if (input.status === "suspended") {
+      await tx.sessions.revokeAllForUser(user.id, "account_suspended", now);
+    }
+    await tx.audit.record(
+      {
+        actor,
+        action: "user.status_changed",
+        targetType: "user",
+        targetId: user.id,
+        details: { from: before.status, to: user.status },
+      },
+      now,
+    );
+
+    return user;
+  });
+};

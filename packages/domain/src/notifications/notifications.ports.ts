@@ -1,0 +1,59 @@
+import type { Device, DevicePlatform, Notification } from "./notifications.types";
+
+export type NewNotification = {
+  id: string;
+  userId: string;
+  eventId: string;
+  kind: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};
+
+export interface NotificationRepository {
+  /**
+   * Inserts the inbox rows in one statement, each unless one with its id exists (ON CONFLICT DO
+   * NOTHING) and only when its recipient exists and is not deleted. Returns how many were written.
+   */
+  addMany(notifications: readonly NewNotification[]): Promise<number>;
+  /** Of the rows with these ids, the ones not pushed yet. */
+  findUnpushed(ids: readonly string[]): Promise<Notification[]>;
+  markPushed(id: string, at: Date): Promise<void>;
+  /** The user's newest `limit` notifications, newest first. */
+  listByUser(userId: string, limit: number): Promise<Notification[]>;
+  /**
+   * Sets read_at unless it is already set (the first read is kept); null when the notification
+   * does not exist or belongs to another user.
+   */
+  markRead(id: string, userId: string, at: Date): Promise<Notification | null>;
+}
+
+export interface DeviceRepository {
+  /**
+   * Registers `token` for the user: a new device, or the existing one with that token moved to
+   * this user with the given platform (id and created_at kept).
+   */
+  upsert(device: {
+    id: string;
+    userId: string;
+    token: string;
+    platform: DevicePlatform;
+    at: Date;
+  }): Promise<Device>;
+  findTokensByUser(userId: string): Promise<string[]>;
+  /** Removes registrations the push provider reported invalid; resolves how many. */
+  deleteByTokens(tokens: readonly string[]): Promise<number>;
+}
+
+export type PushMessage = { title: string; body: string; data: Record<string, string> };
+
+/**
+ * Sends one message to a user's devices. Resolves the tokens the provider reported invalid (the
+ * caller deletes them). Throws when the send failed in a way worth retrying (network, quota,
+ * provider outage); the event then backs off. Only notifications use it: sign-in and verification
+ * codes go by mail, never by push.
+ */
+export interface PushSender {
+  send(tokens: string[], message: PushMessage): Promise<{ invalidTokens: string[] }>;
+}

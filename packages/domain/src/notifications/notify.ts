@@ -1,0 +1,93 @@
+import { v5 } from "uuid";
+import type { NotificationsDeps } from "./notifications.deps";
+import type { NewNotification, PushMessage } from "./notifications.ports";
+import type { Notification } from "./notifications.types";
+
+/** One inbox notification an event kind asks for, rendered at delivery time. */
+export type NotificationRequest = {
+  userId: string;
+  /** What happened, e.g. "order.created"; clients switch on it. */
+  kind: string;
+  title: string;
+  body: string;
+  /** A small JSON object for the client (ids to open). */
+  data?: Record<string, unknown>;
+};
+
+/** Fixed namespace of notification ids (UUIDv5); changing it would let redelivery duplicate rows. */
+export const NOTIFICATION_ID_NAMESPACE = "6f1c6f3e-5d0a-4f7e-9a55-3b1f2a9c8d47";
+
+/** The inbox row id of `userId`'s notification from event `eventId`: the same on every delivery. */
+export const notificationId = (eventId: string, userId: string): string =>
+  v5(`${eventId}:${userId.toLowerCase()}`, NOTIFICATION_ID_NAMESPACE);
+
+/** Push data is string → string: strings pass as they are, anything else as JSON. */
+const pushData = (notification: Notification): Record<string, string> => {
+  const data: Record<string, string> = {};
+  for (const [key, value] of Object.entries(notification.data)) {
+    data[key] = typeof value === "string" ? value : JSON.stringify(value);
+  }
+
+  return { ...data, notification_id: notification.id, kind: notification.kind };
+};
+
+export const toPushMessage = (notification: Notification): PushMessage => ({
+  title: notification.title,
+  body: notification.body,
+  data: pushData(notification),
+});
+
+export type NotifyDeps = Pick<NotificationsDeps, "notifications" | "devices" | "push" | "clock">;
+
+/**
+ * Delivers the notifications of one event: an inbox row per recipient (at most one per event and
+ * recipient: ids are derived from both, so a redelivered event writes nothing twice), then a push
+ * of the rows not pushed yet to their recipients' devices, marking them pushed. Tokens the provider
+ * reports invalid are deleted. A push failure throws, so the event backs off and is retried; the
+ * inbox rows written before it stay. Push carries notifications only: sign-in and verification
+ * codes go by mail, never through here.
+ */
+export const notify = async (
+  { notifications, devices, push, clock }: NotifyDeps,
+  event: { id: string; createdAt: Date },
+  requests: readonly NotificationRequest[],
+): Promise<void> => {
+  const rows = new Map<string, NewNotification>();
+  for (const request of requests) {
+    const id = notificationId(event.id, request.userId);
+    if (!rows.has(id)) {
+      rows.set(id, {
+        id,
+        userId: request.userId.toLowerCase(),
+        eventId: event.id,
+        kind: request.kind,
+        title: request.title,
+        body: request.body,
+        data: request.data ?? {},
+        createdAt: event.createdAt,
+      });
+    }
+  }
+  if (rows.size === 0) {
+    return;
+  }
+  await notifications.addMany([...rows.values()]);
+  if (!push) {
+    return;
+  }
+
+  for (const notification of await notifications.findUnpushed([...rows.keys()])) {
+    const tokens = await devices.findTokensByUser(notification.userId);
+    if (tokens.length === 0) {
+      continue;
+    }
+    const { invalidTokens } = await push.send(tokens, toPushMessage(notification));
+    const invalid = new Set(invalidTokens);
+    if (invalid.size > 0) {
+      await devices.deleteByTokens([...invalid]);
+    }
+    if (tokens.some((token) => !invalid.has(token))) {
+      await notifications.markPushed(notification.id, clock.now());
+    }
+  }
+};

@@ -1,0 +1,19 @@
+import type { Actor } from "../shared/actor";
+import { NotFoundError } from "../shared/app-error";
+import type { OrdersDeps } from "./orders.deps";
+import { canSeeOrder } from "./orders.policy";
+import type { Order } from "./orders.types";
+
+/** An order its customer, its provider owner or an administrator may read; 404 for anyone else. */
+export const getOrder = async (
+  { repos }: Pick<OrdersDeps, "repos">,
+  actor: Actor,
+  orderId: string,
+): Promise<Order> => {
+  const order = await repos.orders.findById(orderId);
+  if (!order || !canSeeOrder(actor, order)) {
+    throw new NotFoundError("Order");
+  }
+
+  return order;
+};

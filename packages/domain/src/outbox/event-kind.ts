@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import { PermanentDeliveryError } from "./outbox.errors";
+import type { NewOutboxEvent, OutboxEvent } from "./outbox.types";
+
+/** A claimed event whose payload passed its kind's schema. */
+export type DeliverableEvent<P> = Omit<OutboxEvent, "payload"> & { payload: P };
+
+/**
+ * One kind of outbox event: its name, its payload schema and how it is delivered. A use case
+ * builds the event with `event(...)` (so the payload is typed where it is written); the worker
+ * parses the stored payload with `payload` and hands it to `deliver`. Payloads carry facts (ids,
+ * amounts, names as they were), never rendered text: wording is decided at delivery time.
+ * `deliver` must be idempotent (delivery is at least once).
+ */
+export interface EventKind<P, D> {
+  readonly kind: string;
+  readonly aggregateType: string;
+  readonly payload: z.ZodType<P>;
+  event(aggregateId: string, payload: P): NewOutboxEvent;
+  deliver(deps: D, event: DeliverableEvent<P>): Promise<void>;
+}
+
+export const defineEventKind = <P extends Record<string, unknown>, D>(definition: {
+  kind: string;
+  aggregateType: string;
+  payload: z.ZodType<P>;
+  deliver: (deps: D, event: DeliverableEvent<P>) => Promise<void>;
+}): EventKind<P, D> => ({
+  ...definition,
+  event: (aggregateId, payload) => ({
+    kind: definition.kind,
+    aggregateType: definition.aggregateType,
+    aggregateId,
+    payload,
+  }),
+});
+
+/**
+ * The kinds a process delivers, by name. An event of a kind it does not know, or whose payload
+ * its kind refuses, can never be delivered: it is dead-lettered with a clear error, never dropped.
+ */
+export const createEventRegistry = <D>(kinds: ReadonlyArray<EventKind<unknown, D>>) => {
+  const byName = new Map<string, EventKind<unknown, D>>();
+  for (const kind of kinds) {
+    if (byName.has(kind.kind)) {
+      throw new Error(`event kind ${kind.kind} is registered twice`);
+    }
+    byName.set(kind.kind, kind);
+  }
+
+  return {
+    kinds: [...byName.keys()],
+    async deliver(deps: D, event: OutboxEvent): Promise<void> {
+      const kind = byName.get(event.kind);
+      if (!kind) {
+        throw new PermanentDeliveryError(`unknown event kind "${event.kind}"`);
+      }
+      const parsed = kind.payload.safeParse(event.payload);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new PermanentDeliveryError(
+          `payload of ${event.kind} is invalid: ${issue?.path.join(".") || "payload"} ${issue?.message ?? ""}`.trim(),
+        );
+      }
+      await kind.deliver(deps, { ...event, payload: parsed.data });
+    },
+  };
+};
+export type EventRegistry<D> = ReturnType<typeof createEventRegistry<D>>;

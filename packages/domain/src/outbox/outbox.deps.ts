@@ -1,0 +1,26 @@
+import type { Clock } from "../shared/clock";
+import type { OutboxStore } from "./outbox.ports";
+import type { OutboxEvent } from "./outbox.types";
+
+/** What happened to one claimed event, or to the loop itself; the process logs it (the domain never logs). */
+export type OutboxOutcome =
+  | { type: "processed"; event: OutboxEvent }
+  | { type: "retry"; event: OutboxEvent; attempts: number; retryAt: Date; error: string }
+  | { type: "dead"; event: OutboxEvent; attempts: number; error: string }
+  /** The store failed while recording an outcome; the lease expires and the event is claimed again. */
+  | { type: "record_failed"; event: OutboxEvent; error: string }
+  /** The claim failed (database unreachable); the loop waits and tries again. */
+  | { type: "claim_failed"; error: string };
+
+export type OutboxDeps = {
+  outbox: OutboxStore;
+  /** Delivers one event by its kind (an event registry bound to what the kinds need). */
+  deliver: (event: OutboxEvent) => Promise<void>;
+  clock: Clock;
+  /** Uniform [0, 1) source for backoff jitter; tests pin it. */
+  random: () => number;
+  observe?: ((outcome: OutboxOutcome) => void) | undefined;
+};
+
+/** SPEC §Limits and Events: ten failed deliveries dead-letter an event. */
+export const MAX_DELIVERY_ATTEMPTS = 10;

@@ -1,0 +1,184 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describeFailure, retryDelayMs } from "./backoff";
+import { MAX_DELIVERY_ATTEMPTS, type OutboxDeps } from "./outbox.deps";
+import { PermanentDeliveryError } from "./outbox.errors";
+import type { OutboxEvent } from "./outbox.types";
+
+export type OutboxBatchOptions = {
+  /** Events claimed per round trip. */
+  batchSize?: number;
+  /** How long a claim holds its events before another worker may take them. */
+  leaseSeconds?: number;
+  /** Events of one batch delivered at the same time. */
+  concurrency?: number;
+};
+
+export type OutboxLoopOptions = OutboxBatchOptions & {
+  signal: AbortSignal;
+  /** Wait between polls while the outbox has nothing due; a full batch re-polls at once. */
+  pollIntervalMs?: number;
+};
+
+/**
+ * Defaults: at 200 ms idle polling an event waits at most ~0.2 s to be claimed, and a full batch is
+ * followed by the next claim at once, which keeps event → inbox lag well under 2 s at load.
+ */
+export const OUTBOX_DEFAULTS = {
+  batchSize: 50,
+  leaseSeconds: 60,
+  concurrency: 8,
+  pollIntervalMs: 200,
+} as const;
+
+/** After the loop's own failure (claim failed: database down), it waits this long before polling again. */
+const CLAIM_FAILURE_PAUSE_MS = 2_000;
+
+export type OutboxBatchResult = { claimed: number; processed: number; retried: number; dead: number };
+
+type Outcome = "processed" | "retried" | "dead" | "unrecorded";
+
+const settle = async ({ outbox, clock, random, observe }: OutboxDeps, event: OutboxEvent, error: unknown) => {
+  const attempts = event.attempts + 1;
+  const description = describeFailure(error);
+  const now = clock.now();
+  if (attempts >= MAX_DELIVERY_ATTEMPTS || error instanceof PermanentDeliveryError) {
+    await outbox.markDead(event.id, {
+      previousAttempts: event.attempts,
+      attempts,
+      error: description,
+      at: now,
+    });
+    observe?.({ type: "dead", event, attempts, error: description });
+
+    return "dead" as const;
+  }
+  const retryAt = new Date(now.getTime() + retryDelayMs(attempts, random));
+  await outbox.recordFailure(event.id, {
+    previousAttempts: event.attempts,
+    attempts,
+    error: description,
+    retryAt,
+  });
+  observe?.({ type: "retry", event, attempts, retryAt, error: description });
+
+  return "retried" as const;
+};
+
+/** Delivers one event; a failure is recorded at once, a success is left for the batch to mark. */
+const handle = async (deps: OutboxDeps, event: OutboxEvent): Promise<Outcome | "delivered"> => {
+  let failure: { error: unknown } | undefined;
+  try {
+    await deps.deliver(event);
+  } catch (error) {
+    failure = { error };
+  }
+  if (!failure) {
+    return "delivered";
+  }
+  try {
+    return await settle(deps, event, failure.error);
+  } catch (error) {
+    // The outcome could not be stored: the lease runs out and the event is delivered again.
+    deps.observe?.({ type: "record_failed", event, error: describeFailure(error) });
+
+    return "unrecorded";
+  }
+};
+
+/** Marks the delivered events of a batch processed in one statement. */
+const markDelivered = async (deps: OutboxDeps, delivered: OutboxEvent[]): Promise<Outcome[]> => {
+  if (delivered.length === 0) {
+    return [];
+  }
+  try {
+    await deps.outbox.markProcessed(
+      delivered.map((event) => event.id),
+      deps.clock.now(),
+    );
+    for (const event of delivered) {
+      deps.observe?.({ type: "processed", event });
+    }
+
+    return delivered.map(() => "processed" as const);
+  } catch (error) {
+    for (const event of delivered) {
+      deps.observe?.({ type: "record_failed", event, error: describeFailure(error) });
+    }
+
+    return delivered.map(() => "unrecorded" as const);
+  }
+};
+
+/** Runs `work` over `items` with at most `limit` running at once. */
+const eachLimited = async <T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> => {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+
+  return results;
+};
+
+/**
+ * Claims one batch of due events and delivers each: processed on success; on failure the attempt is
+ * counted and the event backs off (`retryDelayMs`), and the tenth failure (or a malformed payload)
+ * dead-letters it. Throws only when the claim itself fails.
+ */
+export const runOutboxOnce = async (
+  deps: OutboxDeps,
+  options: OutboxBatchOptions = {},
+): Promise<OutboxBatchResult> => {
+  const batchSize = options.batchSize ?? OUTBOX_DEFAULTS.batchSize;
+  const leaseSeconds = options.leaseSeconds ?? OUTBOX_DEFAULTS.leaseSeconds;
+  const now = deps.clock.now();
+  const events = await deps.outbox.claim(now, new Date(now.getTime() + leaseSeconds * 1000), batchSize);
+  const handled = await eachLimited(events, options.concurrency ?? OUTBOX_DEFAULTS.concurrency, (event) =>
+    handle(deps, event),
+  );
+  const delivered = events.filter((_, index) => handled[index] === "delivered");
+  const outcomes = [
+    ...handled.filter((outcome): outcome is Outcome => outcome !== "delivered"),
+    ...(await markDelivered(deps, delivered)),
+  ];
+
+  return {
+    claimed: events.length,
+    processed: outcomes.filter((outcome) => outcome === "processed").length,
+    retried: outcomes.filter((outcome) => outcome === "retried").length,
+    dead: outcomes.filter((outcome) => outcome === "dead").length,
+  };
+};
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+  sleep(ms, undefined, { signal }).catch(() => undefined);
+
+/**
+ * The outbox worker loop: claim → deliver → record, until `signal` aborts. An abort lets the batch
+ * in flight finish, then the promise resolves (it never rejects). Several loops, in one process or
+ * many, may run over the same database: claims skip rows another worker holds.
+ */
+export const runOutbox = async (deps: OutboxDeps, options: OutboxLoopOptions): Promise<void> => {
+  const { signal } = options;
+  const batchSize = options.batchSize ?? OUTBOX_DEFAULTS.batchSize;
+  const pollIntervalMs = options.pollIntervalMs ?? OUTBOX_DEFAULTS.pollIntervalMs;
+  while (!signal.aborted) {
+    let claimed: number;
+    try {
+      ({ claimed } = await runOutboxOnce(deps, { ...options, batchSize }));
+    } catch (error) {
+      deps.observe?.({ type: "claim_failed", error: describeFailure(error) });
+      await pause(Math.max(CLAIM_FAILURE_PAUSE_MS, pollIntervalMs), signal);
+      continue;
+    }
+    if (claimed < batchSize) {
+      await pause(pollIntervalMs, signal);
+    }
+  }
+};

@@ -1,0 +1,34 @@
+import type { Actor } from "../shared/actor";
+import { ForbiddenError, NotFoundError } from "../shared/app-error";
+import type { PaymentsDeps } from "./payments.deps";
+import { canConfirmPayment, canSeePayment } from "./payments.policy";
+import type { Payment } from "./payments.types";
+import { recordDecision } from "./record-decision";
+
+/**
+ * Confirms a submitted payment. Order payments: the owning provider or an administrator; the
+ * order's payment status follows, its workflow is untouched. Subscription payments: administrators
+ * only; the subscription becomes active and its expiry advances by the plan duration from the
+ * later of now and the current expiry, and a draft listing of an approved provider is published —
+ * all in one transaction, audited. Not awaiting review: 409 payment_conflict.
+ */
+export const confirmPayment = async (
+  deps: Pick<PaymentsDeps, "uow" | "repos" | "clock">,
+  actor: Actor,
+  paymentId: string,
+): Promise<Payment> => {
+  const payment = await deps.repos.payments.findById(paymentId);
+  if (!payment || !canSeePayment(actor, payment)) {
+    throw new NotFoundError("Payment");
+  }
+  if (!canConfirmPayment(actor, payment)) {
+    throw new ForbiddenError(
+      payment.purpose === "order"
+        ? "Only the provider or an administrator can confirm this payment."
+        : "Only an administrator can confirm a subscription payment.",
+    );
+  }
+  const now = deps.clock.now();
+
+  return deps.uow.run((tx) => recordDecision(tx, actor, payment.id, "payment_confirmed", now));
+};

@@ -1,0 +1,53 @@
+import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
+import type { OrderRepositories } from "../orders/orders.ports";
+import type { OutboxWriter } from "../outbox/outbox.ports";
+import type { AuditLog } from "../shared/audit";
+import type { IdempotencyStore } from "../shared/idempotency";
+import type { Payment, PaymentMethod, PaymentPurpose } from "./payments.types";
+
+export type NewPayment = {
+  id: string;
+  purpose: PaymentPurpose;
+  purposeId: string;
+  payerId: string;
+  amount: number;
+  currency: string;
+  method: PaymentMethod;
+  planDurationDays: number | null;
+  createdAt: Date;
+};
+
+/** A payment with the people it concerns, for authorization. */
+export type PaymentWithParties = Payment & {
+  /** The provider owner of the order, or the listing's owner. */
+  providerUserId: string;
+  orderCustomerId: string | null;
+};
+
+export interface PaymentRepository {
+  /** Inserts; "open_exists" when the order or listing already has its one open payment. */
+  create(payment: NewPayment): Promise<"created" | "open_exists">;
+  findById(id: string): Promise<PaymentWithParties | null>;
+  /** unpaid | payment_rejected → payment_submitted when the version matches; null otherwise. */
+  submit(id: string, expectedVersion: number, method: PaymentMethod, at: Date): Promise<Payment | null>;
+  addEvidence(
+    id: string,
+    evidence: { mediaAssetId: string | null; note: string | null },
+    at: Date,
+  ): Promise<Payment | null>;
+  /** payment_submitted → `to`, version + 1; null when it was not awaiting review. */
+  decide(
+    id: string,
+    to: "payment_confirmed" | "payment_rejected",
+    decidedBy: string,
+    at: Date,
+  ): Promise<Payment | null>;
+}
+
+export type PaymentRepositories = {
+  payments: PaymentRepository;
+  idempotency: IdempotencyStore;
+  outbox: OutboxWriter;
+  audit: AuditLog;
+} & Pick<OrderRepositories, "orders"> &
+  Pick<MarketplaceRepositories, "listings" | "providers">;

@@ -1,0 +1,52 @@
+import { activateSubscription } from "../marketplace/activate-subscription";
+import type { Actor } from "../shared/actor";
+import { paymentConfirmed } from "./events/payment-confirmed";
+import { paymentRejected } from "./events/payment-rejected";
+import { PaymentConflictError } from "./payments.errors";
+import type { PaymentRepositories } from "./payments.ports";
+import type { Payment } from "./payments.types";
+
+/**
+ * Records a review decision in the caller's transaction: submitted → `to` (409 otherwise), the
+ * order's payment status follows, a confirmed subscription is extended (and a paid draft of an
+ * approved provider published), the decision is audited and the payer told.
+ */
+export const recordDecision = async (
+  tx: PaymentRepositories,
+  actor: Actor,
+  paymentId: string,
+  to: "payment_confirmed" | "payment_rejected",
+  now: Date,
+): Promise<Payment> => {
+  const verb = to === "payment_confirmed" ? "confirmed" : "rejected";
+  const decided = await tx.payments.decide(paymentId, to, actor.userId, now);
+  if (!decided) {
+    throw new PaymentConflictError(`Only a submitted payment can be ${verb}.`);
+  }
+  let details: Record<string, unknown> = { purpose: decided.purpose, purpose_id: decided.purposeId };
+  if (decided.purpose === "order") {
+    await tx.orders.setPaymentStatus(decided.purposeId, to, now);
+  } else if (to === "payment_confirmed") {
+    const extended = await activateSubscription(tx, decided.purposeId, decided.planDurationDays ?? 0, now);
+    details = { ...details, expires_at: extended.expiresAt.toISOString(), published: extended.published };
+  }
+  await tx.audit.record(
+    { actor, action: `payment.${verb}`, targetType: "payment", targetId: decided.id, details },
+    now,
+  );
+  const kind = to === "payment_confirmed" ? paymentConfirmed : paymentRejected;
+  await tx.outbox.append(
+    kind.event(decided.id, {
+      payment_id: decided.id,
+      purpose: decided.purpose,
+      purpose_id: decided.purposeId,
+      payer_id: decided.payerId,
+      amount: decided.amount,
+      currency: decided.currency,
+      status: to,
+    }),
+    now,
+  );
+
+  return decided;
+};

@@ -1,0 +1,22 @@
+import { requireRole } from "../identity/identity.policy";
+import type { Actor } from "../shared/actor";
+import { NotFoundError } from "../shared/app-error";
+import type { PaymentsDeps } from "./payments.deps";
+import type { Payment } from "./payments.types";
+import { recordDecision } from "./record-decision";
+
+/** Administrators reject a submitted payment (409 when not awaiting review), audited; the order follows. */
+export const rejectPayment = async (
+  deps: Pick<PaymentsDeps, "uow" | "repos" | "clock">,
+  actor: Actor,
+  paymentId: string,
+): Promise<Payment> => {
+  requireRole(actor, "admin");
+  const payment = await deps.repos.payments.findById(paymentId);
+  if (!payment) {
+    throw new NotFoundError("Payment");
+  }
+  const now = deps.clock.now();
+
+  return deps.uow.run((tx) => recordDecision(tx, actor, payment.id, "payment_rejected", now));
+};
