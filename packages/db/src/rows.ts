@@ -20,11 +20,3 @@ type PgValue<T> = T extends bigint
 /** A table row as node-postgres returns it, from the Prisma model of that table. */
 export type RowOf<Model> = { [K in keyof Model & string as SnakeCase<K>]: PgValue<Model[K]> };
 
-/** The same row after `row_to_json`/`json_build_object` (timestamps as ISO strings). */
-export type JsonRowOf<Model> = {
-  [K in keyof RowOf<Model>]: RowOf<Model>[K] extends Date
-    ? string
-    : RowOf<Model>[K] extends Date | null
-      ? string | null
-      : RowOf<Model>[K];
-};

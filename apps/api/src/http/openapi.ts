@@ -19,8 +19,6 @@ export const throwOnInvalid = (
 /** A router whose validation failures become 422 validation_failed through the one onError. */
 export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: throwOnInvalid });
 
-export type Router = ReturnType<typeof createRouter>;
-
 const errorDescriptions: Record<number, string> = {
   400: "Malformed parameters (`invalid_pagination`)",
   401: "Not authenticated (`unauthorized` and friends)",

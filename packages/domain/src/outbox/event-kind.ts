@@ -66,4 +66,3 @@ export const createEventRegistry = <D>(kinds: ReadonlyArray<EventKind<unknown, D
     },
   };
 };
-export type EventRegistry<D> = ReturnType<typeof createEventRegistry<D>>;
