@@ -4,6 +4,7 @@ import { migrate } from "@agora/db/migrator";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories, createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
+import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
@@ -41,6 +42,7 @@ export type AppDeps = {
   marketplace: MarketplaceDeps;
   orders: OrdersDeps;
   payments: PaymentsDeps;
+  community: CommunityDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
   outbox: OutboxDeps;
 };
@@ -140,6 +142,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       secrets,
       settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
     },
+    community: { repos, clock },
     outbox: createOutboxDeps(database, { clock, push, logger }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {

@@ -36,7 +36,10 @@ const queryInteger = (min: number, max: number | undefined, fallback: number, de
       .number({ error: "must be an integer" })
       .int("must be an integer")
       .min(min, `must be ${min} or more`)
-      .max(max ?? Number.MAX_SAFE_INTEGER, max === undefined ? "is too large" : `must be from ${min} to ${max}`)
+      .max(
+        max ?? Number.MAX_SAFE_INTEGER,
+        max === undefined ? "is too large" : `must be from ${min} to ${max}`,
+      )
       .default(fallback)
       .meta({ description }),
   );

@@ -19,4 +19,3 @@ type PgValue<T> = T extends bigint
 
 /** A table row as node-postgres returns it, from the Prisma model of that table. */
 export type RowOf<Model> = { [K in keyof Model & string as SnakeCase<K>]: PgValue<Model[K]> };
-

@@ -25,7 +25,10 @@ describe("unit of work: raw SQL and Prisma in one transaction", () => {
     const uow = createUnitOfWork(target.db, uuidV7Ids);
     const seen = await uow.run(async (tx) => {
       await target.db.prisma.service.create({ data: service("by-prisma") });
-      await tx.audit.record({ actor: null, action: "test.done", targetType: "test", targetId: "t" }, new Date());
+      await tx.audit.record(
+        { actor: null, action: "test.done", targetType: "test", targetId: "t" },
+        new Date(),
+      );
       // The raw executor of the same transaction sees Prisma's row, and Prisma sees raw rows.
       const raw = await tx.catalog.listServices();
 
@@ -43,7 +46,10 @@ describe("unit of work: raw SQL and Prisma in one transaction", () => {
     await expect(
       uow.run(async (tx) => {
         await target.db.prisma.service.create({ data: service("rolled-back") });
-        await tx.audit.record({ actor: null, action: "test.undone", targetType: "test", targetId: "t" }, new Date());
+        await tx.audit.record(
+          { actor: null, action: "test.undone", targetType: "test", targetId: "t" },
+          new Date(),
+        );
         throw new Error("the cause failed");
       }),
     ).rejects.toThrow("the cause failed");

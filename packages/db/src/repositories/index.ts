@@ -1,3 +1,4 @@
+import type { CommunityRepositories } from "@agora/domain/community/community.ports";
 import type { IdentityRepositories } from "@agora/domain/identity/identity.ports";
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
 import type {
@@ -13,6 +14,7 @@ import type { Database } from "../client";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SqlExecutor } from "../sql";
 import { createAuditLog } from "./audit.repository";
+import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
 import { createSessionRepository } from "./identity/sessions.repository";
@@ -35,7 +37,8 @@ import { createRateLimiter } from "./rate-limits.repository";
 export type Repositories = IdentityRepositories &
   MarketplaceRepositories &
   OrderRepositories &
-  PaymentRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
+  PaymentRepositories &
+  CommunityRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
@@ -65,6 +68,7 @@ export const createRepositories = (
   payments: createPaymentRepository(db),
   notifications: createNotificationRepository(db),
   devices: createDeviceRepository(db),
+  blocks: createBlockRepository(prisma, db),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({
