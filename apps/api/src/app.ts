@@ -11,6 +11,8 @@ import { createAdministrationRoutes } from "./modules/administration/administrat
 import { createCommunityRoutes } from "./modules/community/community.routes";
 import { createIdentityAdminRoutes, userStatusKind } from "./modules/identity/identity.admin.routes";
 import { createIdentityRoutes } from "./modules/identity/identity.routes";
+import { createLifestyleAdminRoutes } from "./modules/lifestyle/lifestyle.admin.routes";
+import { createLifestyleRoutes } from "./modules/lifestyle/lifestyle.routes";
 import { createCatalogRoutes } from "./modules/marketplace/catalog.routes";
 import { createListingRoutes } from "./modules/marketplace/listings.routes";
 import {
@@ -84,11 +86,13 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1", createPaymentRoutes(deps));
   app.route("/api/v1", createNotificationRoutes(deps));
   app.route("/api/v1/community", createCommunityRoutes(deps));
+  app.route("/api/v1", createLifestyleRoutes(deps));
   // Admin console surface: each area's admin routes, then what belongs to no single area.
   app.route("/api/v1/admin", createIdentityAdminRoutes(deps));
   app.route("/api/v1/admin", createMarketplaceAdminRoutes(deps));
   app.route("/api/v1/admin", createOrderAdminRoutes(deps));
   app.route("/api/v1/admin", createPaymentAdminRoutes(deps));
+  app.route("/api/v1/admin", createLifestyleAdminRoutes(deps));
   app.route(
     "/api/v1/admin",
     createAdministrationRoutes({

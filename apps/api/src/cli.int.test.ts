@@ -113,6 +113,43 @@ describe("command line (pnpm agora)", () => {
     expect(again.stderr).toBe("agora user create: email is already registered\n");
   });
 
+  it("content publish publishes a curated content item and prints its id; bad input is one line, exit 1", async () => {
+    const result = run(
+      "cli.js",
+      ["content", "publish", "--title", "  Spring menu ", "--body", "Fresh greens"],
+      env,
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
+    try {
+      const { rows } = await database.sql.query(
+        "SELECT title, body, published_at IS NOT NULL AS published FROM curated_content WHERE id = $1",
+        [result.stdout.trim()],
+      );
+      expect(rows[0]).toEqual({ title: "Spring menu", body: "Fresh greens", published: true });
+    } finally {
+      await database.close();
+    }
+    for (const [args, expected] of [
+      [["content", "publish", "--body", "B"], "agora content publish: --title: is required\n"],
+      [
+        ["content", "publish", "--title", "T", "--body", "  "],
+        "agora content publish: --body: is required\n",
+      ],
+      [["content", "publish", "--title", "x".repeat(201), "--body", "B"], undefined],
+      [["content", "publish", "--title", "T", "--body", "B", "--extra"], undefined],
+    ] as const) {
+      const refused = run("cli.js", [...args], env);
+      expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+      if (expected) {
+        expect(refused.stderr).toBe(expected);
+      }
+    }
+  });
+
   it("user create refuses bad input with one line", () => {
     const badRole = run(
       "cli.js",

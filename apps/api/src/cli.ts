@@ -2,7 +2,9 @@
 // success, non-zero with one clear line on failure.
 import { parseArgs } from "node:util";
 import { registerRequestSchema, roleSchema } from "@agora/contracts/identity";
+import { curatedContentPublishSchema } from "@agora/contracts/lifestyle.admin";
 import { createVerifiedUser } from "@agora/domain/identity/create-verified-user";
+import { publishCuratedContent } from "@agora/domain/lifestyle/publish-curated-content";
 import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { AppError } from "@agora/domain/shared/app-error";
 import { isUuid } from "@agora/domain/shared/ids";
@@ -16,6 +18,8 @@ const usage = `usage: agora <verb>
   seed                    load the default catalog (idempotent)
   user create --email E --password P --username U [--display-name D] [--role member|provider|accountant|admin]
                           create an active, verified user; prints its id
+  content publish --title T --body B
+                          publish a curated content item; prints its id
   outbox retry [--id <eventId>]
                           re-drive dead-lettered outbox events (all, or one); prints how many`;
 
@@ -63,6 +67,24 @@ const userCreate: Command = async (args) => {
   return userId;
 };
 
+const contentPublish: Command = async (args) => {
+  const { values } = parseArgs({
+    args,
+    options: { title: { type: "string" }, body: { type: "string" } },
+    strict: true,
+  });
+  const parsed = curatedContentPublishSchema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CommandError(`--${String(issue?.path[0] ?? "input")}: ${issue?.message ?? "invalid"}`);
+  }
+  const item = await withRuntime(configOrExit(), (runtime) =>
+    publishCuratedContent(runtime.lifestyle, parsed.data),
+  );
+
+  return item.id;
+};
+
 const outboxRetry: Command = async (args) => {
   const { values } = parseArgs({ args, options: { id: { type: "string" } }, strict: true });
   if (values.id !== undefined && !isUuid(values.id)) {
@@ -89,6 +111,7 @@ const commands: Record<string, Command> = {
     return `catalog: ${result.servicesAdded} services and ${result.categoriesAdded} categories added`;
   },
   "user create": userCreate,
+  "content publish": contentPublish,
   "outbox retry": outboxRetry,
 };
 

@@ -7,6 +7,7 @@ import { seedCatalog } from "@agora/db/seed";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
@@ -26,6 +27,7 @@ import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging
 import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
+import { createLiveKitTokens } from "@agora/runtime/video/livekit-tokens";
 import type { Logger } from "pino";
 import { createMetrics, type Metrics } from "./http/metrics";
 import type { ReadinessProbe } from "./modules/system/system.routes";
@@ -43,6 +45,7 @@ export type AppDeps = {
   orders: OrdersDeps;
   payments: PaymentsDeps;
   community: CommunityDeps;
+  lifestyle: LifestyleDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
   outbox: OutboxDeps;
 };
@@ -143,6 +146,13 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
     },
     community: { repos, clock },
+    lifestyle: {
+      uow,
+      repos,
+      clock,
+      ids,
+      video: config.video ? createLiveKitTokens(config.video) : undefined,
+    },
     outbox: createOutboxDeps(database, { clock, push, logger }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {

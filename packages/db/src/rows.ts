@@ -9,13 +9,15 @@ type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
   : S;
 
 /** What node-postgres hands back for a Prisma field type: int8 as a string, jsonb parsed. */
-type PgValue<T> = T extends bigint
-  ? string
-  : T extends Date
-    ? Date
-    : T extends string | number | boolean | null
-      ? T
-      : unknown;
+type PgValue<T> = T extends readonly (infer Item)[]
+  ? PgValue<Item>[]
+  : T extends bigint
+    ? string
+    : T extends Date
+      ? Date
+      : T extends string | number | boolean | null
+        ? T
+        : unknown;
 
 /** A table row as node-postgres returns it, from the Prisma model of that table. */
 export type RowOf<Model> = { [K in keyof Model & string as SnakeCase<K>]: PgValue<Model[K]> };

@@ -1,5 +1,6 @@
 import type { CommunityRepositories } from "@agora/domain/community/community.ports";
 import type { IdentityRepositories } from "@agora/domain/identity/identity.ports";
+import type { LifestyleRepositories } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
 import type {
   DeviceRepository,
@@ -19,6 +20,10 @@ import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
 import { createSessionRepository } from "./identity/sessions.repository";
 import { createUserRepository } from "./identity/users.repository";
+import { createAnnouncementRepository } from "./lifestyle/announcements.repository";
+import { createCuratedContentRepository } from "./lifestyle/curated-content.repository";
+import { createDatingProfileRepository } from "./lifestyle/dating-profiles.repository";
+import { createMeetingRepository } from "./lifestyle/meetings.repository";
 import { createCatalogRepository } from "./marketplace/catalog.repository";
 import { createListingRepository } from "./marketplace/listings.repository";
 import { createMenuItemRepository } from "./marketplace/menu-items.repository";
@@ -38,7 +43,8 @@ export type Repositories = IdentityRepositories &
   MarketplaceRepositories &
   OrderRepositories &
   PaymentRepositories &
-  CommunityRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
+  CommunityRepositories &
+  LifestyleRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
@@ -69,6 +75,10 @@ export const createRepositories = (
   notifications: createNotificationRepository(db),
   devices: createDeviceRepository(db),
   blocks: createBlockRepository(prisma, db),
+  datingProfiles: createDatingProfileRepository(prisma, db),
+  curatedContent: createCuratedContentRepository(prisma),
+  announcements: createAnnouncementRepository(prisma),
+  meetings: createMeetingRepository(db),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({

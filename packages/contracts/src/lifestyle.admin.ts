@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+export const createAnnouncementRequestSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    body: z.string().trim().min(1).max(5000),
+    published: z.boolean().default(true).meta({ description: "Default true: published at once." }),
+  })
+  .meta({ id: "CreateAnnouncementRequest" });
+
+/** `pnpm agora content publish --title T --body B` (operators). */
+export const curatedContentPublishSchema = z.object({
+  title: z.string({ error: "is required" }).trim().min(1, "is required").max(200),
+  body: z.string({ error: "is required" }).trim().min(1, "is required").max(20_000),
+});
