@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { repoRoot } from "./dockerfile";
+
+export const readRepoFile = (relative: string): string => readFileSync(path.join(repoRoot, relative), "utf8");
+
+/** YAML with merge keys (`<<: *anchor`), as compose reads it. */
+export const parseYaml = <T>(text: string): T => parse(text, { merge: true }) as T;
+
+/** The variables of README.md's configuration table (the public list, CONTRACT.md §2). */
+export const documentedVariables = (): string[] => {
+  const readme = readRepoFile("README.md");
+  const section = /^## Configuration\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? "";
+  const names = section
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .flatMap((line) =>
+      [...(line.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1] ?? ""),
+    );
+
+  return [...new Set(names)].sort();
+};
+
+/** `KEY=value` lines of an env file, comments and blanks skipped. */
+export const envFile = (text: string): Map<string, string> =>
+  new Map(
+    text
+      .split("\n")
+      .map((line) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim()))
+      .flatMap((match) => (match ? [[match[1] ?? "", match[2] ?? ""] as const] : [])),
+  );
