@@ -12,6 +12,8 @@ import { body, createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
 import type { StatusKind } from "./administration.kinds";
 
+const statusResponseSchema = z.union([userSchema, listingSchema]);
+
 /**
  * The cross-area administration routes: what belongs to no single area. Each `{kind}` is an
  * area's own (see StatusKind); this module only finds it.
@@ -43,7 +45,7 @@ export const createAdministrationRoutes = ({
       ...body(z.union([changeUserStatusRequestSchema, changeListingStatusRequestSchema])),
     },
     responses: {
-      200: json(successEnvelope(z.union([userSchema, listingSchema])), "The updated user or listing."),
+      200: json(successEnvelope(statusResponseSchema), "The updated user or listing."),
       ...errors(401, 403, 404, 422),
     },
   });
@@ -59,6 +61,9 @@ export const createAdministrationRoutes = ({
       throw new ValidationError(issuesOf(parsed.error, "json"));
     }
 
-    return ok(c, (await target.change(actorOf(c), id, parsed.data)) as z.infer<typeof userSchema>);
+    // Each kind presents with the response schema it declares (StatusKind.response).
+    const changed = (await target.change(actorOf(c), id, parsed.data)) as z.infer<typeof statusResponseSchema>;
+
+    return ok(c, changed);
   });
 };
