@@ -2,6 +2,9 @@ import type { AuditLog } from "@agora/domain/shared/audit";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
+const json = (value: Record<string, unknown> | undefined) =>
+  value === undefined ? undefined : (value as Prisma.InputJsonObject);
+
 /** Through Prisma: audit writes are few and never on a hot path (see README, data access). */
 export const createAuditLog = (prisma: PrismaClient, ids: IdGenerator): AuditLog => ({
   async record(entry, at) {
@@ -13,7 +16,10 @@ export const createAuditLog = (prisma: PrismaClient, ids: IdGenerator): AuditLog
         action: entry.action,
         targetType: entry.targetType,
         targetId: entry.targetId,
-        details: (entry.details ?? {}) as Prisma.InputJsonObject,
+        details: json(entry.details) ?? {},
+        before: json(entry.before),
+        after: json(entry.after),
+        requestId: entry.actor?.requestId ?? null,
         createdAt: at,
       },
     });

@@ -36,7 +36,8 @@ export const changeUserRole = async (
         action: "user.role_changed",
         targetType: "user",
         targetId: user.id,
-        details: { from: before.role, to: user.role },
+        before: { role: before.role },
+        after: { role: user.role },
       },
       now,
     );

@@ -36,7 +36,8 @@ export const changeUserStatus = async (
         action: "user.status_changed",
         targetType: "user",
         targetId: user.id,
-        details: { from: before.status, to: user.status },
+        before: { status: before.status },
+        after: { status: user.status },
       },
       now,
     );

@@ -19,7 +19,7 @@ export const createVerifiedUser = async (
         action: "user.created_by_operator",
         targetType: "user",
         targetId: user.id,
-        details: { role: input.role },
+        after: { role: input.role, status: "active" },
       },
       user.createdAt,
     );

@@ -14,6 +14,15 @@ export const deleteMe = async (
   await uow.run(async (tx) => {
     await tx.users.markDeleted(actor.userId, now);
     await tx.sessions.revokeAllForUser(actor.userId, "account_deleted", now);
-    await tx.audit.record({ actor, action: "user.deleted", targetType: "user", targetId: actor.userId }, now);
+    await tx.audit.record(
+      {
+        actor,
+        action: "user.deleted",
+        targetType: "user",
+        targetId: actor.userId,
+        after: { status: "deleted" },
+      },
+      now,
+    );
   });
 };

@@ -29,7 +29,7 @@ export const createAnnouncement = async (
         action: "announcement.created",
         targetType: "announcement",
         targetId: announcement.id,
-        details: { title: announcement.title, published: announcement.published },
+        after: { title: announcement.title, published: announcement.published },
       },
       now,
     );

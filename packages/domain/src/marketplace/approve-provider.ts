@@ -45,6 +45,8 @@ export const approveProvider = async (
         action: "provider.approved",
         targetType: "provider",
         targetId: approved.id,
+        before: { approval_status: "pending" },
+        after: { approval_status: "approved" },
         details: {
           owner_id: approved.userId,
           owner_role_before: owner?.role ?? null,

@@ -29,7 +29,8 @@ export const changeListingStatus = async (
         action: "listing.status_changed",
         targetType: "listing",
         targetId: before.id,
-        details: { from: before.status, to: input.status },
+        before: { status: before.status },
+        after: { status: input.status },
       },
       now,
     );

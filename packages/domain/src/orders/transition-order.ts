@@ -70,7 +70,8 @@ export const transitionOrder = async (
         action: "order.transitioned",
         targetType: "order",
         targetId: order.id,
-        details: { from: order.status, to: updated.status, version: updated.version },
+        before: { status: order.status, version: order.version },
+        after: { status: updated.status, version: updated.version },
       },
       now,
     );

@@ -31,7 +31,15 @@ export const recordDecision = async (
     details = { ...details, expires_at: extended.expiresAt.toISOString(), published: extended.published };
   }
   await tx.audit.record(
-    { actor, action: `payment.${verb}`, targetType: "payment", targetId: decided.id, details },
+    {
+      actor,
+      action: `payment.${verb}`,
+      targetType: "payment",
+      targetId: decided.id,
+      before: { status: "payment_submitted" },
+      after: { status: decided.status },
+      details,
+    },
     now,
   );
   const kind = to === "payment_confirmed" ? paymentConfirmed : paymentRejected;

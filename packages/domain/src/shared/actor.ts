@@ -6,4 +6,6 @@ export type Actor = {
   userId: string;
   role: Role;
   sessionId: string;
+  /** The request acting, for the audit trail (absent outside a request). */
+  requestId?: string | undefined;
 };

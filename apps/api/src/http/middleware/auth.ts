@@ -32,7 +32,7 @@ export const requireAuth =
     if (token === undefined) {
       throw new UnauthorizedError();
     }
-    c.set("actor", await authenticate(deps, token));
+    c.set("actor", { ...(await authenticate(deps, token)), requestId: c.env.requestId });
     await next();
   };
 
@@ -45,7 +45,7 @@ export const optionalAuth =
   async (c, next) => {
     const token = bearerToken(c);
     if (token !== undefined) {
-      c.set("actor", await authenticate(deps, token));
+      c.set("actor", { ...(await authenticate(deps, token)), requestId: c.env.requestId });
     }
     await next();
   };

@@ -62,7 +62,9 @@ export const createAdministrationRoutes = ({
     }
 
     // Each kind presents with the response schema it declares (StatusKind.response).
-    const changed = (await target.change(actorOf(c), id, parsed.data)) as z.infer<typeof statusResponseSchema>;
+    const changed = (await target.change(actorOf(c), id, parsed.data)) as z.infer<
+      typeof statusResponseSchema
+    >;
 
     return ok(c, changed);
   });

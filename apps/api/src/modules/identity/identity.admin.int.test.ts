@@ -17,8 +17,14 @@ describe("administering users", () => {
 
   const auditOf = async (targetId: string) =>
     (
-      await h.db.sql.query<{ action: string; actor_id: string; details: Record<string, unknown> }>(
-        "SELECT action, actor_id, details FROM audit_events WHERE target_id = $1 ORDER BY created_at, id",
+      await h.db.sql.query<{
+        action: string;
+        actor_id: string;
+        before: Record<string, unknown>;
+        after: Record<string, unknown>;
+        request_id: string | null;
+      }>(
+        "SELECT action, actor_id, before, after, request_id FROM audit_events WHERE target_id = $1 ORDER BY created_at, id",
         [targetId],
       )
     ).rows;
@@ -36,7 +42,13 @@ describe("administering users", () => {
       const me = await h.get<{ data: { role: string } }>("/api/v1/auth/me", { token: member.accessToken });
       expect(me.body.data.role).toBe("provider");
       expect(await auditOf(member.user.id)).toEqual([
-        { action: "user.role_changed", actor_id: admin.user.id, details: { from: "member", to: "provider" } },
+        {
+          action: "user.role_changed",
+          actor_id: admin.user.id,
+          before: { role: "member" },
+          after: { role: "provider" },
+          request_id: res.headers.get("x-request-id"),
+        },
       ]);
     });
 

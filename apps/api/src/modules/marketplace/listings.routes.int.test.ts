@@ -422,13 +422,13 @@ describe("listings and menu items", () => {
           )
         ).status,
       ).toBe(404);
-      const { rows } = await h.db.sql.query<{ details: { from: string; to: string } }>(
-        "SELECT details FROM audit_events WHERE target_id = $1 ORDER BY created_at, id",
+      const { rows } = await h.db.sql.query<{ before: unknown; after: unknown }>(
+        "SELECT before, after FROM audit_events WHERE target_id = $1 ORDER BY created_at, id",
         [id],
       );
-      expect(rows.map((r) => r.details)).toEqual([
-        { from: "active", to: "suspended" },
-        { from: "suspended", to: "active" },
+      expect(rows).toEqual([
+        { before: { status: "active" }, after: { status: "suspended" } },
+        { before: { status: "suspended" }, after: { status: "active" } },
       ]);
     });
   });

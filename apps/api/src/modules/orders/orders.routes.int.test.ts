@@ -559,11 +559,15 @@ describe("orders", () => {
       expect(res.status).toBe(200);
       expect(res.body.data.status).toBe("confirmed");
       const { rows } = await h.db.sql.query<{ actor_id: string; details: Record<string, unknown> }>(
-        "SELECT actor_id, details FROM audit_events WHERE target_id = $1 AND action = 'order.transitioned'",
+        "SELECT actor_id, before, after FROM audit_events WHERE target_id = $1 AND action = 'order.transitioned'",
         [placed.id],
       );
       expect(rows).toEqual([
-        { actor_id: admin.user.id, details: { from: "pending", to: "confirmed", version: 2 } },
+        {
+          actor_id: admin.user.id,
+          before: { status: "pending", version: 1 },
+          after: { status: "confirmed", version: 2 },
+        },
       ]);
       expect(
         (
