@@ -7,9 +7,13 @@ import { requestBody } from "./http/middleware/request-body";
 import { createRouter } from "./http/openapi";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
-import { createAdministrationRoutes } from "./modules/administration/administration.routes";
+import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
 import { createCommunityRoutes } from "./modules/community/community.routes";
-import { createIdentityAdminRoutes, userStatusKind } from "./modules/identity/identity.admin.routes";
+import {
+  createIdentityAdminRoutes,
+  userStatusKind,
+  usersKind,
+} from "./modules/identity/identity.admin.routes";
 import { createIdentityRoutes } from "./modules/identity/identity.routes";
 import { createLifestyleAdminRoutes } from "./modules/lifestyle/lifestyle.admin.routes";
 import { createLifestyleRoutes } from "./modules/lifestyle/lifestyle.routes";
@@ -18,12 +22,15 @@ import { createListingRoutes } from "./modules/marketplace/listings.routes";
 import {
   createMarketplaceAdminRoutes,
   listingStatusKind,
+  listingsKind,
+  providersKind,
+  servicesKind,
 } from "./modules/marketplace/marketplace.admin.routes";
 import { createProviderRoutes } from "./modules/marketplace/providers.routes";
 import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
-import { createOrderAdminRoutes } from "./modules/orders/orders.admin.routes";
+import { createOrderAdminRoutes, ordersKind } from "./modules/orders/orders.admin.routes";
 import { createOrderRoutes } from "./modules/orders/orders.routes";
-import { createPaymentAdminRoutes } from "./modules/payments/payments.admin.routes";
+import { createPaymentAdminRoutes, paymentsKind } from "./modules/payments/payments.admin.routes";
 import { createPaymentRoutes } from "./modules/payments/payments.routes";
 import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
 
@@ -94,9 +101,19 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1/admin", createPaymentAdminRoutes(deps));
   app.route("/api/v1/admin", createLifestyleAdminRoutes(deps));
   app.route(
-    "/api/v1/admin",
+    "/api/v1",
     createAdministrationRoutes({
       identity: deps.identity,
+      administration: deps.administration,
+      collectionKinds: {
+        users: usersKind(deps),
+        accountants: accountantsKind(deps),
+        services: servicesKind(deps),
+        providers: providersKind(deps),
+        listings: listingsKind(deps),
+        orders: ordersKind(deps),
+        payments: paymentsKind(deps),
+      },
       statusKinds: { users: userStatusKind(deps), listings: listingStatusKind(deps) },
     }),
   );

@@ -4,6 +4,7 @@ import { migrate } from "@agora/db/migrator";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories, createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
+import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
@@ -46,6 +47,7 @@ export type AppDeps = {
   payments: PaymentsDeps;
   community: CommunityDeps;
   lifestyle: LifestyleDeps;
+  administration: AdministrationDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
   outbox: OutboxDeps;
 };
@@ -153,6 +155,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       ids,
       video: config.video ? createLiveKitTokens(config.video) : undefined,
     },
+    administration: { uow, repos, clock },
     outbox: createOutboxDeps(database, { clock, push, logger }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {

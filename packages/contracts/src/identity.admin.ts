@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { roleSchema } from "./identity";
+import { roleSchema, userSchema } from "./identity";
 
 export const changeRoleRequestSchema = z.object({ role: roleSchema });
 
@@ -7,3 +7,12 @@ export const changeRoleRequestSchema = z.object({ role: roleSchema });
 export const changeUserStatusRequestSchema = z
   .object({ status: z.enum(["active", "suspended"]) })
   .meta({ id: "UserStatusChange" });
+
+/** `GET /admin/users` items. */
+export const adminUserSchema = userSchema.meta({ id: "AdminUser" });
+
+/** `GET /admin/accountants` items: the user and the services assigned to them. */
+export const adminAccountantSchema = userSchema
+  .extend({ service_ids: z.array(z.string()).meta({ description: "Assigned services." }) })
+  .meta({ id: "AdminAccountant" });
+export type AdminAccountantDto = z.infer<typeof adminAccountantSchema>;

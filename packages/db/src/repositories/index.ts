@@ -1,3 +1,4 @@
+import type { AdministrationRepositories } from "@agora/domain/administration/administration.ports";
 import type { CommunityRepositories } from "@agora/domain/community/community.ports";
 import type { IdentityRepositories } from "@agora/domain/identity/identity.ports";
 import type { LifestyleRepositories } from "@agora/domain/lifestyle/lifestyle.ports";
@@ -14,6 +15,9 @@ import type { UnitOfWork } from "@agora/domain/shared/unit-of-work";
 import type { Database } from "../client";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SqlExecutor } from "../sql";
+import { createAccountantServiceRepository } from "./administration/accountant-services.repository";
+import { createAuditReader } from "./administration/audit-events.repository";
+import { createReportsReadModel } from "./administration/reports.repository";
 import { createAuditLog } from "./audit.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
@@ -44,7 +48,8 @@ export type Repositories = IdentityRepositories &
   OrderRepositories &
   PaymentRepositories &
   CommunityRepositories &
-  LifestyleRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
+  LifestyleRepositories &
+  AdministrationRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
@@ -79,6 +84,9 @@ export const createRepositories = (
   curatedContent: createCuratedContentRepository(prisma),
   announcements: createAnnouncementRepository(prisma),
   meetings: createMeetingRepository(db),
+  accountantServices: createAccountantServiceRepository(prisma, db),
+  auditEvents: createAuditReader(prisma),
+  reports: createReportsReadModel(db),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({

@@ -1,5 +1,6 @@
 import type { Role } from "../shared/actor";
 import type { AuditLog } from "../shared/audit";
+import type { Page, PageRequest } from "../shared/page";
 import type { RateLimiter } from "../shared/rate-limit";
 import type { AccessClaims, CodePurpose, User, UserStatus, UserWithSecret } from "./identity.types";
 
@@ -35,6 +36,14 @@ export interface UserRepository {
   activate(id: string, at: Date): Promise<boolean>;
   /** Marks the account deleted and scrubs what identified it (email, username, name, password). */
   markDeleted(id: string, at: Date): Promise<void>;
+  /**
+   * Newest first. `q` matches a substring of the email, username or display name
+   * (case-insensitive); `status` and `role` match exactly.
+   */
+  findPage(
+    filter: { q?: string | undefined; status?: UserStatus | undefined; role?: Role | undefined },
+    page: PageRequest,
+  ): Promise<Page<User>>;
 }
 
 export type StoredCode = {

@@ -1,6 +1,6 @@
 import type { UserRepository } from "../identity/identity.ports";
 import type { AuditLog } from "../shared/audit";
-import type { Page } from "../shared/page";
+import type { Page, PageRequest } from "../shared/page";
 import type {
   Category,
   Listing,
@@ -17,6 +17,13 @@ import type {
 
 export interface CatalogRepository {
   listServices(): Promise<Service[]>;
+  /** Of `ids`, the ones naming a service (active or not). */
+  findExistingServiceIds(ids: readonly string[]): Promise<string[]>;
+  /** Every service, active or not, by name; `q` matches a substring of name or description. */
+  findServicesPage(
+    filter: { q?: string | undefined; active?: boolean | undefined },
+    page: PageRequest,
+  ): Promise<Page<Service & { active: boolean }>>;
   listCategories(): Promise<Category[]>;
   findActiveCategory(id: string): Promise<Category | null>;
 }
@@ -41,6 +48,11 @@ export interface ProviderRepository {
    * is mirrored on the provider's listings; null when the profile is absent or was not pending.
    */
   approve(id: string, at: Date): Promise<ProviderProfile | null>;
+  /** Newest first; `q` matches a substring of the display name; `status` the approval status. */
+  findPage(
+    filter: { q?: string | undefined; status?: ProviderProfile["approvalStatus"] | undefined },
+    page: PageRequest,
+  ): Promise<Page<ProviderProfile>>;
 }
 
 export type NewListing = {
@@ -57,6 +69,15 @@ export interface ListingRepository {
   findById(id: string, now: Date): Promise<Listing | null>;
   /** The provider's listings (owner view), oldest first. */
   listByProvider(providerId: string, now: Date): Promise<Listing[]>;
+  /**
+   * Every listing whatever its status (owner view), newest first; `q` matches a substring of the
+   * name, description or provider name; `status` the listing status.
+   */
+  findPage(
+    filter: { q?: string | undefined; status?: ListingStatus | undefined },
+    page: PageRequest,
+    now: Date,
+  ): Promise<Page<Listing>>;
   /** Public view: null unless active, subscribed, unexpired at `now` and the provider approved. */
   findPublic(id: string, now: Date): Promise<PublicListing | null>;
   search(search: ListingSearch, now: Date): Promise<Page<PublicListing>>;

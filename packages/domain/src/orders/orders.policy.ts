@@ -31,7 +31,7 @@ export type TransitionDecision = "allowed" | "forbidden" | "invalid";
 
 /**
  * Whether `actor` may move `order` to `to`: forbidden (403) when the caller's part does not include
- * that move at all (a customer can only cancel), invalid (422) when the move is not open from the
+ * that move at all (a customer can only cancel; staff who only read orders move none), invalid (422) when the move is not open from the
  * current state (same state included), else allowed.
  */
 export const decideTransition = (actor: Actor, order: Order, to: RequestableStatus): TransitionDecision => {
@@ -39,7 +39,8 @@ export const decideTransition = (actor: Actor, order: Order, to: RequestableStat
   if (manages) {
     return managementMoves[order.status].includes(to) ? "allowed" : "invalid";
   }
-  if (to !== "cancelled") {
+  // Anyone else who may read the order (an accountant) may not move it; its customer may cancel.
+  if (!isOrderCustomer(actor, order) || to !== "cancelled") {
     return "forbidden";
   }
 

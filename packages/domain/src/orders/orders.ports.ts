@@ -1,3 +1,4 @@
+import type { AccountantServiceRepository } from "../administration/administration.ports";
 import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { PaymentStatus } from "../payments/payments.types";
@@ -30,6 +31,19 @@ export interface OrderRepository {
     to: OrderStatus,
     at: Date,
   ): Promise<Order | null>;
+  /**
+   * Every order, newest first. `q` matches a substring of the item name or the guest's email, or
+   * the order id exactly; `status` the order status; `serviceIds` limits to orders of listings in
+   * those services.
+   */
+  findPage(
+    filter: {
+      q?: string | undefined;
+      status?: OrderStatus | undefined;
+      serviceIds?: readonly string[] | undefined;
+    },
+    page: PageRequest,
+  ): Promise<Page<Order>>;
   /** Mirrors the latest payment's status on the order (the order's own workflow is untouched). */
   setPaymentStatus(id: string, status: PaymentStatus, at: Date): Promise<void>;
 }
@@ -45,4 +59,5 @@ export type OrderRepositories = {
   idempotency: IdempotencyStore;
   outbox: OutboxWriter;
   audit: AuditLog;
+  accountantServices: Pick<AccountantServiceRepository, "coversListing" | "findServiceIdsByAccountants">;
 } & Pick<MarketplaceRepositories, "providers" | "menuItems" | "sales">;

@@ -3,7 +3,8 @@ import type { OrderRepositories } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { AuditLog } from "../shared/audit";
 import type { IdempotencyStore } from "../shared/idempotency";
-import type { Payment, PaymentMethod, PaymentPurpose } from "./payments.types";
+import type { Page, PageRequest } from "../shared/page";
+import type { Payment, PaymentMethod, PaymentPurpose, PaymentStatus } from "./payments.types";
 
 export type NewPayment = {
   id: string;
@@ -35,6 +36,14 @@ export interface PaymentRepository {
     evidence: { mediaAssetId: string | null; note: string | null },
     at: Date,
   ): Promise<Payment | null>;
+  /**
+   * Every payment, newest first. `q` is an id: the payment's, its order's, its listing's or its
+   * payer's (exactly); `status` the payment status.
+   */
+  findPage(
+    filter: { q?: string | undefined; status?: PaymentStatus | undefined },
+    page: PageRequest,
+  ): Promise<Page<Payment>>;
   /** payment_submitted → `to`, version + 1; null when it was not awaiting review. */
   decide(
     id: string,

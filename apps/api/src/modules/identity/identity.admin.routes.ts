@@ -1,15 +1,21 @@
 import { idParamSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
-import { userSchema } from "@agora/contracts/identity";
-import { changeRoleRequestSchema, changeUserStatusRequestSchema } from "@agora/contracts/identity.admin";
+import { userSchema, userStatusSchema } from "@agora/contracts/identity";
+import {
+  adminUserSchema,
+  changeRoleRequestSchema,
+  changeUserStatusRequestSchema,
+} from "@agora/contracts/identity.admin";
+import { adminListUsers } from "@agora/domain/identity/admin-list-users";
 import { changeUserRole } from "@agora/domain/identity/change-user-role";
 import { type AdminUserStatus, changeUserStatus } from "@agora/domain/identity/change-user-status";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import type { UserStatus } from "@agora/domain/identity/identity.types";
 import { createRoute } from "@hono/zod-openapi";
 import { actorOf, requireAuth, requireRoles } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
-import type { StatusKind } from "../administration/administration.kinds";
+import type { CollectionKind, StatusKind } from "../administration/administration.kinds";
 import { toUserDto } from "./identity.presenter";
 
 /** Mounted at /api/v1/admin. */
@@ -48,4 +54,16 @@ export const userStatusKind = ({ identity }: { identity: IdentityDeps }): Status
   response: userSchema,
   change: async (actor, id, { status }) =>
     toUserDto(await changeUserStatus(identity, actor, { userId: id, status })),
+});
+
+/** `GET /admin/users`. */
+export const usersKind = ({ identity }: { identity: IdentityDeps }): CollectionKind<UserStatus> => ({
+  status: userStatusSchema,
+  searches: "a substring of the email, username or display name",
+  item: adminUserSchema,
+  list: async (actor, filter, page) => {
+    const found = await adminListUsers(identity, actor, filter, page);
+
+    return { total: found.total, items: found.items.map(toUserDto) };
+  },
 });

@@ -1,13 +1,17 @@
 import { idParamSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
-import { paymentSchema } from "@agora/contracts/payments";
+import { paymentSchema, paymentStatusSchema } from "@agora/contracts/payments";
+import { adminPaymentSchema } from "@agora/contracts/payments.admin";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { adminListPayments } from "@agora/domain/payments/admin-list-payments";
 import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
+import type { PaymentStatus } from "@agora/domain/payments/payments.types";
 import { rejectPayment } from "@agora/domain/payments/reject-payment";
 import { createRoute } from "@hono/zod-openapi";
 import { actorOf, requireAuth, requireRoles } from "../../http/middleware/auth";
 import { createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
+import type { CollectionKind } from "../administration/administration.kinds";
 import { toPaymentDto } from "./payments.presenter";
 
 /** Mounted at /api/v1/admin. */
@@ -38,3 +42,21 @@ export const createPaymentAdminRoutes = ({
     ),
   );
 };
+
+/** `GET /admin/payments`. */
+export const paymentsKind = ({ payments }: { payments: PaymentsDeps }): CollectionKind<PaymentStatus> => ({
+  status: paymentStatusSchema,
+  searches: "an id: the payment's, its order's, its listing's or its payer's",
+  item: adminPaymentSchema,
+  list: async (actor, filter, page) => {
+    const found = await adminListPayments(payments, actor, filter, page);
+
+    return {
+      total: found.total,
+      items: found.items.map((payment) => ({
+        ...toPaymentDto(payment, payments.settings),
+        payer_id: payment.payerId,
+      })),
+    };
+  },
+});

@@ -45,3 +45,4 @@ CREATE INDEX "orders_status_created_at_id_idx" ON "orders" ("status", "created_a
 CREATE INDEX "orders_created_at_id_idx" ON "orders" ("created_at" DESC, "id" DESC);
 CREATE INDEX "payments_status_created_at_idx" ON "payments" ("status", "created_at" DESC);
 CREATE INDEX "payments_created_at_id_idx" ON "payments" ("created_at" DESC, "id" DESC);
+CREATE INDEX "payments_payer_id_idx" ON "payments" ("payer_id");

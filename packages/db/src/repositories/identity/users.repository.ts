@@ -2,6 +2,7 @@ import type { NewUser, UserRepository } from "@agora/domain/identity/identity.po
 import type { User, UserStatus, UserWithSecret } from "@agora/domain/identity/identity.types";
 import type { Role } from "@agora/domain/shared/actor";
 import { isUniqueViolation } from "../../errors";
+import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { User as UserModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -156,5 +157,24 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
         WHERE id = $1 AND status <> 'deleted'`,
       [id, at],
     );
+  },
+
+  async findPage(filter, page) {
+    const filters = createFilters();
+    if (filter.q !== undefined) {
+      const pattern = filters.param(substringPattern(filter.q));
+      filters.where(
+        `(email ILIKE ${pattern} OR username::text ILIKE ${pattern} OR display_name ILIKE ${pattern})`,
+      );
+    }
+    filters.where(filter.status !== undefined && `status = ${filters.param(filter.status)}`);
+    filters.where(filter.role !== undefined && `role = ${filters.param(filter.role)}`);
+    const { rows, total } = await selectPage<UserRow>(
+      db,
+      { select: columns, from: "users", orderBy: "created_at DESC, id DESC", filters },
+      page,
+    );
+
+    return { items: rows.map(toUser), total };
   },
 });

@@ -21,6 +21,39 @@ export const createCatalogRepository = (prisma: PrismaClient): CatalogRepository
       select: categoryFields,
     }),
 
+  async findExistingServiceIds(ids) {
+    const keys = ids.flatMap((id) => idParam(id) ?? []);
+    const found = await prisma.service.findMany({ where: { id: { in: keys } }, select: { id: true } });
+
+    return found.map((service) => service.id);
+  },
+
+  async findServicesPage(filter, page) {
+    const where = {
+      ...(filter.q === undefined
+        ? {}
+        : {
+            OR: [
+              { name: { contains: filter.q, mode: "insensitive" as const } },
+              { description: { contains: filter.q, mode: "insensitive" as const } },
+            ],
+          }),
+      ...(filter.active === undefined ? {} : { active: filter.active }),
+    };
+    const [items, total] = await Promise.all([
+      prisma.service.findMany({
+        where,
+        orderBy: [{ name: "asc" }, { id: "asc" }],
+        skip: page.offset,
+        take: page.limit,
+        select: { id: true, name: true, description: true, active: true },
+      }),
+      prisma.service.count({ where }),
+    ]);
+
+    return { items, total };
+  },
+
   async findActiveCategory(id) {
     const key = idParam(id);
 

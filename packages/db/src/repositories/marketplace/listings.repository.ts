@@ -1,6 +1,7 @@
 import type { ListingRepository } from "@agora/domain/marketplace/marketplace.ports";
 import type { Listing, ListingStatus, PublicListing } from "@agora/domain/marketplace/marketplace.types";
 import type { Page } from "@agora/domain/shared/page";
+import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { Listing as ListingModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -31,14 +32,19 @@ type ListingRow = Pick<
   | "updated_at"
 > & { provider_name: string; category_name: string; featured: boolean; menu_items: MenuItemJson[] };
 
-const listingSelect = `
-  SELECT l.id, l.provider_id, p.display_name AS provider_name, l.category_id, c.name AS category_name,
-         l.name, l.description, l.status, l.subscription_status, l.subscription_expires_at,
-         l.featured_until, COALESCE(l.featured_until > $2, false) AS featured, l.created_at, l.updated_at,
-         ${menuItemsJson} AS menu_items
-    FROM listings l
+/** The owner view's columns; `now` is the placeholder of the time `featured` is decided at. */
+const listingColumns = (now: string) => `
+  l.id, l.provider_id, p.display_name AS provider_name, l.category_id, c.name AS category_name,
+  l.name, l.description, l.status, l.subscription_status, l.subscription_expires_at,
+  l.featured_until, COALESCE(l.featured_until > ${now}, false) AS featured, l.created_at, l.updated_at,
+  ${menuItemsJson} AS menu_items`;
+
+const listingFrom = `listings l
     JOIN provider_profiles p ON p.id = l.provider_id
     JOIN categories c ON c.id = l.category_id`;
+
+/** The owner view by a condition on `l` ($1 onwards), `now` as $2. */
+const listingSelect = `SELECT ${listingColumns("$2")} FROM ${listingFrom}`;
 
 const toListing = (row: ListingRow): Listing => ({
   id: row.id,
@@ -95,6 +101,28 @@ export const createListingRepository = (db: SqlExecutor): ListingRepository => {
       );
 
       return rows[0] ? toListing(rows[0]) : null;
+    },
+
+    async findPage(filter, page, now) {
+      const filters = createFilters();
+      // search_text is lower-cased: a lower-cased pattern lets LIKE use its trigram index.
+      filters.where(
+        filter.q !== undefined &&
+          `l.search_text LIKE ${filters.param(substringPattern(filter.q.toLowerCase()))}`,
+      );
+      filters.where(filter.status !== undefined && `l.status = ${filters.param(filter.status)}`);
+      const { rows, total } = await selectPage<ListingRow>(
+        db,
+        {
+          select: (param) => listingColumns(param(now)),
+          from: listingFrom,
+          orderBy: "l.created_at DESC, l.id DESC",
+          filters,
+        },
+        page,
+      );
+
+      return { items: rows.map(toListing), total };
     },
 
     async listByProvider(providerId, now) {

@@ -82,6 +82,26 @@ export const createProviderRepository = (prisma: PrismaClient, db: SqlExecutor):
     return this.findById(key);
   },
 
+  async findPage(filter, page) {
+    const where = {
+      ...(filter.q === undefined
+        ? {}
+        : { displayName: { contains: filter.q, mode: "insensitive" as const } }),
+      ...(filter.status === undefined ? {} : { approvalStatus: filter.status }),
+    };
+    const [rows, total] = await Promise.all([
+      prisma.providerProfile.findMany({
+        where,
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        skip: page.offset,
+        take: page.limit,
+      }),
+      prisma.providerProfile.count({ where }),
+    ]);
+
+    return { items: rows.map(toProvider), total };
+  },
+
   async approve(id, at) {
     const key = idParam(id);
     if (!key) {

@@ -1,6 +1,7 @@
 import type { OrderRepository } from "@agora/domain/orders/orders.ports";
 import type { Order, OrderStatus } from "@agora/domain/orders/orders.types";
 import type { PaymentStatus } from "@agora/domain/payments/payments.types";
+import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { Order as OrderModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -132,6 +133,31 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
         }),
       ),
     };
+  },
+
+  async findPage(filter, page) {
+    const filters = createFilters();
+    if (filter.q !== undefined) {
+      const pattern = filters.param(substringPattern(filter.q));
+      const id = idParam(filter.q);
+      filters.where(
+        `(o.item_name ILIKE ${pattern} OR o.guest_email ILIKE ${pattern}${id ? ` OR o.id = ${filters.param(id)}` : ""})`,
+      );
+    }
+    filters.where(filter.status !== undefined && `o.status = ${filters.param(filter.status)}`);
+    if (filter.serviceIds !== undefined) {
+      filters.where(
+        `o.listing_id IN (SELECT l.id FROM listings l JOIN categories c ON c.id = l.category_id
+                           WHERE c.service_id = ANY(${filters.param(filter.serviceIds)}::uuid[]))`,
+      );
+    }
+    const { rows, total } = await selectPage<OrderRow>(
+      db,
+      { select: orderColumns, from: "orders o", orderBy: "o.created_at DESC, o.id DESC", filters },
+      page,
+    );
+
+    return { items: rows.map(toOrder), total };
   },
 
   async transition(id, from, expectedVersion, to, at) {

@@ -5,6 +5,7 @@ import type {
   PaymentPurpose,
   PaymentStatus,
 } from "@agora/domain/payments/payments.types";
+import { createFilters, selectPage } from "../../filters";
 import type { Payment as PaymentModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -81,6 +82,23 @@ export const createPaymentRepository = (db: SqlExecutor): PaymentRepository => (
           orderCustomerId: row.order_customer_id,
         } satisfies PaymentWithParties)
       : null;
+  },
+
+  async findPage(filter, page) {
+    const filters = createFilters();
+    if (filter.q !== undefined) {
+      // An id names nothing unless it is a UUID: a malformed one matches no payment.
+      const id = filters.param(idParam(filter.q));
+      filters.where(`(id = ${id} OR order_id = ${id} OR listing_id = ${id} OR payer_id = ${id})`);
+    }
+    filters.where(filter.status !== undefined && `status = ${filters.param(filter.status)}`);
+    const { rows, total } = await selectPage<PaymentRow>(
+      db,
+      { select: paymentColumns, from: "payments", orderBy: "created_at DESC, id DESC", filters },
+      page,
+    );
+
+    return { items: rows.map(toPayment), total };
   },
 
   async submit(id, expectedVersion, method, at) {

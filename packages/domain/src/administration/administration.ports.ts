@@ -1,0 +1,30 @@
+import type { Page, PageRequest } from "../shared/page";
+import type { AuditEvent, AuditFilter, ReportsSummary } from "./administration.types";
+
+/** Which services an accountant is assigned to (reports and order reads are limited to them). */
+export interface AccountantServiceRepository {
+  /** The assigned services, by name. */
+  findServices(accountantId: string): Promise<Array<{ id: string; name: string }>>;
+  /** The assigned service ids of each of `accountantIds` (an accountant with none is absent). */
+  findServiceIdsByAccountants(accountantIds: readonly string[]): Promise<Map<string, string[]>>;
+  /** Replaces the set (in the caller's transaction). */
+  replace(accountantId: string, serviceIds: readonly string[], at: Date): Promise<void>;
+  /** Whether the listing belongs to a service the accountant is assigned to. */
+  coversListing(accountantId: string, listingId: string): Promise<boolean>;
+}
+
+export interface AuditReader {
+  /** Events matching every given filter, newest first. */
+  findPage(filter: AuditFilter, page: PageRequest): Promise<Page<AuditEvent>>;
+}
+
+export interface ReportsReadModel {
+  /** The summary over [from, to), limited to `serviceIds` (null: every service). */
+  summary(window: { from: Date; to: Date }, serviceIds: readonly string[] | null): Promise<ReportsSummary>;
+}
+
+export type AdministrationRepositories = {
+  accountantServices: AccountantServiceRepository;
+  auditEvents: AuditReader;
+  reports: ReportsReadModel;
+};

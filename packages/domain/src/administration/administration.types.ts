@@ -1,0 +1,39 @@
+/** A filter of an admin collection: `q` as the kind documents it, and one of its statuses. */
+export type CollectionFilter<S extends string = string> = { q?: string | undefined; status?: S | undefined };
+
+export type AuditEvent = {
+  id: string;
+  actorId: string | null;
+  actorRole: string | null;
+  action: string;
+  targetType: string;
+  targetId: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  details: Record<string, unknown>;
+  requestId: string | null;
+  createdAt: Date;
+};
+
+export type AuditFilter = {
+  actorId?: string | undefined;
+  action?: string | undefined;
+  targetType?: string | undefined;
+  targetId?: string | undefined;
+  since?: Date | undefined;
+};
+
+export type AmountByCurrency = { currency: string; amount: number; count: number };
+
+/** The reporting summary's figures (see getReportsSummary for their definitions). */
+export type ReportsSummary = {
+  serviceIds: string[] | null;
+  from: Date;
+  to: Date;
+  ordersByStatus: Record<string, number>;
+  completedGross: AmountByCurrency[];
+  manualSales: AmountByCurrency[];
+  paymentsConfirmed: number;
+  paymentsAwaitingReview: number;
+  newListings: number;
+};

@@ -1,0 +1,18 @@
+import type { CollectionFilter } from "../administration/administration.types";
+import { requireRole } from "../identity/identity.policy";
+import type { Actor } from "../shared/actor";
+import type { Page, PageRequest } from "../shared/page";
+import type { MarketplaceDeps } from "./marketplace.deps";
+import type { ApprovalStatus, ProviderProfile } from "./marketplace.types";
+
+/** Every provider profile, newest first (admins only). */
+export const adminListProviders = (
+  { repos }: Pick<MarketplaceDeps, "repos">,
+  actor: Actor,
+  filter: CollectionFilter<ApprovalStatus>,
+  page: PageRequest,
+): Promise<Page<ProviderProfile>> => {
+  requireRole(actor, "admin");
+
+  return repos.providers.findPage(filter, page);
+};
