@@ -8,4 +8,9 @@ export const openConfiguredDatabase = (config: Config, applicationName: string):
     dataDir: `${config.dataDir}/pglite`,
     poolMax: config.databasePoolMax,
     applicationName,
+    timeouts: {
+      acquireMs: config.timeouts.databaseAcquireMs,
+      statementMs: config.timeouts.databaseStatementMs,
+      idleInTransactionMs: config.timeouts.databaseIdleInTransactionMs,
+    },
   });
