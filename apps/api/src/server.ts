@@ -5,17 +5,23 @@ import type { Config } from "@agora/runtime/config";
 import { startHousekeeping } from "@agora/runtime/delivery";
 import { safeError } from "@agora/runtime/logging";
 import { serve } from "@hono/node-server";
+import type { Logger } from "pino";
 import { createHttpHandler } from "./app";
 import { createDeps, openEmbeddedWorkerDelivery, prepareDatabase } from "./deps";
+import { answerClientErrors } from "./http/client-error";
 import type { RequestHandler } from "./http/handler";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Starts the Node HTTP server with explicit header, request and keep-alive timeouts. */
+/**
+ * Starts the Node HTTP server with explicit header, request and keep-alive timeouts; requests the
+ * HTTP parser refuses get the envelope too (see answerClientErrors).
+ */
 export const listen = (
   fetch: RequestHandler,
   { host, port }: { host: string; port: number },
+  logger?: Logger,
 ): Promise<Server> =>
   new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname: host, port }, () => resolve(server as Server)) as Server;
@@ -23,6 +29,7 @@ export const listen = (
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
+    answerClientErrors(server, logger);
     server.on("error", reject);
   });
 
@@ -87,7 +94,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       const prepared = await prepareDatabase(runtime.database, runtime.ids);
       logger.info(prepared, "database ready");
     }
-    const server = await listen(createHttpHandler(runtime), config);
+    const server = await listen(createHttpHandler(runtime), config, logger);
     const address = server.address();
     logger.info(
       {

@@ -43,7 +43,12 @@ export const requestBody = (maxBytes: number): MiddlewareHandler<AppEnv> => {
   const limit = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw new AppError("payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`);
+      // The rest of the body is never read, so the connection cannot carry another request: say
+      // so (`Connection: close`) rather than keep it alive and reset it under the client's next
+      // request (the Node adapter gives up draining after half a second).
+      throw new AppError("payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`, {
+        headers: { connection: "close" },
+      });
     },
   });
 
