@@ -8,6 +8,7 @@ import { openConfiguredDatabase } from "@agora/runtime/database";
 import { createDeliveryDeps, startHousekeeping } from "@agora/runtime/delivery";
 import { createLogger, safeError } from "@agora/runtime/logging";
 import { createPush } from "@agora/runtime/push/create-push";
+import { waitUntilAvailable } from "@agora/runtime/startup";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -23,7 +24,13 @@ if (!config.databaseUrl) {
 
 try {
   const database = await openConfiguredDatabase(config, "agora-worker");
-  await database.ping();
+  // An unreachable database is waited for (one line per attempt, up to DATABASE_STARTUP_TIMEOUT_MS),
+  // as the API does; later outages are the loop's own backoff.
+  await waitUntilAvailable(() => database.ping(), {
+    dependency: "database",
+    logger,
+    giveUpAfterMs: config.timeouts.databaseStartupMs,
+  });
   const push = createPush(config);
   const delivery = createDeliveryDeps({
     database,

@@ -13,20 +13,35 @@ export interface Housekeeper {
 /** How long delivered outbox events stay, for inspection. */
 export const OUTBOX_RETENTION_MS = 7 * 24 * 3600_000;
 
-/** Runs a purge every `intervalMs` until `signal` aborts; reports each result (or failure). */
+/**
+ * Runs a purge every `intervalMs` until `signal` aborts; reports each result (or failure). A failed
+ * purge (the database is down) is tried again after `retryMs` (1 minute), not a whole interval.
+ */
 export const runHousekeeping = async (
   deps: { housekeeper: Housekeeper; clock: { now(): Date } },
-  options: { signal: AbortSignal; intervalMs?: number; report?: (result: PurgeCounts | Error) => void },
+  options: {
+    signal: AbortSignal;
+    intervalMs?: number;
+    retryMs?: number;
+    report?: (result: PurgeCounts | Error) => void;
+  },
 ): Promise<void> => {
   const intervalMs = options.intervalMs ?? 10 * 60_000;
+  const retryMs = Math.min(intervalMs, options.retryMs ?? 60_000);
   while (!options.signal.aborted) {
+    let failed = false;
     try {
       options.report?.(await deps.housekeeper.purge(deps.clock.now()));
     } catch (error) {
+      failed = true;
       options.report?.(error instanceof Error ? error : new Error(String(error)));
     }
+    if (options.signal.aborted) {
+      // Aborted during the purge: the listener below would never hear it.
+      break;
+    }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, intervalMs);
+      const timer = setTimeout(done, failed ? retryMs : intervalMs);
       function done() {
         clearTimeout(timer);
         options.signal.removeEventListener("abort", done);
