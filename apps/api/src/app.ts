@@ -7,6 +7,7 @@ import { requestBody } from "./http/middleware/request-body";
 import { createRouter } from "./http/openapi";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
+import type { StartupGate } from "./http/startup-gate";
 import { createAdminRoutes } from "./modules/admin/admin.routes";
 import { createAuthRoutes } from "./modules/auth/auth.routes";
 import { createCatalogRoutes } from "./modules/catalog/catalog.routes";
@@ -103,6 +104,9 @@ export const createApp = (deps: AppDeps) => {
 
 export type App = ReturnType<typeof createApp>;
 
-/** The app behind the per-request wrapper (request id, security headers, access log, metrics). */
-export const createHttpHandler = (deps: AppDeps, app: App = createApp(deps)) =>
-  createRequestHandler(app, { logger: deps.logger, metrics: deps.metrics });
+/**
+ * The app behind the per-request wrapper (request id, security headers, access log, metrics), and
+ * the start-up gate when the server opens it only once the database is ready.
+ */
+export const createHttpHandler = (deps: AppDeps, app: App = createApp(deps), gate?: StartupGate) =>
+  createRequestHandler(app, { logger: deps.logger, metrics: deps.metrics, gate });

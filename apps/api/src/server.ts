@@ -4,12 +4,14 @@ import { runOutbox } from "@agora/domain/delivery/run-outbox";
 import type { Config } from "@agora/runtime/config";
 import { startHousekeeping } from "@agora/runtime/delivery";
 import { safeError } from "@agora/runtime/logging";
+import { waitUntilAvailable } from "@agora/runtime/startup";
 import { serve } from "@hono/node-server";
 import type { Logger } from "pino";
-import { createHttpHandler } from "./app";
+import { createApp, createHttpHandler } from "./app";
 import { createDeps, openEmbeddedWorkerDelivery, prepareDatabase } from "./deps";
 import { answerClientErrors } from "./http/client-error";
 import type { RequestHandler } from "./http/handler";
+import { createStartupGate } from "./http/startup-gate";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -78,23 +80,53 @@ export const startEmbeddedWorker = (
   };
 };
 
-/** Serves the API until SIGTERM/SIGINT, then stops accepting, drains, and closes the database. */
+/**
+ * Serves the API until SIGTERM/SIGINT, then stops accepting, drains, and closes the database.
+ *
+ * It listens first and then waits for the database (and, with `prepare`, migrates and seeds): while
+ * the database is unreachable `/health` is 200 and `/ready` 503, requests are 503, and each failed
+ * attempt logs one line (backoff 250 ms doubling to 5 s). After DATABASE_STARTUP_TIMEOUT_MS without
+ * a database it exits 1 for its supervisor to restart it (0 = wait forever). An error that waiting
+ * cannot fix (authentication, a failing migration) exits 1 at once.
+ */
 export const runServer = async (config: Config, options: { prepare: boolean }): Promise<void> => {
   let runtime: Awaited<ReturnType<typeof createDeps>>;
   try {
     runtime = await createDeps(config);
   } catch (error) {
-    // Adapters that cannot start (database unreachable, unreadable FCM credentials): one line, exit 1.
+    // Adapters that cannot start (an embedded database held by another process, unreadable FCM
+    // credentials): one line, exit 1.
     process.stderr.write(`agora: could not start: ${safeError(error).message}\n`);
     process.exit(1);
   }
   const { logger } = runtime;
-  try {
-    if (options.prepare) {
-      const prepared = await prepareDatabase(runtime.database, runtime.ids);
-      logger.info(prepared, "database ready");
+  const gate = createStartupGate();
+  const starting = new AbortController();
+  let server: Server | undefined;
+  let workerDelivery: Awaited<ReturnType<typeof openEmbeddedWorkerDelivery>> | undefined;
+  let worker: EmbeddedWorker | undefined;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      return;
     }
-    const server = await listen(createHttpHandler(runtime), config, logger);
+    stopping = true;
+    starting.abort();
+    logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
+    // The worker finishes its batch while requests drain; both end before the database closes.
+    const [drained] = await Promise.all([server ? drain(server) : true, worker?.stop()]);
+    await workerDelivery?.close();
+    await runtime.close();
+    logger.info({ drained }, "stopped");
+    logger.flush();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+
+  try {
+    server = await listen(createHttpHandler(runtime, createApp(runtime), gate), config, logger);
     const address = server.address();
     logger.info(
       {
@@ -106,35 +138,37 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
       "agora api listening",
     );
-    const workerDelivery =
-      config.worker === "embedded" ? await openEmbeddedWorkerDelivery(runtime) : undefined;
-    const worker = workerDelivery
+    const prepared = await waitUntilAvailable(
+      async () => {
+        await runtime.database.ping();
+
+        return options.prepare ? prepareDatabase(runtime.database, runtime.ids) : undefined;
+      },
+      {
+        dependency: "database",
+        logger,
+        signal: starting.signal,
+        giveUpAfterMs: config.timeouts.databaseStartupMs,
+      },
+    );
+    logger.info(prepared ?? {}, "database ready");
+    workerDelivery = config.worker === "embedded" ? await openEmbeddedWorkerDelivery(runtime) : undefined;
+    worker = workerDelivery
       ? startEmbeddedWorker(workerDelivery.delivery, {
           database: workerDelivery.database,
           clock: runtime.clock,
           logger,
         })
       : undefined;
-
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) {
-        return;
-      }
-      stopping = true;
-      logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
-      // The worker finishes its batch while requests drain; both end before the database closes.
-      const [drained] = await Promise.all([drain(server), worker?.stop()]);
-      await workerDelivery?.close();
-      await runtime.close();
-      logger.info({ drained }, "stopped");
-      logger.flush();
-      process.exit(0);
-    };
-    process.once("SIGTERM", () => void shutdown("SIGTERM"));
-    process.once("SIGINT", () => void shutdown("SIGINT"));
+    gate.open();
+    logger.info("agora api ready");
   } catch (error) {
+    if (stopping) {
+      // SIGTERM during start-up: shutdown() exits.
+      return;
+    }
     logger.fatal({ err: safeError(error) }, "could not start");
+    server?.closeAllConnections();
     await runtime.close().catch(() => {});
     logger.flush();
     process.exit(1);
