@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timestampSchema } from "./common";
+import { dateTimeInputSchema, timestampSchema } from "./common";
 
 export const orderStatusSchema = z.enum(["pending", "confirmed", "in_progress", "completed", "cancelled"]);
 export const paymentStatusSchema = z.enum([
@@ -20,10 +20,7 @@ export const idempotencyKeyHeaderSchema = z
 export const createOrderRequestSchema = z.object({
   menu_item_id: z.string().min(1).max(64),
   quantity: z.number().int().min(1).max(100),
-  schedule_at: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: "Stored only; not a scheduler." }),
+  schedule_at: dateTimeInputSchema.optional().meta({ description: "Stored only; not a scheduler." }),
   notes: z.string().trim().max(2000).optional(),
   email: z
     .string()

@@ -4,13 +4,22 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env";
 import { issuesOf } from "./errors";
+import { unstorableTextIssues } from "./storable-text";
 
-/** A router whose validation failures become 422 validation_failed through the one onError. */
+/**
+ * A router whose validation failures become 422 validation_failed through the one onError. Valid
+ * input (body, query, path, headers) that holds text PostgreSQL cannot store is refused here too,
+ * for every route at once.
+ */
 export const createRouter = () =>
   new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
         throw new ValidationError(issuesOf(result.error, result.target));
+      }
+      const unstorable = unstorableTextIssues(result.data, result.target);
+      if (unstorable.length > 0) {
+        throw new ValidationError(unstorable);
       }
     },
   });
