@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../test/harness";
 import { MAX_BODY_BYTES } from "../app";
 import { drain, listen } from "../server";
+import { DRAIN_LIMITS } from "./middleware/body-limit";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -86,21 +87,57 @@ describe("connections the server refuses (over a real socket)", () => {
     await h?.close();
   });
 
-  it("a body over the limit gets 413 with Connection: close, and the connection closes cleanly", async () => {
+  it("a body over the limit gets 413, drained, and the same connection then serves the next request", async () => {
     const body = Buffer.alloc(MAX_BODY_BYTES + 64 * 1024, "x");
-    const exchange = await rawExchange(port, [
-      `POST /api/v1/auth/register HTTP/1.1\r\nHost: agora.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
-      body,
-    ]);
+    const exchange = await rawExchange(
+      port,
+      [
+        `POST /api/v1/auth/register HTTP/1.1\r\nHost: agora.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        body,
+        "GET /health HTTP/1.1\r\nHost: agora.test\r\nConnection: close\r\n\r\n",
+      ],
+      3_000,
+    );
     expect(exchange.status).toBe(413);
-    expect(exchange.headers.connection).toBe("close");
-    expect(exchange.headers["x-request-id"]).toBeTruthy();
-    expect(JSON.parse(exchange.body)).toMatchObject({
+    expect(exchange.headers.connection).toBe("keep-alive");
+    const requestId = exchange.headers["x-request-id"];
+    expect(requestId).toBeTruthy();
+    const [first = "", second = ""] = exchange.body.split("HTTP/1.1 ");
+    expect(JSON.parse(first)).toMatchObject({
       success: false,
       data: null,
       error: { code: "payload_too_large" },
-      request_id: exchange.headers["x-request-id"],
+      request_id: requestId,
     });
+    expect(second).toMatch(/^200 OK/);
+    expect(exchange.ending).toBe("end");
+  });
+
+  it("a body that does not end within the drain limits gets 413 with Connection: close, and a clean close", async () => {
+    const exchange = await rawExchange(
+      port,
+      [
+        `POST /api/v1/auth/register HTTP/1.1\r\nHost: agora.test\r\nContent-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`,
+        Buffer.alloc(MAX_BODY_BYTES, "x"),
+      ],
+      DRAIN_LIMITS.ms + 2_000,
+    );
+    expect(exchange.status).toBe(413);
+    expect(exchange.headers.connection).toBe("close");
+    expect(JSON.parse(exchange.body)).toMatchObject({ success: false, error: { code: "payload_too_large" } });
+    expect(exchange.ending).not.toBe("open");
+  });
+
+  it("a body refused before it is read (415) is drained too, and the same connection serves the next request", async () => {
+    const body = Buffer.alloc(100 * 1024, "x");
+    const exchange = await rawExchange(port, [
+      `POST /api/v1/auth/register HTTP/1.1\r\nHost: agora.test\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n`,
+      body,
+      "GET /health HTTP/1.1\r\nHost: agora.test\r\nConnection: close\r\n\r\n",
+    ]);
+    expect(exchange.status).toBe(415);
+    expect(exchange.headers.connection).toBe("keep-alive");
+    expect(exchange.body.split("HTTP/1.1 ")[1]).toMatch(/^200 OK/);
     expect(exchange.ending).toBe("end");
   });
 
@@ -113,7 +150,6 @@ describe("connections the server refuses (over a real socket)", () => {
         body: oversized,
       });
       expect(refused.status).toBe(413);
-      expect(refused.headers.get("connection")).toBe("close");
       await refused.text();
       await sleep(pauseMs);
       // The same client (undici's keep-alive pool): this must not fail with ECONNRESET or "other side closed".
