@@ -38,7 +38,9 @@ const documentInfo = {
       "the path or the token. Every response carries `X-Request-Id` (an incoming one is echoed when it is " +
       "1-128 characters of `A-Za-z0-9._:-`). Bodies are limited to 256 KiB (413 `payload_too_large`); a " +
       "body that is not JSON is 415 `unsupported_media_type`; a known path with another method is 405 " +
-      "`method_not_allowed` with `Allow`.",
+      "`method_not_allowed` with `Allow`. A 503 `service_unavailable` with `Retry-After` means a dependency (the " +
+      "database) is briefly unavailable or the service is starting: retry, with the same `Idempotency-Key` where " +
+      "the route takes one.",
   },
   servers: [{ url: "/" }],
 };
