@@ -20,7 +20,8 @@ export interface SqlExecutor {
 export type TransactionOptions = {
   /**
    * This transaction's statement timeout, instead of the connection's request-path one: for the
-   * few jobs that read a lot on purpose (exports). PostgreSQL only; PGlite has no timeouts.
+   * few jobs that read a lot on purpose (exports), or 0 for none (migrations). PostgreSQL only;
+   * PGlite has no timeouts.
    */
   statementTimeoutMs?: number;
 };
@@ -68,6 +69,20 @@ const pgExecutor = (client: pg.Pool | pg.PoolClient, queryTimeoutMs?: number): S
   },
 });
 
+// The longest timer Node keeps (about 24.8 days): "no bound" for pg, which reads 0 as "the default".
+const NO_QUERY_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** The client-side bound for a transaction's statement timeout (undefined = the connection's). */
+const clientBoundOf = (statementTimeoutMs: number | undefined): number | undefined => {
+  if (statementTimeoutMs === undefined) {
+    return undefined;
+  }
+
+  return statementTimeoutMs <= 0
+    ? NO_QUERY_TIMEOUT_MS
+    : Math.min(NO_QUERY_TIMEOUT_MS, statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS);
+};
+
 /** A pool connection, or DatabaseUnavailableError when none comes within the acquire timeout. */
 const checkOut = async (pool: pg.Pool): Promise<pg.PoolClient> => {
   try {
@@ -91,10 +106,7 @@ export const createPgSql = (pool: pg.Pool): Sql => ({
     };
     client.on("error", onLost);
     const { statementTimeoutMs } = options;
-    const tx = pgExecutor(
-      client,
-      statementTimeoutMs === undefined ? undefined : statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS,
-    );
+    const tx = pgExecutor(client, clientBoundOf(statementTimeoutMs));
     try {
       await tx.query("BEGIN");
       if (statementTimeoutMs !== undefined) {
