@@ -152,6 +152,9 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
     );
     logger.info(prepared ?? {}, "database ready");
+    if (stopping) {
+      return;
+    }
     workerDelivery = config.worker === "embedded" ? await openEmbeddedWorkerDelivery(runtime) : undefined;
     worker = workerDelivery
       ? startEmbeddedWorker(workerDelivery.delivery, {
