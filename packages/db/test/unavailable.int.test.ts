@@ -165,12 +165,12 @@ describe.skipIf(!onPostgres)(
         );
         expect(rows[0]?.done).toBe(true);
         // 0 turns it off for the transaction (the migrator's choice).
-      const unbounded = await db.sql.transaction(
-        (tx) => tx.query<{ done: boolean }>("SELECT pg_sleep(0.4) IS NOT NULL AS done"),
-        { statementTimeoutMs: 0 },
-      );
-      expect(unbounded.rows[0]?.done).toBe(true);
-      // The longer timeout was the transaction's alone.
+        const unbounded = await db.sql.transaction(
+          (tx) => tx.query<{ done: boolean }>("SELECT pg_sleep(0.4) IS NOT NULL AS done"),
+          { statementTimeoutMs: 0 },
+        );
+        expect(unbounded.rows[0]?.done).toBe(true);
+        // The longer timeout was the transaction's alone.
         expect(await rejection(db.sql.query("SELECT pg_sleep(2)"))).toBeInstanceOf(DatabaseUnavailableError);
       } finally {
         await db.close();
