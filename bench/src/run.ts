@@ -48,13 +48,14 @@ const start = (
   return child;
 };
 
-const waitForHealth = async (url: string, child: ChildProcess, seconds = 60) => {
+/** Polls `probe` (the API's /ready: 200 once migrated and seeded; the reference's /health) until 200. */
+const waitForHealth = async (url: string, child: ChildProcess, probe = "/health", seconds = 60) => {
   for (let i = 0; i < seconds * 10; i += 1) {
     if (child.exitCode !== null) {
       throw new Error(`server exited with ${child.exitCode}`);
     }
     try {
-      const response = await fetch(`${url}/health`);
+      const response = await fetch(`${url}${probe}`);
       if (response.ok) {
         return;
       }
@@ -156,7 +157,7 @@ const main = async () => {
   const bodiesFile = path.join(dataDir, "bodies.jsonl");
   const reports: string[] = [];
   try {
-    await waitForHealth(apiUrl, api);
+    await waitForHealth(apiUrl, api, "/ready");
     await waitForHealth(referenceUrl, reference);
     const context = { apiUrl, referenceUrl, databaseUrl: databaseUrl.toString() };
     for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {

@@ -7,6 +7,7 @@ import { requestBody } from "./http/middleware/request-body";
 import { createRouter } from "./http/openapi";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
+import type { StartupGate } from "./http/startup-gate";
 import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
 import { createCommunityRoutes } from "./modules/community/community.routes";
 import {
@@ -54,7 +55,9 @@ const documentInfo = {
       "the path or the token. Every response carries `X-Request-Id` (an incoming one is echoed when it is " +
       "1-128 characters of `A-Za-z0-9._:-`). Bodies are limited to 256 KiB (413 `payload_too_large`); a " +
       "body that is not JSON is 415 `unsupported_media_type`; a known path with another method is 405 " +
-      "`method_not_allowed` with `Allow`.",
+      "`method_not_allowed` with `Allow`. A 503 `service_unavailable` with `Retry-After` means a dependency (the " +
+      "database) is briefly unavailable or the service is starting: retry, with the same `Idempotency-Key` where " +
+      "the route takes one.",
   },
   servers: [{ url: "/" }],
 };
@@ -145,6 +148,9 @@ export const createApp = (deps: AppDeps) => {
 
 export type App = ReturnType<typeof createApp>;
 
-/** The app behind the per-request wrapper (request id, security headers, access log, metrics). */
-export const createHttpHandler = (deps: AppDeps, app: App = createApp(deps)) =>
-  createRequestHandler(app, { logger: deps.logger, metrics: deps.metrics });
+/**
+ * The app behind the per-request wrapper (request id, security headers, access log, metrics), and
+ * the start-up gate when the server opens it only once the database is ready.
+ */
+export const createHttpHandler = (deps: AppDeps, app: App = createApp(deps), gate?: StartupGate) =>
+  createRequestHandler(app, { logger: deps.logger, metrics: deps.metrics, gate });

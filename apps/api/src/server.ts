@@ -3,18 +3,26 @@ import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import type { Config } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
+import { waitUntilAvailable } from "@agora/runtime/startup";
 import { serve } from "@hono/node-server";
-import { createHttpHandler } from "./app";
+import type { Logger } from "pino";
+import { createApp, createHttpHandler } from "./app";
 import { createDeps, openEmbeddedWorker, prepareDatabase } from "./deps";
+import { answerClientErrors } from "./http/client-error";
 import type { RequestHandler } from "./http/handler";
+import { createStartupGate } from "./http/startup-gate";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Starts the Node HTTP server with explicit header, request and keep-alive timeouts. */
+/**
+ * Starts the Node HTTP server with explicit header, request and keep-alive timeouts; requests the
+ * HTTP parser refuses get the envelope too (see answerClientErrors).
+ */
 export const listen = (
   fetch: RequestHandler,
   { host, port }: { host: string; port: number },
+  logger?: Logger,
 ): Promise<Server> =>
   new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname: host, port }, () => resolve(server as Server)) as Server;
@@ -22,6 +30,7 @@ export const listen = (
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
+    answerClientErrors(server, logger);
     server.on("error", reject);
   });
 
@@ -70,23 +79,53 @@ export const startEmbeddedWorker = (
   };
 };
 
-/** Serves the API until SIGTERM/SIGINT, then stops accepting, drains, and closes the database. */
+/**
+ * Serves the API until SIGTERM/SIGINT, then stops accepting, drains, and closes the database.
+ *
+ * It listens first and then waits for the database (and, with `prepare`, migrates and seeds): while
+ * the database is unreachable `/health` is 200 and `/ready` 503, requests are 503, and each failed
+ * attempt logs one line (backoff 250 ms doubling to 5 s). After DATABASE_STARTUP_TIMEOUT_MS without
+ * a database it exits 1 for its supervisor to restart it (0 = wait forever). An error that waiting
+ * cannot fix (authentication, a failing migration) exits 1 at once.
+ */
 export const runServer = async (config: Config, options: { prepare: boolean }): Promise<void> => {
   let runtime: Awaited<ReturnType<typeof createDeps>>;
   try {
     runtime = await createDeps(config);
   } catch (error) {
-    // Adapters that cannot start (database unreachable, unreadable FCM credentials): one line, exit 1.
+    // Adapters that cannot start (an embedded database held by another process, unreadable FCM
+    // credentials): one line, exit 1.
     process.stderr.write(`agora: could not start: ${safeError(error).message}\n`);
     process.exit(1);
   }
   const { logger } = runtime;
-  try {
-    if (options.prepare) {
-      const prepared = await prepareDatabase(runtime.database, runtime.ids);
-      logger.info(prepared, "database ready");
+  const gate = createStartupGate();
+  const starting = new AbortController();
+  let server: Server | undefined;
+  let workerDeps: Awaited<ReturnType<typeof openEmbeddedWorker>> | undefined;
+  let worker: EmbeddedWorker | undefined;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      return;
     }
-    const server = await listen(createHttpHandler(runtime), config);
+    stopping = true;
+    starting.abort();
+    logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
+    // The worker finishes its batch while requests drain; both end before the database closes.
+    const [drained] = await Promise.all([server ? drain(server) : true, worker?.stop()]);
+    await workerDeps?.close();
+    await runtime.close();
+    logger.info({ drained }, "stopped");
+    logger.flush();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+
+  try {
+    server = await listen(createHttpHandler(runtime, createApp(runtime), gate), config, logger);
     const address = server.address();
     logger.info(
       {
@@ -98,28 +137,34 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
       "agora api listening",
     );
-    const workerDeps = config.worker === "embedded" ? await openEmbeddedWorker(runtime) : undefined;
-    const worker = workerDeps ? startEmbeddedWorker(workerDeps.outbox, workerDeps.housekeeping) : undefined;
+    const prepared = await waitUntilAvailable(
+      async () => {
+        await runtime.database.ping();
 
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) {
-        return;
-      }
-      stopping = true;
-      logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
-      // The worker finishes its batch while requests drain; both end before the database closes.
-      const [drained] = await Promise.all([drain(server), worker?.stop()]);
-      await workerDeps?.close();
-      await runtime.close();
-      logger.info({ drained }, "stopped");
-      logger.flush();
-      process.exit(0);
-    };
-    process.once("SIGTERM", () => void shutdown("SIGTERM"));
-    process.once("SIGINT", () => void shutdown("SIGINT"));
+        return options.prepare ? prepareDatabase(runtime.database, runtime.ids) : undefined;
+      },
+      {
+        dependency: "database",
+        logger,
+        signal: starting.signal,
+        giveUpAfterMs: config.timeouts.databaseStartupMs,
+      },
+    );
+    logger.info(prepared ?? {}, "database ready");
+    if (stopping) {
+      return;
+    }
+    workerDeps = config.worker === "embedded" ? await openEmbeddedWorker(runtime) : undefined;
+    worker = workerDeps ? startEmbeddedWorker(workerDeps.outbox, workerDeps.housekeeping) : undefined;
+    gate.open();
+    logger.info("agora api ready");
   } catch (error) {
+    if (stopping) {
+      // SIGTERM during start-up: shutdown() exits.
+      return;
+    }
     logger.fatal({ err: safeError(error) }, "could not start");
+    server?.closeAllConnections();
     await runtime.close().catch(() => {});
     logger.flush();
     process.exit(1);

@@ -58,6 +58,22 @@ describe("worker process", () => {
     expect(worker.output()).toContain("DATABASE_URL is not set");
   });
 
+  it("waits for an unreachable database with one line per attempt, and exits 1 after DATABASE_STARTUP_TIMEOUT_MS", async () => {
+    const worker = start({
+      DATA_DIR: dataDir,
+      // Port 9 (discard): nothing answers PostgreSQL there.
+      DATABASE_URL: "postgresql://agora:hunter2@127.0.0.1:9/agora",
+      DATABASE_STARTUP_TIMEOUT_MS: "1500",
+    });
+    const started = Date.now();
+    expect(await worker.exited).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+    const output = worker.output();
+    expect(output.match(/database unavailable at start-up; waiting/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(output).toContain("still unavailable after");
+    expect(output).not.toContain("hunter2");
+  });
+
   describe.skipIf(!onPostgres)(
     "on PostgreSQL (a separate process needs a server database; skipped on PGlite)",
     () => {

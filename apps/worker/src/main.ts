@@ -14,6 +14,7 @@ import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
+import { waitUntilAvailable } from "@agora/runtime/startup";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -29,7 +30,13 @@ if (!config.databaseUrl) {
 
 try {
   const database = await openDatabase(databaseOptions(config, "agora-worker"));
-  await database.ping();
+  // An unreachable database is waited for (one line per attempt, up to DATABASE_STARTUP_TIMEOUT_MS),
+  // as the API does; later outages are the loop's own backoff.
+  await waitUntilAvailable(() => database.ping(), {
+    dependency: "database",
+    logger,
+    giveUpAfterMs: config.timeouts.databaseStartupMs,
+  });
   const push = createPush(config);
   const clock = systemClock;
   const repos = createOutboxRepositories(database);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuerySchema, timestampSchema } from "./common";
+import { dateTimeInputSchema, pageQuerySchema, timestampSchema } from "./common";
 
 /**
  * `GET /admin/{kind}`: `q` searches the fields each kind documents (at least 3 characters, so a
@@ -39,10 +39,7 @@ export const auditQuerySchema = pageQuerySchema(50).extend({
   action: z.string().max(100).optional().meta({ description: "Only this action, e.g. `payment.confirmed`." }),
   target_type: z.string().max(50).optional(),
   target_id: z.string().max(100).optional(),
-  since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: "Only events at or after this time." }),
+  since: dateTimeInputSchema.optional().meta({ description: "Only events at or after this time." }),
 });
 
 export const auditEventSchema = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuerySchema, timestampSchema } from "./common";
+import { dateTimeInputSchema, pageQuerySchema, timestampSchema } from "./common";
 
 export const datingProfileRequestSchema = z
   .object({
@@ -70,7 +70,7 @@ export const meetingStatusSchema = z.enum(["scheduled", "active", "ended"]);
 export const createMeetingRequestSchema = z
   .object({
     title: z.string().trim().min(1).max(200),
-    starts_at: z.iso.datetime({ offset: true }).meta({ description: "RFC 3339." }),
+    starts_at: dateTimeInputSchema.meta({ description: "RFC 3339." }),
   })
   .meta({ id: "CreateMeetingRequest" });
 

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { amountSchema, currencySchema, pageQuerySchema, timestampSchema } from "./common";
+import {
+  amountSchema,
+  currencySchema,
+  dateTimeInputSchema,
+  pageQuerySchema,
+  timestampSchema,
+} from "./common";
 
 export const serviceSchema = z
   .object({ id: z.string(), name: z.string(), description: z.string() })
@@ -45,10 +51,7 @@ export const updateProviderRequestSchema = z.object({
 export const manualSaleRequestSchema = z.object({
   amount: amountSchema,
   currency: currencySchema,
-  occurred_at: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: "When the sale happened; default now." }),
+  occurred_at: dateTimeInputSchema.optional().meta({ description: "When the sale happened; default now." }),
   description: z.string().trim().min(1).max(500),
   customer_label: z.string().trim().max(120).optional(),
 });

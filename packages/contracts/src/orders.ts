@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idempotencyKeyHeaderSchema, timestampSchema } from "./common";
+import { dateTimeInputSchema, idempotencyKeyHeaderSchema, timestampSchema } from "./common";
 import { paymentStatusSchema } from "./payments";
 
 export const orderStatusSchema = z.enum(["pending", "confirmed", "in_progress", "completed", "cancelled"]);
@@ -7,10 +7,7 @@ export const orderStatusSchema = z.enum(["pending", "confirmed", "in_progress", 
 export const createOrderRequestSchema = z.object({
   menu_item_id: z.string().min(1).max(64),
   quantity: z.number().int().min(1).max(100),
-  schedule_at: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: "Stored only; not a scheduler." }),
+  schedule_at: dateTimeInputSchema.optional().meta({ description: "Stored only; not a scheduler." }),
   notes: z.string().trim().max(2000).optional(),
   email: z
     .string()

@@ -7,7 +7,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/prisma/client";
-import { createPgliteSql, createPgSql, openTransaction, type Sql } from "./sql";
+import { createPgliteSql, createPgSql, openTransaction, QUERY_TIMEOUT_GRACE_MS, type Sql } from "./sql";
+import { translateDatabaseError } from "./unavailable";
 
 export type DatabaseOptions = {
   /** PostgreSQL URL; when absent the embedded PGlite database is used. */
@@ -19,6 +20,24 @@ export type DatabaseOptions = {
   applicationName?: string | undefined;
   /** PGlite on disk: how long to wait for another process to release the directory. */
   lockWaitMs?: number | undefined;
+  /** PostgreSQL: the bounds below (PGlite, one in-process connection, has none of them). */
+  timeouts?: DatabaseTimeouts | undefined;
+};
+
+/** How long work may wait on PostgreSQL; every bound ends in DatabaseUnavailableError. */
+export type DatabaseTimeouts = {
+  /** Waiting for a pool connection, connecting included. */
+  acquireMs: number;
+  /** Per statement (server-side `statement_timeout`; the client gives up a few seconds later). */
+  statementMs: number;
+  /** A transaction left idle this long is ended by the server (`idle_in_transaction_session_timeout`). */
+  idleInTransactionMs: number;
+};
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  acquireMs: 5_000,
+  statementMs: 5_000,
+  idleInTransactionMs: 15_000,
 };
 
 export type Database = {
@@ -42,6 +61,24 @@ const statementName = (text: string): string => {
 
   return name;
 };
+
+/**
+ * The client with Prisma's connection failures translated as the raw executors translate theirs
+ * (DatabaseUnavailableError, the wire's 503): the extension changes no query, only what a failed
+ * one throws, so the client keeps PrismaClient's type.
+ */
+const translatingErrors = (prisma: PrismaClient): PrismaClient =>
+  prisma.$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        try {
+          return await query(args);
+        } catch (error) {
+          throw translateDatabaseError(error);
+        }
+      },
+    },
+  }) as unknown as PrismaClient;
 
 const nestedTransaction = () =>
   new Error("a Prisma transaction cannot start inside a unit of work: use the unit of work's repositories");
@@ -97,26 +134,39 @@ const routedPglite = (db: PGlite): PGlite => {
 };
 
 const connectPostgres = (options: DatabaseOptions & { url: string }): Database => {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolMax ?? 10,
     application_name: options.applicationName ?? "agora",
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: timeouts.acquireMs,
+    // Sent as connection parameters: the server enforces them on every connection of the pool.
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    // A server that stops answering without closing the socket (a network partition) must not
+    // hold a request forever: the client gives up a little after the server would have.
+    query_timeout: timeouts.statementMs + QUERY_TIMEOUT_GRACE_MS,
+    keepAlive: true,
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", () => {});
+  // Every connection has an error listener for its whole life, idle or checked out (pg emits
+  // 'error' on a client whose server went away; unheard, that event ends the process). The pool's
+  // own listener covers idle clients only, and the pool replaces the ones it loses.
+  const ignore = () => {};
+  pool.on("connect", (client) => client.on("error", ignore));
+  pool.on("error", ignore);
   const adapter = new PrismaPg(routedPool(pool), {
     statementNameGenerator: (query) => statementName(query.sql),
   });
-  const prisma = new PrismaClient({ adapter });
+  const prisma = translatingErrors(new PrismaClient({ adapter }));
+  const sql = createPgSql(pool);
 
   return {
     kind: "postgres",
     prisma,
-    sql: createPgSql(pool),
+    sql,
     async ping() {
-      await pool.query("SELECT 1");
+      await sql.query("SELECT 1");
     },
     async close() {
       await prisma.$disconnect();
@@ -177,7 +227,7 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     unlock();
     throw error;
   });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db)) });
+  const prisma = translatingErrors(new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db)) }));
 
   return {
     kind: "pglite",

@@ -68,27 +68,32 @@ const appliedChecksums = async (tx: SqlExecutor): Promise<Map<string, string>> =
  * applied migration's file has changed. Idempotent.
  */
 export const migrate = async (sql: Sql, migrations: Migration[] = loadMigrations()): Promise<MigrateResult> =>
-  sql.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-    await tx.exec(createMigrationsTable);
-    const applied = await appliedChecksums(tx);
+  sql.transaction(
+    async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+      await tx.exec(createMigrationsTable);
+      const applied = await appliedChecksums(tx);
 
-    for (const migration of migrations) {
-      const checksum = applied.get(migration.name);
-      if (checksum !== undefined && checksum !== migration.checksum) {
-        throw new MigrationChecksumError(migration.name);
+      for (const migration of migrations) {
+        const checksum = applied.get(migration.name);
+        if (checksum !== undefined && checksum !== migration.checksum) {
+          throw new MigrationChecksumError(migration.name);
+        }
       }
-    }
 
-    const pending = migrations.filter((migration) => !applied.has(migration.name));
-    for (const migration of pending) {
-      await tx.exec(migration.sql);
-      await tx.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+      const pending = migrations.filter((migration) => !applied.has(migration.name));
+      for (const migration of pending) {
+        await tx.exec(migration.sql);
+        await tx.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
          VALUES ($1, $2, $3, now(), now(), 1)`,
-        [randomUUID(), migration.checksum, migration.name],
-      );
-    }
+          [randomUUID(), migration.checksum, migration.name],
+        );
+      }
 
-    return { applied: pending.map((migration) => migration.name), alreadyApplied: applied.size };
-  });
+      return { applied: pending.map((migration) => migration.name), alreadyApplied: applied.size };
+    },
+    // No statement timeout: a migration (an index on a large table) or the wait for another
+    // migrator's lock may take longer than any request-path bound.
+    { statementTimeoutMs: 0 },
+  );

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import type pg from "pg";
+import { isConnectionFailure, translateDatabaseError } from "./unavailable";
 
 export type Row = Record<string, unknown>;
 
@@ -23,44 +24,122 @@ export interface SqlExecutor {
  */
 export const openTransaction = new AsyncLocalStorage<{ pg: pg.PoolClient } | { pglite: PGliteTransaction }>();
 
+export type TransactionOptions = {
+  /**
+   * This transaction's statement timeout, instead of the connection's request-path one: for the
+   * few jobs that read a lot on purpose (exports), or 0 for none (migrations). PostgreSQL only;
+   * PGlite has no timeouts.
+   */
+  statementTimeoutMs?: number;
+};
+
 export interface Sql extends SqlExecutor {
   readonly dialect: "postgres" | "pglite";
-  /** Runs `work` in one transaction on one connection; rolls back when it throws. */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction on one connection; rolls back when it throws. When the database
+   * is unreachable or the connection breaks, it throws DatabaseUnavailableError (and the server
+   * rolls back whatever the transaction had written).
+   */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
-const pgExecutor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
-  async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
-    const result = await client.query({ text, values: params as unknown[], ...(name ? { name } : {}) });
+/** The client-side bound of a statement: the server's statement_timeout plus this grace. */
+export const QUERY_TIMEOUT_GRACE_MS = 5_000;
 
-    return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+const pgExecutor = (client: pg.Pool | pg.PoolClient, queryTimeoutMs?: number): SqlExecutor => ({
+  async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
+    // pg reads a per-query `query_timeout` that its types do not declare.
+    const config: pg.QueryConfig & { query_timeout?: number } = {
+      text,
+      values: params as unknown[],
+      ...(name ? { name } : {}),
+      ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
+    };
+    try {
+      const result = await client.query(config);
+
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
   },
   async exec(script) {
-    await client.query(script);
+    try {
+      const config: pg.QueryConfig & { query_timeout?: number } = { text: script };
+      if (queryTimeoutMs !== undefined) {
+        config.query_timeout = queryTimeoutMs;
+      }
+      await client.query(config);
+    } catch (error) {
+      throw translateDatabaseError(error);
+    }
   },
 });
+
+// The longest timer Node keeps (about 24.8 days): "no bound" for pg, which reads 0 as "the default".
+const NO_QUERY_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** The client-side bound for a transaction's statement timeout (undefined = the connection's). */
+const clientBoundOf = (statementTimeoutMs: number | undefined): number | undefined => {
+  if (statementTimeoutMs === undefined) {
+    return undefined;
+  }
+
+  return statementTimeoutMs <= 0
+    ? NO_QUERY_TIMEOUT_MS
+    : Math.min(NO_QUERY_TIMEOUT_MS, statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS);
+};
+
+/** A pool connection, or DatabaseUnavailableError when none comes within the acquire timeout. */
+const checkOut = async (pool: pg.Pool): Promise<pg.PoolClient> => {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw translateDatabaseError(error);
+  }
+};
 
 export const createPgSql = (pool: pg.Pool): Sql => ({
   dialect: "postgres",
   ...pgExecutor(pool),
-  async transaction(work) {
-    const client = await pool.connect();
+  async transaction(work, options = {}) {
+    const client = await checkOut(pool);
+    // A checked-out client has no listener of the pool's: without this one, the server closing the
+    // connection mid-transaction (a restart) is an unhandled 'error' event that ends the process.
+    let lost: unknown;
     let broken = false;
+    const onLost = (error: unknown) => {
+      lost = error;
+    };
+    client.on("error", onLost);
+    const { statementTimeoutMs } = options;
+    const tx = pgExecutor(client, clientBoundOf(statementTimeoutMs));
     try {
-      await client.query("BEGIN");
-      const result = await openTransaction.run({ pg: client }, () => work(pgExecutor(client)));
-      await client.query("COMMIT");
+      await tx.query("BEGIN");
+      if (statementTimeoutMs !== undefined) {
+        // SET cannot take a parameter; the value is an integer we format ourselves.
+        await tx.exec(`SET LOCAL statement_timeout = ${Math.max(0, Math.trunc(statementTimeoutMs))}`);
+      }
+      const result = await openTransaction.run({ pg: client }, () => work(tx));
+      await tx.query("COMMIT");
 
       return result;
     } catch (error) {
-      try {
-        await client.query("ROLLBACK");
-      } catch {
-        broken = true;
+      broken = lost !== undefined || isConnectionFailure(error);
+      if (!broken) {
+        try {
+          await tx.query("ROLLBACK");
+        } catch {
+          broken = true;
+        }
       }
+      // A refusal from `work` stays what it was (the server rolled the transaction back either way).
       throw error;
     } finally {
-      client.release(broken);
+      client.off("error", onLost);
+      // A connection that broke (or may still be running a timed-out statement) is destroyed, not
+      // returned to the pool.
+      client.release(broken || lost !== undefined ? true : undefined);
     }
   },
 });

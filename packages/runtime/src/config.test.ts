@@ -148,6 +148,54 @@ describe("configuration", () => {
     expect(absent.ok ? [] : absent.errors).toEqual([`FCM_CREDENTIALS_FILE: ${missing} does not exist`]);
   });
 
+  it("has a default for every timeout, takes overrides, and refuses bounds that contradict each other", () => {
+    const dataDir = tempDir();
+    const defaults = loadConfig({ DATA_DIR: dataDir });
+    expect(defaults.ok && defaults.config.timeouts).toEqual({
+      databaseAcquireMs: 5_000,
+      databaseStatementMs: 5_000,
+      databaseExportStatementMs: 120_000,
+      databaseIdleInTransactionMs: 15_000,
+      databaseStartupMs: 300_000,
+      mailMs: 10_000,
+      pushMs: 10_000,
+      s3Ms: 10_000,
+      videoMs: 5_000,
+    });
+    const tuned = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_ACQUIRE_TIMEOUT_MS: "2000",
+      DATABASE_STATEMENT_TIMEOUT_MS: "3000",
+      DATABASE_STARTUP_TIMEOUT_MS: "0",
+      MAIL_TIMEOUT_MS: "4000",
+    });
+    expect(tuned.ok && tuned.config.timeouts).toMatchObject({
+      databaseAcquireMs: 2_000,
+      databaseStatementMs: 3_000,
+      databaseStartupMs: 0,
+      mailMs: 4_000,
+    });
+    const contradictory = loadConfig({
+      DATA_DIR: dataDir,
+      MAIL_TIMEOUT_MS: "20000",
+      DATABASE_EXPORT_STATEMENT_TIMEOUT_MS: "1000",
+      PUSH_TIMEOUT_MS: "soon",
+    });
+    expect(contradictory.ok).toBe(false);
+    expect(!contradictory.ok && contradictory.errors).toEqual([
+      "PUSH_TIMEOUT_MS: must be an integer from 100 to 600000",
+    ]);
+    const crossed = loadConfig({
+      DATA_DIR: dataDir,
+      MAIL_TIMEOUT_MS: "20000",
+      DATABASE_EXPORT_STATEMENT_TIMEOUT_MS: "1000",
+    });
+    expect(!crossed.ok && crossed.errors).toEqual([
+      "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: must be greater than MAIL_TIMEOUT_MS",
+      "DATABASE_EXPORT_STATEMENT_TIMEOUT_MS: must not be less than DATABASE_STATEMENT_TIMEOUT_MS",
+    ]);
+  });
+
   it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {
     const result = loadConfig({
       DATA_DIR: tempDir(),

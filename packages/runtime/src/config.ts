@@ -65,6 +65,15 @@ const envSchema = z.object({
   ),
   DATA_DIR: optionalText,
   DATABASE_POOL_MAX: intFrom(1, 500, 10),
+  DATABASE_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: intFrom(100, 3_600_000, 5_000),
+  DATABASE_EXPORT_STATEMENT_TIMEOUT_MS: intFrom(100, 86_400_000, 120_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: intFrom(100, 3_600_000, 15_000),
+  DATABASE_STARTUP_TIMEOUT_MS: intFrom(0, 86_400_000, 300_000),
+  MAIL_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
+  PUSH_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
+  S3_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
+  VIDEO_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
   TOKEN_SECRET: optionalText,
   ACCESS_TOKEN_TTL_SECONDS: intFrom(30, 86_400, 900),
   REFRESH_TOKEN_TTL_SECONDS: intFrom(60, 31_536_000, 2_592_000),
@@ -121,6 +130,40 @@ export type S3Config = {
 
 export type ListingPlan = { priceAmount: number; currency: string; durationDays: number };
 
+/** How long anything may wait on a dependency, in milliseconds (README, configuration). */
+export type Timeouts = Readonly<{
+  /** Waiting for a database connection (pool slot and connect); past it, 503. */
+  databaseAcquireMs: number;
+  /** Per statement on the request path (PostgreSQL `statement_timeout`); past it, 503. */
+  databaseStatementMs: number;
+  /** Per statement in an export's transaction (`Sql.transaction(work, { statementTimeoutMs })`). */
+  databaseExportStatementMs: number;
+  /** PostgreSQL ends a transaction idle this long; above the mail timeout (mail is sent inside one). */
+  databaseIdleInTransactionMs: number;
+  /** Start-up waits this long for an unreachable database, then exits 1; 0 waits forever. */
+  databaseStartupMs: number;
+  /** One mail handed to the provider, whole (SMTP or Resend). */
+  mailMs: number;
+  /** One push multicast to FCM. */
+  pushMs: number;
+  /** One object-store call (the S3 adapter, when it lands, must use it). */
+  s3Ms: number;
+  /** One call to the video service (the video adapter, when it lands, must use it). */
+  videoMs: number;
+}>;
+
+export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
+  databaseAcquireMs: 5_000,
+  databaseStatementMs: 5_000,
+  databaseExportStatementMs: 120_000,
+  databaseIdleInTransactionMs: 15_000,
+  databaseStartupMs: 300_000,
+  mailMs: 10_000,
+  pushMs: 10_000,
+  s3Ms: 10_000,
+  videoMs: 5_000,
+});
+
 export type Config = Readonly<{
   appEnv: AppEnvName;
   host: string;
@@ -128,6 +171,7 @@ export type Config = Readonly<{
   databaseUrl: string | undefined;
   dataDir: string;
   databasePoolMax: number;
+  timeouts: Timeouts;
   tokenSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
@@ -175,6 +219,22 @@ const parsePlan = (env: Env, errors: string[]): ListingPlan | undefined => {
   return errors.length === before
     ? { priceAmount: amount, currency: (currency ?? "").toUpperCase(), durationDays: duration }
     : undefined;
+};
+
+/** Bounds that only make sense together. */
+const timeoutErrors = (timeouts: Timeouts): string[] => {
+  const errors: string[] = [];
+  // Registration sends its mail inside the transaction that creates the account (until mail moves
+  // to the outbox): a server that ended that transaction first would leave a mailed code that
+  // was never stored.
+  if (timeouts.databaseIdleInTransactionMs <= timeouts.mailMs) {
+    errors.push("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: must be greater than MAIL_TIMEOUT_MS");
+  }
+  if (timeouts.databaseExportStatementMs < timeouts.databaseStatementMs) {
+    errors.push("DATABASE_EXPORT_STATEMENT_TIMEOUT_MS: must not be less than DATABASE_STATEMENT_TIMEOUT_MS");
+  }
+
+  return errors;
 };
 
 /** Development and test get a secret generated once and kept under DATA_DIR. */
@@ -291,6 +351,19 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     errors.push("VIDEO: VIDEO_URL, VIDEO_API_KEY and VIDEO_API_SECRET are required together");
   }
 
+  const timeouts: Timeouts = Object.freeze({
+    databaseAcquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+    databaseStatementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseExportStatementMs: env.DATABASE_EXPORT_STATEMENT_TIMEOUT_MS,
+    databaseIdleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    databaseStartupMs: env.DATABASE_STARTUP_TIMEOUT_MS,
+    mailMs: env.MAIL_TIMEOUT_MS,
+    pushMs: env.PUSH_TIMEOUT_MS,
+    s3Ms: env.S3_TIMEOUT_MS,
+    videoMs: env.VIDEO_TIMEOUT_MS,
+  });
+  errors.push(...timeoutErrors(timeouts));
+
   if (errors.length > 0 || tokenSecret === undefined) {
     return { ok: false, errors };
   }
@@ -302,6 +375,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     databaseUrl: env.DATABASE_URL,
     dataDir,
     databasePoolMax: env.DATABASE_POOL_MAX,
+    timeouts,
     tokenSecret,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
@@ -338,6 +412,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     databaseUrl: undefined,
     dataDir: path.resolve(".data/test"),
     databasePoolMax: 10,
+    timeouts: DEFAULT_TIMEOUTS,
     tokenSecret: "test-secret-that-is-long-enough-for-hs256-signing",
     accessTokenTtlSeconds: 900,
     refreshTokenTtlSeconds: 2_592_000,

@@ -83,6 +83,12 @@ export const respondWithError = (c: Context<AppEnv>, error: AppError) =>
 
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof AppError) {
+    if (err.cause !== undefined && (err.status ?? statusByCode[err.code]) >= 500) {
+      // A dependency is down (database, mail): the reason (the cause's first line, no SQL) goes to
+      // the log, the client gets the code.
+      requestLogger(c).warn({ err }, "dependency unavailable");
+    }
+
     return respondWithError(c, err);
   }
   if (err instanceof HTTPException && err.status < 500) {

@@ -7,6 +7,7 @@ import type { Metrics } from "./metrics";
 import { COMPLETE } from "./respond";
 import { createRouteTable } from "./route-table";
 import { securityHeaders } from "./security-headers";
+import type { StartupGate } from "./startup-gate";
 
 // An incoming id is echoed only when it is short and plain (no header or log injection).
 const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,7 +29,7 @@ export type RequestHandler = (
  */
 export const createRequestHandler = (
   app: Hono<AppEnv>,
-  { logger, metrics }: { logger: Logger; metrics: Metrics },
+  { logger, metrics, gate }: { logger: Logger; metrics: Metrics; gate?: StartupGate | undefined },
 ): RequestHandler => {
   const routeTable = createRouteTable(app);
   // Most traffic repeats a few concrete paths; remember their templates (bounded).
@@ -71,6 +72,8 @@ export const createRequestHandler = (
       typeof offered === "string" && acceptableRequestId.test(offered) ? offered : randomUUID();
     const method = request.method;
 
+    const pathOf = () =>
+      incoming?.url ? (incoming.url.split("?")[0] ?? "/") : new URL(request.url).pathname;
     const finish = (response: Response): Response => {
       if (!(response as Response & { [COMPLETE]?: true })[COMPLETE]) {
         // Built outside respond() (CORS preflight, /docs, Hono internals): add what it lacks.
@@ -83,8 +86,7 @@ export const createRequestHandler = (
       }
       const seconds = (performance.now() - started) / 1000;
       const status = response.status;
-      const path = incoming?.url ? (incoming.url.split("?")[0] ?? "/") : new URL(request.url).pathname;
-      const route = routeTemplate(method, path);
+      const route = routeTemplate(method, pathOf());
       observer(method, route, status).observe(seconds);
       const line = {
         request_id: requestId,
@@ -101,6 +103,13 @@ export const createRequestHandler = (
 
       return response;
     };
+
+    if (gate && !gate.isOpen) {
+      const early = gate.answer(method, pathOf(), requestId);
+      if (early) {
+        return finish(early);
+      }
+    }
 
     const result = app.fetch(request, {
       ...bindings,

@@ -4,13 +4,24 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "./app-env";
 import { issuesOf } from "./errors";
+import { unstorableTextIssues } from "./storable-text";
 
-/** The validation hook of every route: a failure becomes 422 validation_failed through the one onError. */
+/**
+ * The validation hook of every route: a failure becomes 422 validation_failed through the one
+ * onError. Valid input (body, query, path, headers) that holds text PostgreSQL cannot store is
+ * refused here too, for every route at once.
+ */
 export const throwOnInvalid = (
-  result: { success: true } | { success: false; error: ZodError; target: string },
+  result:
+    | { success: true; data: unknown; target: string }
+    | { success: false; error: ZodError; target: string },
 ): undefined => {
   if (!result.success) {
     throw new ValidationError(issuesOf(result.error, result.target));
+  }
+  const unstorable = unstorableTextIssues(result.data, result.target);
+  if (unstorable.length > 0) {
+    throw new ValidationError(unstorable);
   }
 
   return undefined;

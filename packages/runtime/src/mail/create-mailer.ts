@@ -24,13 +24,13 @@ export const createMailer = (config: Config, logger: Logger): CreatedMailer => {
   const { from, resendApiKey, smtp } = config.mail;
   if (resendApiKey) {
     return {
-      mailer: createResendMailer({ apiKey: resendApiKey, from }),
+      mailer: createResendMailer({ apiKey: resendApiKey, from }, { timeoutMs: config.timeouts.mailMs }),
       kind: "resend",
       close: async () => {},
     };
   }
   if (smtp) {
-    const mailer = createSmtpMailer({ ...smtp, from });
+    const mailer = createSmtpMailer({ ...smtp, from }, { timeoutMs: config.timeouts.mailMs });
 
     return { mailer, kind: "smtp", close: () => mailer.close() };
   }

@@ -194,6 +194,28 @@ describe("SMTP mailer", () => {
   });
 });
 
+describe("SMTP mailer, whole-send timeout", () => {
+  it("bounds the whole send by timeoutMs, even when every step answers within its own timeout", async () => {
+    const slowly = (callback: () => void) => setTimeout(callback, 400);
+    const smtp = await startSmtpServer({
+      onConnect: (_session, callback) => slowly(() => callback()),
+      onMailFrom: (_address, _session, callback) => slowly(() => callback()),
+      onRcptTo: (_address, _session, callback) => slowly(() => callback()),
+    });
+    const mailer = createSmtpMailer(
+      { host: "127.0.0.1", port: smtp.port, user: undefined, password: undefined, secure: false, from: FROM },
+      { timeoutMs: 500, connectionTimeoutMs: 2_000, greetingTimeoutMs: 2_000, socketTimeoutMs: 2_000 },
+    );
+    cleanups.push(() => mailer.close());
+
+    const started = Date.now();
+    const failure = await mailer.send(codeMail).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MailDeliveryError);
+    expect((failure as Error).message).toContain("(ETIMEDOUT)");
+    expect(Date.now() - started).toBeLessThan(1_100);
+  });
+});
+
 type RecordedRequest = {
   method: string | undefined;
   url: string | undefined;

@@ -1,5 +1,6 @@
 import { MailDeliveryError, type Mailer, type OutgoingMail } from "@agora/domain/shared/mail";
 import { createTransport } from "nodemailer";
+import { withDeadline } from "../deadline";
 
 export type SmtpSettings = {
   host: string;
@@ -11,6 +12,11 @@ export type SmtpSettings = {
 };
 
 export type SmtpMailerOptions = {
+  /**
+   * The whole send, connect to the relay's acceptance (MAIL_TIMEOUT_MS); the phase timeouts below
+   * default to it. Each phase alone could otherwise take it whole, one after another.
+   */
+  timeoutMs?: number;
   /** TCP connect (including DNS); nodemailer's default is 2 minutes. */
   connectionTimeoutMs?: number;
   /** From connect to the server's 220 greeting; nodemailer's default is 30 s. */
@@ -44,16 +50,17 @@ const describeFailure = (error: unknown): string => {
  * code into a failed request. STARTTLS is used whenever the server offers it (nodemailer default).
  */
 export const createSmtpMailer = (settings: SmtpSettings, options: SmtpMailerOptions = {}): SmtpMailer => {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const transport = createTransport({
     host: settings.host,
     port: settings.port,
     secure: settings.secure,
     // A relay without AUTH (local catcher, internal relay) is configured with no user.
     ...(settings.user === undefined ? {} : { auth: { user: settings.user, pass: settings.password ?? "" } }),
-    connectionTimeout: options.connectionTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-    greetingTimeout: options.greetingTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-    socketTimeout: options.socketTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-    dnsTimeout: options.connectionTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    connectionTimeout: options.connectionTimeoutMs ?? timeoutMs,
+    greetingTimeout: options.greetingTimeoutMs ?? timeoutMs,
+    socketTimeout: options.socketTimeoutMs ?? timeoutMs,
+    dnsTimeout: options.connectionTimeoutMs ?? timeoutMs,
   });
   const where = `${settings.host}:${settings.port}`;
 
@@ -61,13 +68,17 @@ export const createSmtpMailer = (settings: SmtpSettings, options: SmtpMailerOpti
     async send(mail: OutgoingMail): Promise<void> {
       let rejected: unknown[];
       try {
-        const info = await transport.sendMail({
-          from: settings.from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-        });
+        const info = await withDeadline(
+          transport.sendMail({
+            from: settings.from,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+          }),
+          timeoutMs,
+          () => Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" }),
+        );
         rejected = info.rejected ?? [];
       } catch (error) {
         // Our own message names only the relay and the error code: nodemailer's message and the

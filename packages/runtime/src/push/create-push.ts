@@ -12,7 +12,7 @@ export const createPush = (config: Config): CreatedPush | undefined => {
   if (!config.fcm) {
     return undefined;
   }
-  const fcm = createFcmPush(config.fcm);
+  const fcm = createFcmPush({ ...config.fcm, timeoutMs: config.timeouts.pushMs });
 
   return { sender: fcm, close: () => fcm.close() };
 };

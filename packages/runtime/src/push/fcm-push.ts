@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import { cert, deleteApp, initializeApp, type ServiceAccount } from "firebase-admin/app";
 import { getMessaging, type Messaging } from "firebase-admin/messaging";
+import { withDeadline } from "../deadline";
 
 /** FCM error codes that mean "this token will never work again": the device registration is deleted. */
 const deadTokenCodes = new Set([
@@ -36,24 +37,36 @@ export class PushDeliveryError extends Error {
 
 type MulticastSender = Pick<Messaging, "sendEachForMulticast">;
 
+/** One multicast waits at most this long (PUSH_TIMEOUT_MS); firebase-admin has no timeout of its own. */
+const DEFAULT_PUSH_TIMEOUT_MS = 10_000;
+
 /**
  * The PushSender over a Messaging client: one multicast per message (FCM takes up to 500 tokens;
  * a user has a handful). Tokens FCM reports dead are returned as invalid; any other per-token
  * failure throws PushDeliveryError, so the event is retried (devices that already got it may get it
  * again: delivery is at least once).
  */
-export const createFcmSender = (messaging: MulticastSender): PushSender => ({
+export const createFcmSender = (
+  messaging: MulticastSender,
+  options: { timeoutMs?: number } = {},
+): PushSender => ({
   async send(tokens, message) {
     if (tokens.length === 0) {
       return { invalidTokens: [] };
     }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
     let batch: Awaited<ReturnType<MulticastSender["sendEachForMulticast"]>>;
     try {
-      batch = await messaging.sendEachForMulticast({
-        tokens,
-        notification: { title: message.title, body: message.body },
-        data: message.data,
-      });
+      // A timed-out send fails the event, which the outbox retries later (at least once).
+      batch = await withDeadline(
+        messaging.sendEachForMulticast({
+          tokens,
+          notification: { title: message.title, body: message.body },
+          data: message.data,
+        }),
+        timeoutMs,
+        () => Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "timeout" }),
+      );
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw new PushDeliveryError(`FCM send failed${typeof code === "string" ? ` (${code})` : ""}`, {
@@ -105,14 +118,18 @@ const readServiceAccount = (file: string): ServiceAccount => {
  * the process that uses firebase-admin shares or clobbers its credentials). Nothing is fetched
  * until the first send.
  */
-export const createFcmPush = (options: { projectId: string; credentialsFile: string }): FcmPush => {
+export const createFcmPush = (options: {
+  projectId: string;
+  credentialsFile: string;
+  timeoutMs?: number;
+}): FcmPush => {
   const app = initializeApp(
     { credential: cert(readServiceAccount(options.credentialsFile)), projectId: options.projectId },
     `agora-push-${randomUUID()}`,
   );
 
   return {
-    ...createFcmSender(getMessaging(app)),
+    ...createFcmSender(getMessaging(app), { timeoutMs: options.timeoutMs }),
     close: () => deleteApp(app),
   };
 };

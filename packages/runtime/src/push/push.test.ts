@@ -108,6 +108,17 @@ describe("FCM sender", () => {
     expect((error as Error).cause).toBe(outage);
   });
 
+  it("gives up on a multicast FCM does not answer within the push timeout, as a PushDeliveryError", async () => {
+    const hanging = { sendEachForMulticast: () => new Promise<never>(() => {}) };
+    const sender = createFcmSender(hanging as never, { timeoutMs: 100 });
+
+    const started = performance.now();
+    const error = await sender.send(["a"], message).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PushDeliveryError);
+    expect((error as Error).message).toBe("FCM send failed (timeout)");
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it("sends nothing for an empty token list", async () => {
     const fake = fakeMessaging(() => ({ success: true }));
     expect(await createFcmSender(fake.messaging as never).send([], message)).toEqual({ invalidTokens: [] });

@@ -1,7 +1,7 @@
 import { AppError, ValidationError } from "@agora/domain/shared/app-error";
 import type { Context, MiddlewareHandler, Next } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
+import { discardBody, limitBody } from "./body-limit";
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 
@@ -40,12 +40,27 @@ const parseJson = async (c: Context<AppEnv>, next: Next): Promise<void> => {
  * Mounted for the methods that carry bodies only, so GET routes keep Hono's synchronous path.
  */
 export const requestBody = (maxBytes: number): MiddlewareHandler<AppEnv> => {
-  const limit = bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new AppError("payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`);
-    },
-  });
+  const limit = limitBody(maxBytes);
 
-  return (c, next) => limit(c, () => parseJson(c, next));
+  return async (c, next) => {
+    try {
+      await limit(c, () => parseJson(c, next));
+    } catch (error) {
+      // Refused before the body was read (415): read it now, so the connection stays usable. A 413
+      // has drained (or given up on) its body already.
+      if (
+        !(error instanceof AppError && error.code === "payload_too_large") &&
+        !(await discardBody(c.req.raw))
+      ) {
+        throw error instanceof AppError
+          ? new AppError(error.code, error.message, {
+              details: error.details,
+              status: error.status,
+              headers: { ...error.headers, connection: "close" },
+            })
+          : error;
+      }
+      throw error;
+    }
+  };
 };

@@ -38,7 +38,9 @@ const tags = ["Listings"];
  * range stays 422); every other validation failure goes through the router's 422 hook.
  */
 const nonIntegerPaginationIs400 = (
-  result: { success: true } | { success: false; error: z.ZodError; target: string },
+  result:
+    | { success: true; data: unknown; target: string }
+    | { success: false; error: z.ZodError; target: string },
 ): undefined => {
   const notInteger = result.success
     ? undefined
@@ -195,7 +197,7 @@ export const createListingRoutes = ({
 
         return ok(c, result.items.map(toPublicListingDto), { meta: { limit, offset, total: result.total } });
       },
-      nonIntegerPaginationIs400,
+      (result) => nonIntegerPaginationIs400(result),
     )
     .openapi(create, async (c) => {
       const input = c.req.valid("json");
