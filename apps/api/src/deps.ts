@@ -8,6 +8,7 @@ import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
@@ -26,6 +27,7 @@ import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging
 import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
+import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
 import type { Logger } from "pino";
 import { createMetrics, type Metrics } from "./http/metrics";
 import type { ReadinessProbe } from "./modules/system/system.routes";
@@ -43,6 +45,7 @@ export type AppDeps = {
   orders: OrdersDeps;
   payments: PaymentsDeps;
   community: CommunityDeps;
+  media: MediaDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
   outbox: OutboxDeps;
 };
@@ -50,6 +53,7 @@ export type AppDeps = {
 export type Runtime = AppDeps & {
   database: Database;
   mail: CreatedMailer;
+  objects: CreatedObjectStore;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -105,6 +109,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const push = overrides.push ?? fcm?.sender;
   const uow = createUnitOfWork(database, ids);
   const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
+  const objects = createObjectStore(config);
 
   const identity: IdentityDeps = {
     uow,
@@ -130,6 +135,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     ids,
     database,
     mail,
+    objects,
     identity,
     notifications: { notifications: repos.notifications, devices: repos.devices, push, clock, ids },
     marketplace: { uow, repos, clock, ids },
@@ -141,13 +147,16 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       ids,
       secrets,
       settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
+      objects: objects.store,
     },
-    community: { repos, clock },
+    community: { uow, repos, clock, ids, objects: objects.store },
+    media: { repos, clock, ids, objects: objects.store },
     outbox: createOutboxDeps(database, { clock, push, logger }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {
       await mail.close();
       await fcm?.close();
+      objects.close();
       if (ownsDatabase) {
         await database.close();
       }
@@ -221,7 +230,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
       : createOutboxDeps(database, { clock, push: runtime.notifications.push, logger }),
     housekeeping: (signal) =>
       runHousekeeping(
-        { housekeeper: createHousekeeper(database.sql), clock },
+        { housekeeper: createHousekeeper(database.sql), objects: runtime.objects.store, clock },
         { signal, report: logHousekeeping(logger) },
       ),
     close: async () => {

@@ -14,6 +14,7 @@ import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
+import { createObjectStore } from "@agora/runtime/storage/create-object-store";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -31,6 +32,7 @@ try {
   const database = await openDatabase(databaseOptions(config, "agora-worker"));
   await database.ping();
   const push = createPush(config);
+  const objects = createObjectStore(config);
   const clock = systemClock;
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
@@ -48,7 +50,7 @@ try {
       { signal: controller.signal },
     ),
     runHousekeeping(
-      { housekeeper: createHousekeeper(database.sql), clock },
+      { housekeeper: createHousekeeper(database.sql), objects: objects.store, clock },
       { signal: controller.signal, report: logHousekeeping(logger) },
     ),
   ]);
@@ -67,6 +69,7 @@ try {
     controller.abort();
     await running;
     await push?.close();
+    objects.close();
     await database.close();
     logger.info("agora worker stopped");
     logger.flush();

@@ -82,6 +82,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: boolFrom(true),
+  S3_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
   LISTING_PLAN_PRICE_AMOUNT: optionalText,
   LISTING_PLAN_CURRENCY: optionalText,
   LISTING_PLAN_DURATION_DAYS: optionalText,
@@ -117,6 +118,8 @@ export type S3Config = {
   accessKeyId: string;
   secretAccessKey: string;
   forcePathStyle: boolean;
+  /** One object-store call (HEAD, DELETE), retries included, at most this long. */
+  timeoutMs: number;
 };
 
 export type ListingPlan = { priceAmount: number; currency: string; durationDays: number };
@@ -254,6 +257,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       accessKeyId: env.S3_ACCESS_KEY_ID,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY,
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      timeoutMs: env.S3_TIMEOUT_MS,
     };
   } else if (strict || s3Values.some(Boolean)) {
     errors.push(

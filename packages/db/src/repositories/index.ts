@@ -14,6 +14,9 @@ import type { Database } from "../client";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SqlExecutor } from "../sql";
 import { createAuditLog } from "./audit.repository";
+import { createCommentRepository } from "./community/moment-comments.repository";
+import { createReportRepository } from "./community/moment-reports.repository";
+import { createMomentRepository } from "./community/moments.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
@@ -25,6 +28,7 @@ import { createMenuItemRepository } from "./marketplace/menu-items.repository";
 import { createDashboardReadModel } from "./marketplace/provider-dashboard.repository";
 import { createProviderRepository } from "./marketplace/provider-profiles.repository";
 import { createSaleRepository } from "./marketplace/sales.repository";
+import { createMediaAssetRepository } from "./media/media-assets.repository";
 import { createDeviceRepository } from "./notifications/devices.repository";
 import { createNotificationRepository } from "./notifications/notifications.repository";
 import { createCompletedOrderRepository } from "./orders/completed-orders.repository";
@@ -69,6 +73,10 @@ export const createRepositories = (
   notifications: createNotificationRepository(db),
   devices: createDeviceRepository(db),
   blocks: createBlockRepository(prisma, db),
+  media: createMediaAssetRepository(db),
+  moments: createMomentRepository(prisma, db),
+  comments: createCommentRepository(prisma, db),
+  reports: createReportRepository(prisma),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({
