@@ -44,6 +44,8 @@ CREATE TABLE "moment_likes" (
   CONSTRAINT "moment_likes_moment_id_fkey" FOREIGN KEY ("moment_id") REFERENCES "moments" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
   CONSTRAINT "moment_likes_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
 );
+-- A user's likes: the feed's "liked by me" reads them for its page (the planner may hash them).
+CREATE INDEX "moment_likes_user_id_moment_id_idx" ON "moment_likes" ("user_id", "moment_id");
 
 -- One view per user and moment.
 CREATE TABLE "moment_views" (
