@@ -173,6 +173,28 @@ describe("community moments", () => {
     });
   });
 
+  it.skipIf(!onPostgres)(
+    "gives an asset to one of two moments published with it at once (PostgreSQL only: parallel connections)",
+    async () => {
+      const ada = await h.signIn();
+      const { id } = await uploadMedia(h, ada.accessToken);
+      const answers = await Promise.all(
+        ["one", "two"].map((text) =>
+          h.post<MomentBody>(
+            "/api/v1/community/moments",
+            { body: text, media_asset_ids: [id] },
+            { token: ada.accessToken },
+          ),
+        ),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([201, 422]);
+      const { rows } = await h.db.sql.query("SELECT moment_id FROM moment_media WHERE media_asset_id = $1", [
+        id,
+      ]);
+      expect(rows).toEqual([{ moment_id: answers.find((res) => res.status === 201)?.body.data.id }]);
+    },
+  );
+
   describe("likes, views and counters", () => {
     it("counts a like once (200 both times) and a view once per user, and says who likes it", async () => {
       const ada = await h.signIn();

@@ -82,7 +82,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
                        WHERE mm.media_asset_id = $1 AND (m.hidden_at IS NULL OR m.author_id = $2)
                          AND ${notBlockedSql("$2::uuid", "m.author_id")}) AS on_visible_moment,
               EXISTS (SELECT 1 FROM payments pay WHERE pay.evidence_media_asset_id = $1) AS is_evidence,
-              ARRAY(SELECT op.user_id FROM payments pay
+              ARRAY(SELECT op.user_id::text FROM payments pay
                       JOIN orders o ON o.id = pay.order_id
                       JOIN provider_profiles op ON op.id = o.provider_id
                      WHERE pay.evidence_media_asset_id = $1) AS reviewer_ids`,
