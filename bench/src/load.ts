@@ -13,6 +13,8 @@ type LoadSpec = {
   bodiesStart?: number;
   /** Per-request header that must be unique (e.g. Idempotency-Key): a counter is appended. */
   uniqueHeader?: string;
+  /** Headers that vary per request (e.g. one Authorization per reader): request i gets set i mod n. */
+  headerSets?: Record<string, string>[];
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -29,12 +31,15 @@ const run = (durationSeconds: number) =>
   new Promise<autocannon.Result>((resolve, reject) => {
     let counter = 0;
     const requests: autocannon.Request[] | undefined =
-      spec.uniqueHeader || bodies
+      spec.uniqueHeader || bodies || spec.headerSets
         ? [
             {
               setupRequest: (request) => {
                 counter += 1;
-                const headers = { ...request.headers };
+                const headers = {
+                  ...request.headers,
+                  ...(spec.headerSets ? spec.headerSets[counter % spec.headerSets.length] : {}),
+                };
                 if (spec.uniqueHeader) {
                   headers[spec.uniqueHeader] = `${process.pid}-${Date.now()}-${counter}`;
                 }

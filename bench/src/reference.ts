@@ -4,6 +4,7 @@
 // no validation layer, no domain layer, no logging, no metrics.
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/community/moment-queries";
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
 import {
   listingSearchQuery,
@@ -235,6 +236,33 @@ const notifications: Handler = async (request, response) => {
   );
 };
 
+/** GET /api/v1/community/feed: Agora's feed statement, presented as Agora presents it. */
+const communityFeed: Handler = async (request, response, url) => {
+  const actor = await authenticate(request);
+  const before = url.searchParams.get("before") ?? undefined;
+  const statement = feedStatement(actor.id, { before, limit: 50 });
+  const { rows } = await pool.query<MomentRow>(statement);
+  const moments = rows.map(toMoment);
+  send(
+    response,
+    200,
+    envelope(
+      moments.map((m) => ({
+        id: m.id,
+        author: { id: m.author.id, username: m.author.username, display_name: m.author.displayName },
+        body: m.body,
+        visibility: m.visibility,
+        media_asset_ids: m.mediaAssetIds,
+        counters: m.counters,
+        liked_by_me: m.likedByViewer,
+        hidden: m.hidden,
+        created_at: m.createdAt.toISOString(),
+      })),
+      { limit: 50, next_before: moments.length === 50 ? (moments[49]?.id ?? null) : null },
+    ),
+  );
+};
+
 const routes = new Map<string, Handler>([
   ["GET /health", (_req, res) => send(res, 200, envelope({ status: "ok" }))],
   ["GET /api/v1", (_req, res) => send(res, 200, envelope({ name: "agora", version: "0.1.0" }))],
@@ -242,6 +270,7 @@ const routes = new Map<string, Handler>([
   ["GET /api/v1/auth/me", me],
   ["POST /api/v1/orders", createOrder],
   ["GET /api/v1/notifications", notifications],
+  ["GET /api/v1/community/feed", communityFeed],
 ]);
 
 const reported = new Set<string>();

@@ -159,7 +159,12 @@ const main = async () => {
   try {
     await waitForHealth(apiUrl, api, "/ready");
     await waitForHealth(referenceUrl, reference);
-    const context = { apiUrl, referenceUrl, databaseUrl: databaseUrl.toString() };
+    const context = {
+      apiUrl,
+      referenceUrl,
+      databaseUrl: databaseUrl.toString(),
+      tokenSecret: BENCH_TOKEN_SECRET,
+    };
     for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
       process.stderr.write(`  ${scenario.name}: preparing…\n`);
       const scenarioStarted = new Date();

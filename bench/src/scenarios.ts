@@ -5,9 +5,10 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { v7 } from "uuid";
+import { type SeededCommunity, seedCommunity } from "./seed-community.ts";
 import { type SeededMarketplace, seedMarketplace } from "./seed-marketplace.ts";
 
-export type BenchContext = { apiUrl: string; referenceUrl: string; databaseUrl: string };
+export type BenchContext = { apiUrl: string; referenceUrl: string; databaseUrl: string; tokenSecret: string };
 
 export type RequestSpec = {
   path: string;
@@ -17,6 +18,8 @@ export type RequestSpec = {
   /** One body per request, never repeated across runs (e.g. single-use refresh tokens). */
   bodies?: string[];
   uniqueHeader?: string;
+  /** Headers that vary per request, in turn (e.g. one Authorization per reader). */
+  headerSets?: Record<string, string>[];
 };
 
 export type Scenario = {
@@ -137,6 +140,13 @@ const marketplace = (databaseUrl: string) => {
   return seeded;
 };
 
+let community: Promise<SeededCommunity> | undefined;
+const communityData = ({ databaseUrl, tokenSecret }: BenchContext) => {
+  community ??= withClient(databaseUrl, (client) => seedCommunity(client, tokenSecret));
+
+  return community;
+};
+
 export const scenarios: Scenario[] = [
   { name: "GET /health", request: { path: "/health" }, connections: [50] },
   { name: "GET /api/v1", request: { path: "/api/v1" }, connections: [50] },
@@ -238,6 +248,18 @@ export const scenarios: Scenario[] = [
       const { visibleListingIds } = await marketplace(databaseUrl);
 
       return { path: `/api/v1/listings/${visibleListingIds[Math.floor(visibleListingIds.length / 2)]}` };
+    },
+  },
+  {
+    // 100k moments and 1M likes; 200 readers in turn, each with blocks both ways among the
+    // authors of the newest moments (seed-community.ts).
+    name: "GET /community/feed",
+    request: { path: "/api/v1/community/feed" },
+    connections: [50],
+    prepare: async (context) => {
+      const { readerTokens } = await communityData(context);
+
+      return { headerSets: readerTokens.map((token) => ({ authorization: `Bearer ${token}` })) };
     },
   },
 ];

@@ -28,6 +28,7 @@ import {
   servicesKind,
 } from "./modules/marketplace/marketplace.admin.routes";
 import { createProviderRoutes } from "./modules/marketplace/providers.routes";
+import { createMediaRoutes } from "./modules/media/media.routes";
 import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
 import { createOrderAdminRoutes, ordersKind } from "./modules/orders/orders.admin.routes";
 import { createOrderRoutes } from "./modules/orders/orders.routes";
@@ -97,6 +98,7 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1", createNotificationRoutes(deps));
   app.route("/api/v1/community", createCommunityRoutes(deps));
   app.route("/api/v1", createLifestyleRoutes(deps));
+  app.route("/api/v1/media", createMediaRoutes(deps));
   // Admin console surface: each area's admin routes, then what belongs to no single area.
   app.route("/api/v1/admin", createIdentityAdminRoutes(deps));
   app.route("/api/v1/admin", createMarketplaceAdminRoutes(deps));

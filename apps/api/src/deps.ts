@@ -10,6 +10,7 @@ import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
@@ -28,6 +29,7 @@ import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging
 import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
+import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
 import { createLiveKitTokens } from "@agora/runtime/video/livekit-tokens";
 import type { Logger } from "pino";
 import { createMetrics, type Metrics } from "./http/metrics";
@@ -48,6 +50,7 @@ export type AppDeps = {
   community: CommunityDeps;
   lifestyle: LifestyleDeps;
   administration: AdministrationDeps;
+  media: MediaDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
   outbox: OutboxDeps;
 };
@@ -55,6 +58,7 @@ export type AppDeps = {
 export type Runtime = AppDeps & {
   database: Database;
   mail: CreatedMailer;
+  objects: CreatedObjectStore;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -110,6 +114,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const push = overrides.push ?? fcm?.sender;
   const uow = createUnitOfWork(database, ids);
   const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
+  const objects = createObjectStore(config);
 
   const identity: IdentityDeps = {
     uow,
@@ -135,6 +140,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     ids,
     database,
     mail,
+    objects,
     identity,
     notifications: { notifications: repos.notifications, devices: repos.devices, push, clock, ids },
     marketplace: { uow, repos, clock, ids },
@@ -146,8 +152,10 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       ids,
       secrets,
       settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
+      objects: objects.store,
     },
-    community: { repos, clock },
+    community: { uow, repos, clock, ids, objects: objects.store },
+    media: { repos, clock, ids, objects: objects.store },
     lifestyle: {
       uow,
       repos,
@@ -161,6 +169,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     async close() {
       await mail.close();
       await fcm?.close();
+      objects.close();
       if (ownsDatabase) {
         await database.close();
       }
@@ -234,7 +243,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
       : createOutboxDeps(database, { clock, push: runtime.notifications.push, logger }),
     housekeeping: (signal) =>
       runHousekeeping(
-        { housekeeper: createHousekeeper(database.sql), clock },
+        { housekeeper: createHousekeeper(database.sql), objects: runtime.objects.store, clock },
         { signal, report: logHousekeeping(logger) },
       ),
     close: async () => {

@@ -15,6 +15,7 @@ import { createLogger, safeError } from "@agora/runtime/logging";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
 import { waitUntilAvailable } from "@agora/runtime/startup";
+import { createObjectStore } from "@agora/runtime/storage/create-object-store";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -38,6 +39,7 @@ try {
     giveUpAfterMs: config.timeouts.databaseStartupMs,
   });
   const push = createPush(config);
+  const objects = createObjectStore(config);
   const clock = systemClock;
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
@@ -55,7 +57,7 @@ try {
       { signal: controller.signal },
     ),
     runHousekeeping(
-      { housekeeper: createHousekeeper(database.sql), clock },
+      { housekeeper: createHousekeeper(database.sql), objects: objects.store, clock },
       { signal: controller.signal, report: logHousekeeping(logger) },
     ),
   ]);
@@ -74,6 +76,7 @@ try {
     controller.abort();
     await running;
     await push?.close();
+    objects.close();
     await database.close();
     logger.info("agora worker stopped");
     logger.flush();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageQuerySchema, timestampSchema } from "./common";
 
 /** The answer of a block or an unblock: whom, and whether the caller now blocks them. */
 export const blockStateSchema = z
@@ -8,3 +9,105 @@ export const blockStateSchema = z
   })
   .meta({ id: "BlockState" });
 export type BlockStateDto = z.infer<typeof blockStateSchema>;
+
+/** Who wrote a moment or a comment. */
+export const userSummarySchema = z
+  .object({ id: z.string(), username: z.string(), display_name: z.string() })
+  .meta({ id: "UserSummary" });
+
+export const momentCountersSchema = z
+  .object({
+    likes: z.number().int(),
+    views: z.number().int().meta({ description: "Distinct users who viewed it." }),
+    comments: z.number().int(),
+  })
+  .meta({ id: "MomentCounters", description: "Calculated by the server." });
+export type MomentCountersDto = z.infer<typeof momentCountersSchema>;
+
+export const momentSchema = z
+  .object({
+    id: z.string(),
+    author: userSummarySchema,
+    body: z.string().nullable(),
+    visibility: z.literal("public"),
+    media_asset_ids: z
+      .array(z.string())
+      .meta({ description: "In the order given; read each with `GET /api/v1/media/{id}`." }),
+    counters: momentCountersSchema,
+    liked_by_me: z.boolean(),
+    hidden: z
+      .boolean()
+      .meta({ description: "Hidden by moderation: only its author still sees it (and sees this as true)." }),
+    created_at: timestampSchema,
+  })
+  .meta({ id: "Moment" });
+export type MomentDto = z.infer<typeof momentSchema>;
+
+export const createMomentRequestSchema = z.object({
+  body: z.string().max(2000).optional().meta({ description: "Up to 2000 characters." }),
+  visibility: z.literal("public").default("public").meta({ description: "Only `public`." }),
+  media_asset_ids: z
+    .array(z.string().min(1))
+    .max(5)
+    .default([])
+    .meta({
+      description:
+        "Up to 5 of your own media assets uploaded for `moment`, in display order; each is attached to this " +
+        "moment only and becomes public.",
+    }),
+});
+export type CreateMomentRequest = z.infer<typeof createMomentRequestSchema>;
+
+export const cursorQuerySchema = z.object({
+  before: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "The id of the last item of the previous page (`meta.next_before`)." }),
+});
+
+export const cursorMetaSchema = z.object({
+  limit: z.number().int(),
+  next_before: z
+    .string()
+    .nullable()
+    .meta({ description: "Pass as `before` for the next (older) page; null on the last page." }),
+});
+
+/** The comments list: `limit` 1-100 (default 50; anything else is 422) and the `before` cursor. */
+export const commentsQuerySchema = pageQuerySchema(50).pick({ limit: true }).extend(cursorQuerySchema.shape);
+
+export const commentSchema = z
+  .object({
+    id: z.string(),
+    moment_id: z.string(),
+    author: userSummarySchema,
+    body: z.string(),
+    created_at: timestampSchema,
+  })
+  .meta({ id: "Comment" });
+export type CommentDto = z.infer<typeof commentSchema>;
+
+export const createCommentRequestSchema = z.object({
+  body: z.string().trim().min(1).max(2000).meta({ description: "1 to 2000 characters (trimmed)." }),
+});
+
+export const reportReasonSchema = z.enum(["spam", "abuse", "illegal", "other"]);
+export const reportStatusSchema = z.enum(["open", "reviewing", "resolved", "dismissed"]);
+
+export const reportMomentRequestSchema = z.object({
+  reason: reportReasonSchema,
+  note: z.string().trim().min(1).max(2000).optional(),
+});
+
+export const momentReportSchema = z
+  .object({
+    id: z.string(),
+    moment_id: z.string(),
+    reason: reportReasonSchema,
+    note: z.string().nullable(),
+    status: reportStatusSchema,
+    created_at: timestampSchema,
+  })
+  .meta({ id: "MomentReport" });
+export type MomentReportDto = z.infer<typeof momentReportSchema>;

@@ -98,6 +98,23 @@ describe("configuration", () => {
     });
   });
 
+  it("reads the object store with its defaults (region, path style, a 10 s call timeout) and S3_TIMEOUT_MS", () => {
+    const defaults = loadConfig(productionReady);
+    expect(defaults.ok && defaults.config.s3).toEqual({
+      endpoint: "https://s3.example.com",
+      region: "us-east-1",
+      bucket: "media",
+      accessKeyId: "key",
+      secretAccessKey: "secret",
+      forcePathStyle: true,
+      timeoutMs: 10_000,
+    });
+    const tuned = loadConfig({ ...productionReady, S3_TIMEOUT_MS: "2500", S3_FORCE_PATH_STYLE: "false" });
+    expect(tuned.ok && tuned.config.s3).toMatchObject({ timeoutMs: 2500, forcePathStyle: false });
+    const wrong = loadConfig({ ...productionReady, S3_TIMEOUT_MS: "5" });
+    expect(wrong.ok ? [] : wrong.errors).toEqual(["S3_TIMEOUT_MS: must be an integer from 100 to 600000"]);
+  });
+
   it("accepts SMTP with credentials instead of Resend", () => {
     const { RESEND_API_KEY: _unused, ...rest } = productionReady;
     const result = loadConfig({ ...rest, SMTP_HOST: "smtp.example.com", SMTP_USER: "u", SMTP_PASSWORD: "p" });

@@ -19,6 +19,9 @@ import { createAccountantServiceRepository } from "./administration/accountant-s
 import { createAuditReader } from "./administration/audit-events.repository";
 import { createReportsReadModel } from "./administration/reports.repository";
 import { createAuditLog } from "./audit.repository";
+import { createCommentRepository } from "./community/moment-comments.repository";
+import { createReportRepository } from "./community/moment-reports.repository";
+import { createMomentRepository } from "./community/moments.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
@@ -34,6 +37,7 @@ import { createMenuItemRepository } from "./marketplace/menu-items.repository";
 import { createDashboardReadModel } from "./marketplace/provider-dashboard.repository";
 import { createProviderRepository } from "./marketplace/provider-profiles.repository";
 import { createSaleRepository } from "./marketplace/sales.repository";
+import { createMediaAssetRepository } from "./media/media-assets.repository";
 import { createDeviceRepository } from "./notifications/devices.repository";
 import { createNotificationRepository } from "./notifications/notifications.repository";
 import { createCompletedOrderRepository } from "./orders/completed-orders.repository";
@@ -86,7 +90,11 @@ export const createRepositories = (
   meetings: createMeetingRepository(db),
   accountantServices: createAccountantServiceRepository(prisma, db),
   auditEvents: createAuditReader(prisma),
-  reports: createReportsReadModel(db),
+  reportsSummary: createReportsReadModel(db),
+  media: createMediaAssetRepository(db),
+  moments: createMomentRepository(prisma, db),
+  comments: createCommentRepository(prisma, db),
+  reports: createReportRepository(prisma),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({

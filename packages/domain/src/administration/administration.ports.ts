@@ -26,5 +26,5 @@ export interface ReportsReadModel {
 export type AdministrationRepositories = {
   accountantServices: AccountantServiceRepository;
   auditEvents: AuditReader;
-  reports: ReportsReadModel;
+  reportsSummary: ReportsReadModel;
 };

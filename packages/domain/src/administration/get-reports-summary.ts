@@ -27,5 +27,5 @@ export const getReportsSummary = async (
       : ((await repos.accountantServices.findServiceIdsByAccountants([actor.userId])).get(actor.userId) ??
         []);
 
-  return repos.reports.summary({ from, to }, serviceIds);
+  return repos.reportsSummary.summary({ from, to }, serviceIds);
 };

@@ -1,3 +1,6 @@
+import type { MediaRepositories } from "../media/media.ports";
+import type { Comment, Moment, MomentCounters, MomentReport, ReportReason } from "./community.types";
+
 /** The block graph: one table, read by every surface that shows one user to another. */
 export interface BlockRepository {
   /** Records that `blockerId` blocks `blockedId`; a second time changes nothing. */
@@ -8,6 +11,66 @@ export interface BlockRepository {
   isBlockedEitherWay(userId: string, otherId: string): Promise<boolean>;
 }
 
+export type NewMoment = {
+  id: string;
+  authorId: string;
+  body: string | null;
+  mediaAssetIds: readonly string[];
+  createdAt: Date;
+};
+
+/** Where a page of a newest-first list starts: after the item with this id (exclusive). */
+export type Cursor = { before: string | undefined; limit: number };
+
+export interface MomentRepository {
+  /** Inserts the moment and its media rows (positions in the order given). */
+  create(moment: NewMoment): Promise<void>;
+  /** The moment as `viewerId` sees it (counters, whether they like it), hidden or not; null when absent. */
+  findById(id: string, viewerId: string): Promise<Moment | null>;
+  /**
+   * The feed of `viewerId`, newest first: moments not hidden (or the viewer's own), whose author
+   * and the viewer do not block each other either way. A `before` that names no moment gives [].
+   */
+  listFeed(viewerId: string, page: Cursor): Promise<Moment[]>;
+  /**
+   * Records the user's like once; the like counter moves in the same statement, only when the
+   * like is new (a repeated or parallel like from the same user counts once). Null: no moment.
+   */
+  like(id: string, userId: string, at: Date): Promise<MomentCounters | null>;
+  /** Records the user's view once, with its counter, as `like` does. */
+  view(id: string, userId: string, at: Date): Promise<MomentCounters | null>;
+}
+
+export type NewComment = { id: string; momentId: string; authorId: string; body: string; createdAt: Date };
+
+export interface CommentRepository {
+  /** Inserts the comment and moves the moment's comment counter, in the caller's transaction. */
+  create(comment: NewComment): Promise<void>;
+  findById(id: string): Promise<Comment | null>;
+  /** A moment's comments, newest first, without those whose author and the viewer block each other. */
+  listForViewer(momentId: string, viewerId: string, page: Cursor): Promise<Comment[]>;
+}
+
+export type NewReport = {
+  id: string;
+  momentId: string;
+  reporterId: string;
+  reason: ReportReason;
+  note: string | null;
+  createdAt: Date;
+};
+
+export interface ReportRepository {
+  /**
+   * Files the report unless the reporter has one open (open or reviewing) for the moment:
+   * "created" with the new report, or "open_exists" with that open one.
+   */
+  create(report: NewReport): Promise<{ outcome: "created" | "open_exists"; report: MomentReport }>;
+}
+
 export type CommunityRepositories = {
   blocks: BlockRepository;
-};
+  moments: MomentRepository;
+  comments: CommentRepository;
+  reports: ReportRepository;
+} & MediaRepositories;

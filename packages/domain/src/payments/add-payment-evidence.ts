@@ -1,3 +1,4 @@
+import { attachMedia, prepareAttachment } from "../media/attach-media";
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import { findOwnPayment } from "./own-payment";
@@ -5,9 +6,16 @@ import type { PaymentsDeps } from "./payments.deps";
 import { PaymentConflictError } from "./payments.errors";
 import type { Payment } from "./payments.types";
 
-/** Stores the payer's evidence (an uploaded media asset and/or a note) on an open payment. */
+const assetField = () => "media_asset_id";
+
+/**
+ * Stores the payer's evidence (an uploaded media asset and/or a note) on an open payment. The
+ * asset must be the payer's own, uploaded for `payment_evidence`, confirmed in the store and not
+ * attached elsewhere (422); it stays private, readable by the payment's reviewers. Sending the
+ * asset the payment already has again changes nothing.
+ */
 export const addPaymentEvidence = async (
-  deps: Pick<PaymentsDeps, "repos" | "clock">,
+  deps: Pick<PaymentsDeps, "uow" | "repos" | "clock" | "objects">,
   actor: Actor,
   input: { paymentId: string; mediaAssetId: string | undefined; note: string | undefined },
 ): Promise<Payment> => {
@@ -15,14 +23,24 @@ export const addPaymentEvidence = async (
   if (payment.status === "payment_confirmed" || payment.status === "refunded") {
     throw new PaymentConflictError("This payment is settled; evidence can no longer be added.");
   }
-  const updated = await deps.repos.payments.addEvidence(
-    payment.id,
-    { mediaAssetId: input.mediaAssetId ?? null, note: input.note ?? null },
-    deps.clock.now(),
-  );
-  if (!updated) {
-    throw new NotFoundError("Payment");
-  }
+  const assets =
+    input.mediaAssetId !== undefined && input.mediaAssetId !== payment.evidenceMediaAssetId
+      ? [input.mediaAssetId]
+      : [];
+  await prepareAttachment(deps, actor, assets, "payment_evidence", assetField);
+  const now = deps.clock.now();
 
-  return updated;
+  return deps.uow.run(async (tx) => {
+    await attachMedia(tx, actor, assets, "payment_evidence", { at: now, public: false, field: assetField });
+    const updated = await tx.payments.addEvidence(
+      payment.id,
+      { mediaAssetId: input.mediaAssetId ?? null, note: input.note ?? null },
+      now,
+    );
+    if (!updated) {
+      throw new NotFoundError("Payment");
+    }
+
+    return updated;
+  });
 };

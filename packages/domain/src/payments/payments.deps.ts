@@ -1,3 +1,4 @@
+import type { ObjectStore } from "../media/media.ports";
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
 import type { SecretBox } from "../shared/secret-box";
@@ -20,4 +21,6 @@ export type PaymentsDeps = {
   /** Seals secrets of idempotent results (payments have none; the mechanism asks for it). */
   secrets: SecretBox;
   settings: PaymentSettings;
+  /** Confirms an evidence upload with the object store before it is attached. */
+  objects: ObjectStore;
 };

@@ -1,4 +1,5 @@
 import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
+import type { MediaRepositories } from "../media/media.ports";
 import type { OrderRepositories } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { AuditLog } from "../shared/audit";
@@ -59,4 +60,5 @@ export type PaymentRepositories = {
   outbox: OutboxWriter;
   audit: AuditLog;
 } & Pick<OrderRepositories, "orders"> &
-  Pick<MarketplaceRepositories, "listings" | "providers">;
+  Pick<MarketplaceRepositories, "listings" | "providers"> &
+  MediaRepositories;

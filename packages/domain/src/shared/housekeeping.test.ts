@@ -16,11 +16,13 @@ describe("runHousekeeping", () => {
 
         return { outbox_events: 2 };
       },
+      expireOrphanMedia: async () => [],
+      deleteExpiredMedia: async () => 0,
     };
 
     const started = performance.now();
     await runHousekeeping(
-      { housekeeper, clock: { now: () => new Date() } },
+      { housekeeper, objects: { delete: async () => {} }, clock: { now: () => new Date() } },
       {
         signal: controller.signal,
         intervalMs: 60_000,
@@ -32,6 +34,6 @@ describe("runHousekeeping", () => {
     expect(calls).toBe(2);
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(reports[0]).toBeInstanceOf(Error);
-    expect(reports[1]).toEqual({ outbox_events: 2 });
+    expect(reports[1]).toEqual({ outbox_events: 2, media_assets: 0, media_objects_failed: 0 });
   });
 });

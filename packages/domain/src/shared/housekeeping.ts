@@ -3,24 +3,73 @@ import { setTimeout as sleep } from "node:timers/promises";
 /** What a purge removed, per kind of row. */
 export type PurgeCounts = Record<string, number>;
 
+/** A media asset whose object is to be deleted. */
+export type ExpiredMedia = { id: string; objectKey: string };
+
 /**
  * Removes rows whose job is done: delivered outbox events past their retention, expired
  * idempotency keys, finished rate-limit windows, spent or expired emailed codes. Dead-lettered
  * events are kept (they wait for `outbox retry`). Each call removes a bounded batch per kind.
+ * Media assets never attached in time are removed in steps (see purgeOrphanMedia), because their
+ * objects live in the object store and are deleted between two statements, outside any transaction.
  */
 export interface Housekeeper {
   purge(now: Date): Promise<PurgeCounts>;
+  /**
+   * Marks assets created before `cutoff` and never attached as expired (no record can take them
+   * any more), and returns a bounded batch of expired assets: these and earlier ones whose object
+   * deletion failed.
+   */
+  expireOrphanMedia(cutoff: Date): Promise<ExpiredMedia[]>;
+  /** Deletes the rows of expired assets (attached ones are never deleted). */
+  deleteExpiredMedia(ids: readonly string[]): Promise<number>;
 }
 
 /** How long delivered outbox events stay, for inspection. */
 export const OUTBOX_RETENTION_MS = 7 * 24 * 3600_000;
+
+/** A media asset that no record took within this long is deleted, object and row. */
+export const ORPHAN_MEDIA_AFTER_MS = 24 * 3600_000;
+
+/** Object deletions running at once. */
+const DELETE_CONCURRENCY = 8;
+
+/**
+ * Orphan media: expire them in the database, delete their objects outside any transaction, then
+ * delete the rows whose object is gone. An object whose deletion failed keeps its (expired) row,
+ * and the next purge tries again.
+ */
+export const purgeOrphanMedia = async (
+  deps: { housekeeper: Housekeeper; objects: { delete(key: string): Promise<void> } },
+  now: Date,
+): Promise<PurgeCounts> => {
+  const expired = await deps.housekeeper.expireOrphanMedia(new Date(now.getTime() - ORPHAN_MEDIA_AFTER_MS));
+  const gone: string[] = [];
+  for (let start = 0; start < expired.length; start += DELETE_CONCURRENCY) {
+    const chunk = expired.slice(start, start + DELETE_CONCURRENCY);
+    const results = await Promise.allSettled(chunk.map((asset) => deps.objects.delete(asset.objectKey)));
+    results.forEach((result, index) => {
+      const asset = chunk[index];
+      if (result.status === "fulfilled" && asset) {
+        gone.push(asset.id);
+      }
+    });
+  }
+  const deleted = gone.length > 0 ? await deps.housekeeper.deleteExpiredMedia(gone) : 0;
+
+  return { media_assets: deleted, media_objects_failed: expired.length - gone.length };
+};
 
 /**
  * Runs a purge every `intervalMs` until `signal` aborts; reports each result (or failure). A failed
  * purge (the database is down) is tried again after `retryMs` (1 minute), not a whole interval.
  */
 export const runHousekeeping = async (
-  deps: { housekeeper: Housekeeper; clock: { now(): Date } },
+  deps: {
+    housekeeper: Housekeeper;
+    objects: { delete(key: string): Promise<void> };
+    clock: { now(): Date };
+  },
   options: {
     signal: AbortSignal;
     intervalMs?: number;
@@ -33,7 +82,9 @@ export const runHousekeeping = async (
   while (!options.signal.aborted) {
     let failed = false;
     try {
-      options.report?.(await deps.housekeeper.purge(deps.clock.now()));
+      const now = deps.clock.now();
+      const counts = await deps.housekeeper.purge(now);
+      options.report?.({ ...counts, ...(await purgeOrphanMedia(deps, now)) });
     } catch (error) {
       failed = true;
       options.report?.(error instanceof Error ? error : new Error(String(error)));

@@ -159,7 +159,7 @@ describe("payments", () => {
       ).toBe(422);
     });
 
-    it("stores evidence (media id and/or note) from the payer only", async () => {
+    it("stores evidence from the payer only, and refuses a media id that is no uploaded asset of theirs", async () => {
       const payment = (await startPayment(await placeOrder(), "ev-1")).body.data;
       const res = await h.post<PaymentBody>(
         `/api/v1/payments/${payment.id}/evidence`,
@@ -167,17 +167,21 @@ describe("payments", () => {
         { token: customer.accessToken },
       );
       expect(res.status).toBe(200);
+      // An id that names no uploaded asset of the payer's is refused (media.routes.int.test.ts
+      // covers real uploads through the object store).
       const media = h.runtime.ids.next();
-      await h.post(
+      const unknown = await h.post<ErrorBody>(
         `/api/v1/payments/${payment.id}/evidence`,
         { media_asset_id: media },
         { token: customer.accessToken },
       );
+      expect(unknown.status).toBe(422);
+      expect(unknown.body.error.details?.[0]?.path).toBe("media_asset_id");
       const { rows } = await h.db.sql.query(
         "SELECT evidence_note, evidence_media_asset_id FROM payments WHERE id = $1",
         [payment.id],
       );
-      expect(rows[0]).toEqual({ evidence_note: "Paid at 14:05, ref 8812", evidence_media_asset_id: media });
+      expect(rows[0]).toEqual({ evidence_note: "Paid at 14:05, ref 8812", evidence_media_asset_id: null });
       for (const body of [{}, { note: "" }, { note: "x".repeat(2001) }, { media_asset_id: "nope" }]) {
         expect(
           (await h.post(`/api/v1/payments/${payment.id}/evidence`, body, { token: customer.accessToken }))

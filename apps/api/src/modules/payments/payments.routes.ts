@@ -101,11 +101,15 @@ export const createPaymentRoutes = ({
     path: "/payments/{id}/evidence",
     tags,
     summary: "Attach evidence of the transfer (the payer)",
-    description: "A media asset id and/or a note (max 2000), at least one. Settled payments are 409.",
+    description:
+      "A media asset id and/or a note (max 2000), at least one. The asset must be the payer's own, uploaded for " +
+      "`payment_evidence` (`POST /api/v1/media/upload`) and not attached elsewhere; its upload is confirmed with " +
+      "the object store first (422 when it is not usable, 503 `storage_unavailable` when the store does not " +
+      "answer). It stays private, readable by the payment's reviewers. Settled payments are 409.",
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema, ...body(paymentEvidenceRequestSchema) },
-    responses: { 200: json(successEnvelope(paymentSchema), "Stored."), ...errors(401, 404, 409, 422) },
+    responses: { 200: json(successEnvelope(paymentSchema), "Stored."), ...errors(401, 404, 409, 422, 503) },
   });
 
   const confirm = createRoute({

@@ -1,0 +1,55 @@
+import type { CommentDto, MomentCountersDto, MomentDto, MomentReportDto } from "@agora/contracts/community";
+import type {
+  Comment,
+  Moment,
+  MomentCounters,
+  MomentReport,
+  UserSummary,
+} from "@agora/domain/community/community.types";
+
+const toUserSummaryDto = (user: UserSummary) => ({
+  id: user.id,
+  username: user.username,
+  display_name: user.displayName,
+});
+
+export const toCountersDto = (counters: MomentCounters): MomentCountersDto => ({
+  likes: counters.likes,
+  views: counters.views,
+  comments: counters.comments,
+});
+
+export const toMomentDto = (moment: Moment): MomentDto => ({
+  id: moment.id,
+  author: toUserSummaryDto(moment.author),
+  body: moment.body,
+  visibility: moment.visibility,
+  media_asset_ids: moment.mediaAssetIds,
+  counters: toCountersDto(moment.counters),
+  liked_by_me: moment.likedByViewer,
+  hidden: moment.hidden,
+  created_at: moment.createdAt.toISOString(),
+});
+
+export const toCommentDto = (comment: Comment): CommentDto => ({
+  id: comment.id,
+  moment_id: comment.momentId,
+  author: toUserSummaryDto(comment.author),
+  body: comment.body,
+  created_at: comment.createdAt.toISOString(),
+});
+
+export const toReportDto = (report: MomentReport): MomentReportDto => ({
+  id: report.id,
+  moment_id: report.momentId,
+  reason: report.reason,
+  note: report.note,
+  status: report.status,
+  created_at: report.createdAt.toISOString(),
+});
+
+/** A page of a newest-first list: `next_before` is the last item's id when the page is full. */
+export const cursorMeta = (items: readonly { id: string }[], limit: number) => ({
+  limit,
+  next_before: items.length === limit ? (items[items.length - 1]?.id ?? null) : null,
+});

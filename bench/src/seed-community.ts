@@ -1,0 +1,105 @@
+// Seeds the bench database with the community at scale: 10,000 members, 100,000 moments (one in
+// ten with media, one in a hundred hidden) and 1,000,000 likes, generated inside PostgreSQL
+// (generate_series), so the whole load is a handful of statements. Readers are members with blocks
+// both ways among the authors of the newest moments, so the feed's block filter has work to do.
+import { randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
+import type pg from "pg";
+
+const MEMBERS = 10_000;
+const MOMENTS = 100_000;
+const LIKES_PER_MOMENT = 10;
+const READERS = 200;
+
+export type SeededCommunity = { moments: number; likes: number; readerTokens: string[] };
+
+/** Access tokens as the API issues them (HS256, TOKEN_SECRET), for sessions written here. */
+const accessToken = (secret: string, userId: string, sessionId: string) => {
+  const now = Math.floor(Date.now() / 1000);
+
+  return new SignJWT({ role: "member", sid: sessionId })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(userId)
+    .setIssuer("agora")
+    .setAudience("agora-api")
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(new TextEncoder().encode(secret));
+};
+
+export const seedCommunity = async (client: pg.Client, tokenSecret: string): Promise<SeededCommunity> => {
+  await client.query(`CREATE TEMP TABLE bench_members AS
+                        SELECT g AS n, gen_random_uuid() AS id FROM generate_series(0, ${MEMBERS - 1}) g`);
+  await client.query(
+    `INSERT INTO users (id, email, username, display_name, password_hash, role, status, email_verified_at,
+                        created_at, updated_at)
+     SELECT id, 'member' || n || '@community.bench', 'member' || n, 'Member ' || n, '', 'member', 'active',
+            now(), now(), now()
+       FROM bench_members`,
+  );
+  // Moment n is n × 37 s old and written by member n mod 10,000.
+  await client.query(`CREATE TEMP TABLE bench_moments AS
+                        SELECT g AS n, gen_random_uuid() AS id, now() - g * interval '37 seconds' AS created_at
+                          FROM generate_series(0, ${MOMENTS - 1}) g`);
+  await client.query(
+    `INSERT INTO moments (id, author_id, body, like_count, created_at, hidden_at)
+     SELECT m.id, a.id, 'Moment ' || m.n || ': an afternoon by the river, with friends', ${LIKES_PER_MOMENT},
+            m.created_at, CASE WHEN m.n % 100 = 42 THEN m.created_at END
+       FROM bench_moments m JOIN bench_members a ON a.n = m.n % ${MEMBERS}`,
+  );
+  await client.query(
+    `INSERT INTO media_assets (id, owner_id, purpose, mime_type, size_bytes, object_key, status, visibility,
+                               uploaded_at, attached_at, created_at)
+     SELECT m.id, a.id, 'moment', 'image/jpeg', 250000, 'media/' || m.id, 'uploaded', 'public',
+            m.created_at, m.created_at, m.created_at
+       FROM bench_moments m JOIN bench_members a ON a.n = m.n % ${MEMBERS}
+      WHERE m.n % 10 = 3`,
+  );
+  await client.query(
+    `INSERT INTO moment_media (moment_id, position, media_asset_id)
+     SELECT id, 0, id FROM bench_moments WHERE n % 10 = 3`,
+  );
+  // Ten distinct likers per moment: members (n + k × 997) mod 10,000 for k = 0..9.
+  await client.query(
+    `INSERT INTO moment_likes (moment_id, user_id, created_at)
+     SELECT m.id, a.id, m.created_at
+       FROM bench_moments m
+      CROSS JOIN generate_series(0, ${LIKES_PER_MOMENT - 1}) k
+       JOIN bench_members a ON a.n = (m.n + k * 997) % ${MEMBERS}`,
+  );
+  // Readers: members 0-199. Each blocks 20 of the authors of the 100 newest moments and is blocked
+  // by 5 others of them, so about a quarter of a first page is filtered out.
+  await client.query(
+    `INSERT INTO user_blocks (blocker_id, blocked_id, created_at)
+     SELECT DISTINCT r.id, b.id, now()
+       FROM bench_members r
+      CROSS JOIN generate_series(1, 20) j
+       JOIN bench_members b ON b.n = (r.n * 3 + j * 17) % 100
+      WHERE r.n < ${READERS} AND b.id <> r.id
+     ON CONFLICT DO NOTHING`,
+  );
+  await client.query(
+    `INSERT INTO user_blocks (blocker_id, blocked_id, created_at)
+     SELECT DISTINCT b.id, r.id, now()
+       FROM bench_members r
+      CROSS JOIN generate_series(1, 5) j
+       JOIN bench_members b ON b.n = (r.n * 7 + j * 31) % 100
+      WHERE r.n < ${READERS} AND b.id <> r.id
+     ON CONFLICT DO NOTHING`,
+  );
+  await client.query("ANALYZE users, moments, moment_media, media_assets, moment_likes, user_blocks");
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT id FROM bench_members WHERE n < ${READERS} ORDER BY n`,
+  );
+  const readerTokens: string[] = [];
+  for (const { id } of rows) {
+    const sessionId = randomUUID();
+    await client.query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, now())", [
+      sessionId,
+      id,
+    ]);
+    readerTokens.push(await accessToken(tokenSecret, id, sessionId));
+  }
+
+  return { moments: MOMENTS, likes: MOMENTS * LIKES_PER_MOMENT, readerTokens };
+};

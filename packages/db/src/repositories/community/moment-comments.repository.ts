@@ -1,0 +1,61 @@
+import type { CommentRepository } from "@agora/domain/community/community.ports";
+import type { Comment } from "@agora/domain/community/community.types";
+import type { MomentComment, PrismaClient } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
+import type { RowOf } from "../../rows";
+import type { SqlExecutor } from "../../sql";
+import { notBlockedSql } from "./user-blocks.repository";
+
+type CommentRow = RowOf<MomentComment> & { author_username: string; author_display_name: string };
+
+const commentSelect = `SELECT c.id, c.moment_id, c.author_id, u.username::text AS author_username,
+                              u.display_name AS author_display_name, c.body, c.created_at
+                         FROM moment_comments c
+                         JOIN users u ON u.id = c.author_id`;
+
+const toComment = (row: CommentRow): Comment => ({
+  id: row.id,
+  momentId: row.moment_id,
+  author: { id: row.author_id, username: row.author_username, displayName: row.author_display_name },
+  body: row.body,
+  createdAt: row.created_at,
+});
+
+/** Comments: written through Prisma with the moment's counter; lists in raw SQL (blocks applied). */
+export const createCommentRepository = (prisma: PrismaClient, db: SqlExecutor): CommentRepository => ({
+  async create(comment) {
+    await prisma.momentComment.createMany({ data: [comment] });
+    await prisma.moment.updateMany({
+      where: { id: comment.momentId },
+      data: { commentCount: { increment: 1 } },
+    });
+  },
+
+  async findById(id) {
+    const { rows } = await db.query<CommentRow>(`${commentSelect} WHERE c.id = $1`, [idParam(id)]);
+
+    return rows[0] ? toComment(rows[0]) : null;
+  },
+
+  async listForViewer(momentId, viewerId, page) {
+    const visible = `c.moment_id = $1 AND ${notBlockedSql("$2::uuid", "c.author_id")}`;
+    const { rows } =
+      page.before === undefined
+        ? await db.query<CommentRow>(
+            `${commentSelect} WHERE ${visible} ORDER BY c.created_at DESC, c.id DESC LIMIT $3`,
+            [idParam(momentId), idParam(viewerId), page.limit],
+            "moment_comments_list",
+          )
+        : await db.query<CommentRow>(
+            `${commentSelect}
+              WHERE ${visible}
+                AND (c.created_at, c.id) < ((SELECT b.created_at FROM moment_comments b
+                                              WHERE b.id = $4 AND b.moment_id = $1), $4::uuid)
+              ORDER BY c.created_at DESC, c.id DESC LIMIT $3`,
+            [idParam(momentId), idParam(viewerId), page.limit, idParam(page.before)],
+            "moment_comments_list_before",
+          );
+
+    return rows.map(toComment);
+  },
+});

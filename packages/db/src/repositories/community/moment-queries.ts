@@ -1,0 +1,69 @@
+// The moment reads, shared by the moments repository and the bench's reference server (which
+// runs them verbatim). The feed is the hot path: one statement, served by the
+// (created_at DESC, id DESC) index, the block graph's keys and the likes' primary key.
+import type { Moment } from "@agora/domain/community/community.types";
+import type { Moment as MomentModel } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
+import type { RowOf } from "../../rows";
+import { notBlockedSql } from "./user-blocks.repository";
+
+export type MomentRow = Pick<
+  RowOf<MomentModel>,
+  "id" | "author_id" | "body" | "like_count" | "view_count" | "comment_count" | "hidden_at" | "created_at"
+> & {
+  author_username: string;
+  author_display_name: string;
+  media_asset_ids: string[];
+  liked: boolean;
+};
+
+/** A moment with its author, media (in order) and whether `viewer` (a SQL expression) likes it. */
+export const momentSelectSql = (viewer: string) =>
+  `SELECT m.id, m.author_id, u.username::text AS author_username, u.display_name AS author_display_name,
+          m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.created_at,
+          ARRAY(SELECT mm.media_asset_id::text FROM moment_media mm
+                 WHERE mm.moment_id = m.id ORDER BY mm.position) AS media_asset_ids,
+          EXISTS (SELECT 1 FROM moment_likes l WHERE l.moment_id = m.id AND l.user_id = ${viewer}) AS liked
+     FROM moments m
+     JOIN users u ON u.id = m.author_id`;
+
+export const toMoment = (row: MomentRow): Moment => ({
+  id: row.id,
+  author: { id: row.author_id, username: row.author_username, displayName: row.author_display_name },
+  body: row.body,
+  visibility: "public",
+  mediaAssetIds: row.media_asset_ids,
+  counters: { likes: row.like_count, views: row.view_count, comments: row.comment_count },
+  likedByViewer: row.liked,
+  hidden: row.hidden_at !== null,
+  createdAt: row.created_at,
+});
+
+// Who sees what (moments.policy.ts, canSeeMoment, and the block rule): a hidden moment only its
+// author; nothing of an author the viewer blocks or is blocked by.
+const feedWhere = `(m.hidden_at IS NULL OR m.author_id = $1) AND ${notBlockedSql("$1::uuid", "m.author_id")}`;
+
+/**
+ * The feed page of `viewerId`: newest first; after `before` (a moment id) when given, through the
+ * cursor moment's (created_at, id), which the planner turns into an index condition. The limit is
+ * written into the statement, not bound: a prepared statement's generic plan that does not know
+ * it estimates a tenth of the table, which is expensive enough to be JIT-compiled on every run.
+ */
+export const feedStatement = (viewerId: string, page: { before: string | undefined; limit: number }) => {
+  const limit = Math.trunc(page.limit);
+
+  return page.before === undefined
+    ? {
+        name: `moments_feed_${limit}`,
+        text: `${momentSelectSql("$1")} WHERE ${feedWhere} ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit}`,
+        values: [idParam(viewerId)],
+      }
+    : {
+        name: `moments_feed_before_${limit}`,
+        text: `${momentSelectSql("$1")}
+                WHERE ${feedWhere}
+                  AND (m.created_at, m.id) < ((SELECT c.created_at FROM moments c WHERE c.id = $2), $2::uuid)
+                ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit}`,
+        values: [idParam(viewerId), idParam(page.before)],
+      };
+};

@@ -1,0 +1,35 @@
+import type { Actor } from "../shared/actor";
+import { NotFoundError } from "../shared/app-error";
+import type { CommunityDeps } from "./community.deps";
+import type { Comment } from "./community.types";
+import { findVisibleMoment } from "./moments.policy";
+
+/**
+ * Comments on a moment the caller may see (404 otherwise; 403 when the caller and its author block
+ * each other). The comment and the moment's comment counter commit together.
+ */
+export const addComment = async (
+  deps: Pick<CommunityDeps, "uow" | "repos" | "clock" | "ids">,
+  actor: Actor,
+  input: { momentId: string; body: string },
+): Promise<Comment> => {
+  const moment = await findVisibleMoment(deps.repos, actor, input.momentId);
+  const id = deps.ids.next();
+  const now = deps.clock.now();
+
+  return deps.uow.run(async (tx) => {
+    await tx.comments.create({
+      id,
+      momentId: moment.id,
+      authorId: actor.userId,
+      body: input.body,
+      createdAt: now,
+    });
+    const comment = await tx.comments.findById(id);
+    if (!comment) {
+      throw new NotFoundError("Comment");
+    }
+
+    return comment;
+  });
+};

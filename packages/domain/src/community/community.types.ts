@@ -1,0 +1,48 @@
+/** Who wrote a moment or a comment, as other users see them. */
+export type UserSummary = { id: string; username: string; displayName: string };
+
+export type MomentCounters = { likes: number; views: number; comments: number };
+
+/** A moment as one viewer sees it. */
+export type Moment = {
+  id: string;
+  author: UserSummary;
+  body: string | null;
+  visibility: "public";
+  /** In the order given at creation (at most 5). */
+  mediaAssetIds: string[];
+  counters: MomentCounters;
+  /** Whether the viewer likes it. */
+  likedByViewer: boolean;
+  /** Hidden by moderation: only its author still sees it. */
+  hidden: boolean;
+  createdAt: Date;
+};
+
+export type Comment = {
+  id: string;
+  momentId: string;
+  author: UserSummary;
+  body: string;
+  createdAt: Date;
+};
+
+export const reportReasons = ["spam", "abuse", "illegal", "other"] as const;
+export type ReportReason = (typeof reportReasons)[number];
+
+/** CONTRACT.md §4. open and reviewing count as open: one per reporter and moment. */
+export const reportStatuses = ["open", "reviewing", "resolved", "dismissed"] as const;
+export type ReportStatus = (typeof reportStatuses)[number];
+
+export type MomentReport = {
+  id: string;
+  momentId: string;
+  reporterId: string;
+  reason: ReportReason;
+  note: string | null;
+  status: ReportStatus;
+  createdAt: Date;
+};
+
+/** CONTRACT.md §4: the feed answers the 50 newest moments a caller may see. */
+export const FEED_PAGE_SIZE = 50;

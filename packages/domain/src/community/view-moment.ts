@@ -1,0 +1,20 @@
+import type { Actor } from "../shared/actor";
+import { NotFoundError } from "../shared/app-error";
+import type { CommunityDeps } from "./community.deps";
+import type { MomentCounters } from "./community.types";
+import { findVisibleMoment } from "./moments.policy";
+
+/** Records that the caller viewed a moment they may see; a view counts once per user. */
+export const viewMoment = async (
+  deps: Pick<CommunityDeps, "repos" | "clock">,
+  actor: Actor,
+  momentId: string,
+): Promise<MomentCounters> => {
+  const moment = await findVisibleMoment(deps.repos, actor, momentId);
+  const counters = await deps.repos.moments.view(moment.id, actor.userId, deps.clock.now());
+  if (!counters) {
+    throw new NotFoundError("Moment");
+  }
+
+  return counters;
+};

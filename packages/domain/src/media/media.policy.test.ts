@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import type { Actor } from "../shared/actor";
+import { canReadMedia } from "./media.policy";
+import type { MediaAttachments } from "./media.ports";
+import type { MediaAsset } from "./media.types";
+
+const actor = (userId: string, role: Actor["role"] = "member"): Actor => ({ userId, role, sessionId: "s" });
+const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
+  id: "a",
+  ownerId: "owner",
+  purpose: "moment",
+  mimeType: "image/png",
+  sizeBytes: 10,
+  objectKey: "media/a",
+  status: "uploaded",
+  visibility: "private",
+  uploadedAt: null,
+  attachedAt: null,
+  createdAt: new Date(0),
+  ...overrides,
+});
+const nowhere: MediaAttachments = { onVisibleMoment: false, paymentEvidence: null };
+
+describe("canReadMedia", () => {
+  it("lets the owner read, and nobody else while the asset is attached nowhere", () => {
+    expect(canReadMedia(actor("owner"), asset(), nowhere)).toBe(true);
+    expect(canReadMedia(actor("other"), asset(), nowhere)).toBe(false);
+    expect(canReadMedia(actor("admin", "admin"), asset(), nowhere)).toBe(false);
+  });
+
+  it("lets anyone read a public asset on a moment they may see, and only then", () => {
+    const onMoment = { ...nowhere, onVisibleMoment: true };
+    expect(canReadMedia(actor("other"), asset({ visibility: "public" }), onMoment)).toBe(true);
+    expect(canReadMedia(actor("other"), asset({ visibility: "public" }), nowhere)).toBe(false);
+    expect(canReadMedia(actor("other"), asset({ visibility: "private" }), onMoment)).toBe(false);
+  });
+
+  it("lets a payment's reviewers read its evidence: the listed reviewers and administrators", () => {
+    const evidence = { ...nowhere, paymentEvidence: { reviewerIds: ["provider"] } };
+    const proof = asset({ purpose: "payment_evidence" });
+    expect(canReadMedia(actor("provider"), proof, evidence)).toBe(true);
+    expect(canReadMedia(actor("admin", "admin"), proof, evidence)).toBe(true);
+    expect(canReadMedia(actor("other"), proof, evidence)).toBe(false);
+    expect(canReadMedia(actor("accountant", "accountant"), proof, evidence)).toBe(false);
+  });
+});

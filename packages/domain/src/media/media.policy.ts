@@ -1,0 +1,28 @@
+import { isAdmin } from "../identity/identity.policy";
+import type { Actor } from "../shared/actor";
+import type { MediaAttachments } from "./media.ports";
+import type { MediaAsset } from "./media.types";
+
+/**
+ * Who may read an asset (SPEC: 403 for anyone else):
+ * - its owner;
+ * - any signed-in user, once it is attached to a public moment that user may see (not hidden
+ *   unless theirs, no block either way with its author);
+ * - for payment evidence, the payment's reviewers: the order's provider owner and administrators.
+ *
+ * Extension point, chat: the participants of a conversation the asset was sent in.
+ * TODO(#9): when chat attaches assets to messages, MediaAttachments gains the participants of the
+ * conversations the asset was sent in (the media repository reads them from chat's messages) and
+ * this policy one line that grants them; until then no asset is in a conversation.
+ */
+export const canReadMedia = (actor: Actor, asset: MediaAsset, attachments: MediaAttachments): boolean => {
+  if (asset.ownerId === actor.userId) {
+    return true;
+  }
+  if (asset.visibility === "public" && attachments.onVisibleMoment) {
+    return true;
+  }
+  const evidence = attachments.paymentEvidence;
+
+  return evidence !== null && (isAdmin(actor) || evidence.reviewerIds.includes(actor.userId));
+};
