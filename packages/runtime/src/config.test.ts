@@ -107,10 +107,11 @@ describe("configuration", () => {
       accessKeyId: "key",
       secretAccessKey: "secret",
       forcePathStyle: true,
-      timeoutMs: 10_000,
     });
+    expect(defaults.ok && defaults.config.timeouts.s3Ms).toBe(10_000);
     const tuned = loadConfig({ ...productionReady, S3_TIMEOUT_MS: "2500", S3_FORCE_PATH_STYLE: "false" });
-    expect(tuned.ok && tuned.config.s3).toMatchObject({ timeoutMs: 2500, forcePathStyle: false });
+    expect(tuned.ok && tuned.config.s3).toMatchObject({ forcePathStyle: false });
+    expect(tuned.ok && tuned.config.timeouts.s3Ms).toBe(2500);
     const wrong = loadConfig({ ...productionReady, S3_TIMEOUT_MS: "5" });
     expect(wrong.ok ? [] : wrong.errors).toEqual(["S3_TIMEOUT_MS: must be an integer from 100 to 600000"]);
   });
