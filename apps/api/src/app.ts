@@ -9,6 +9,7 @@ import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
 import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
+import { createCommunityAdminRoutes } from "./modules/community/community.admin.routes";
 import { createCommunityRoutes } from "./modules/community/community.routes";
 import {
   createIdentityAdminRoutes,
@@ -105,6 +106,7 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1/admin", createOrderAdminRoutes(deps));
   app.route("/api/v1/admin", createPaymentAdminRoutes(deps));
   app.route("/api/v1/admin", createLifestyleAdminRoutes(deps));
+  app.route("/api/v1/admin", createCommunityAdminRoutes(deps));
   app.route(
     "/api/v1",
     createAdministrationRoutes({

@@ -86,3 +86,20 @@ export const reportsSummarySchema = z
   })
   .meta({ id: "ReportsSummary" });
 export type ReportsSummaryDto = z.infer<typeof reportsSummarySchema>;
+
+export const overviewSchema = z
+  .object({
+    marketplace: z.object({
+      users_by_status: z.record(z.string(), z.number().int()),
+      providers: z.object({ pending: z.number().int(), approved: z.number().int() }),
+      listings_by_status: z.record(z.string(), z.number().int()),
+      orders_awaiting_action: z.number().int().meta({ description: "Orders still pending (not confirmed)." }),
+      payments_awaiting_review: z.number().int().meta({ description: "Payments submitted and undecided." }),
+    }),
+    moderation: z.object({
+      open_reports: z.number().int().meta({ description: "Reports open or in review." }),
+      hidden_moments: z.number().int(),
+    }),
+  })
+  .meta({ id: "AdminOverview" });
+export type OverviewDto = z.infer<typeof overviewSchema>;

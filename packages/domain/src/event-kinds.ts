@@ -1,5 +1,6 @@
 // Every outbox event kind the service writes, for the processes that deliver them (the API with
 // its embedded worker, and apps/worker). A kind missing here would be dead-lettered as unknown.
+import { reportClosed } from "./community/events/report-closed";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";
@@ -19,4 +20,5 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   paymentSubmitted,
   paymentConfirmed,
   paymentRejected,
+  reportClosed,
 ];

@@ -17,6 +17,8 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { SqlExecutor } from "../sql";
 import { createAccountantServiceRepository } from "./administration/accountant-services.repository";
 import { createAuditReader } from "./administration/audit-events.repository";
+import { createOverviewReadModel } from "./administration/overview.repository";
+import { createReportExportSource } from "./administration/report-export.repository";
 import { createReportsReadModel } from "./administration/reports.repository";
 import { createAuditLog } from "./audit.repository";
 import { createCommentRepository } from "./community/moment-comments.repository";
@@ -91,10 +93,12 @@ export const createRepositories = (
   accountantServices: createAccountantServiceRepository(prisma, db),
   auditEvents: createAuditReader(prisma),
   reportsSummary: createReportsReadModel(db),
+  overview: createOverviewReadModel(db),
+  reportExport: createReportExportSource(db),
   media: createMediaAssetRepository(db),
   moments: createMomentRepository(prisma, db),
   comments: createCommentRepository(prisma, db),
-  reports: createReportRepository(prisma),
+  reports: createReportRepository(prisma, db),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({

@@ -1,5 +1,11 @@
 import type { Page, PageRequest } from "../shared/page";
-import type { AuditEvent, AuditFilter, ReportsSummary } from "./administration.types";
+import type {
+  AuditEvent,
+  AuditFilter,
+  Overview,
+  ReportExportRow,
+  ReportsSummary,
+} from "./administration.types";
 
 /** Which services an accountant is assigned to (reports and order reads are limited to them). */
 export interface AccountantServiceRepository {
@@ -23,8 +29,24 @@ export interface ReportsReadModel {
   summary(window: { from: Date; to: Date }, serviceIds: readonly string[] | null): Promise<ReportsSummary>;
 }
 
+export interface OverviewReadModel {
+  /** The totals, now, in one statement. */
+  overview(): Promise<Overview>;
+}
+
+export interface ReportExportSource {
+  /**
+   * Every moderation report, oldest first, in batches of `batchSize` read one after the other
+   * (keyset over created_at and id): memory stays flat and no transaction stays open while a slow
+   * client downloads.
+   */
+  batches(batchSize: number): AsyncIterable<ReportExportRow[]>;
+}
+
 export type AdministrationRepositories = {
   accountantServices: AccountantServiceRepository;
   auditEvents: AuditReader;
   reportsSummary: ReportsReadModel;
+  overview: OverviewReadModel;
+  reportExport: ReportExportSource;
 };

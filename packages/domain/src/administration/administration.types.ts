@@ -37,3 +37,31 @@ export type ReportsSummary = {
   paymentsAwaitingReview: number;
   newListings: number;
 };
+
+/** The admin overview's totals (see getOverview for their definitions). */
+export type Overview = {
+  usersByStatus: Record<string, number>;
+  providers: { pending: number; approved: number };
+  listingsByStatus: Record<string, number>;
+  ordersAwaitingAction: number;
+  paymentsAwaitingReview: number;
+  openReports: number;
+  hiddenMoments: number;
+};
+
+/** One row of the moderation reports export (its columns, in order, are its keys). */
+export type ReportExportRow = {
+  report_id: string;
+  created_at: Date;
+  status: string;
+  reason: string;
+  note: string | null;
+  moment_id: string;
+  moment_author_id: string;
+  moment_hidden: boolean;
+  reporter_id: string;
+  reviewer_id: string | null;
+  resolution_note: string | null;
+  reviewed_at: Date | null;
+  resolved_at: Date | null;
+};

@@ -1,12 +1,17 @@
-import type { UserRepository } from "../identity/identity.ports";
+import type { IdentityRepositories, UserRepository } from "../identity/identity.ports";
 import type { ObjectStore } from "../media/media.ports";
+import type { OutboxWriter } from "../outbox/outbox.ports";
+import type { AuditLog } from "../shared/audit";
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
 import type { UnitOfWork } from "../shared/unit-of-work";
 import type { CommunityRepositories } from "./community.ports";
 
 export type CommunityDeps = {
-  uow: UnitOfWork<CommunityRepositories>;
+  uow: UnitOfWork<
+    CommunityRepositories &
+      Pick<IdentityRepositories, "users" | "sessions"> & { audit: AuditLog; outbox: OutboxWriter }
+  >;
   repos: CommunityRepositories & { users: Pick<UserRepository, "findById"> };
   clock: Clock;
   ids: IdGenerator;

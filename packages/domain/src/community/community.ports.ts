@@ -1,5 +1,14 @@
 import type { MediaRepositories } from "../media/media.ports";
-import type { Comment, Moment, MomentCounters, MomentReport, ReportReason } from "./community.types";
+import type { Page, PageRequest } from "../shared/page";
+import type {
+  Comment,
+  ModeratedReport,
+  Moment,
+  MomentCounters,
+  MomentReport,
+  ReportReason,
+  ReportStatus,
+} from "./community.types";
 
 /** The block graph: one table, read by every surface that shows one user to another. */
 export interface BlockRepository {
@@ -39,6 +48,8 @@ export interface MomentRepository {
   like(id: string, userId: string, at: Date): Promise<MomentCounters | null>;
   /** Records the user's view once, with its counter, as `like` does. */
   view(id: string, userId: string, at: Date): Promise<MomentCounters | null>;
+  /** Hides the moment from everyone but its author (moderation), or restores it. */
+  setHidden(id: string, hidden: { by: string; at: Date } | null): Promise<void>;
 }
 
 export type NewComment = { id: string; momentId: string; authorId: string; body: string; createdAt: Date };
@@ -66,6 +77,18 @@ export interface ReportRepository {
    * "created" with the new report, or "open_exists" with that open one.
    */
   create(report: NewReport): Promise<{ outcome: "created" | "open_exists"; report: MomentReport }>;
+  /** The moderators' queue: oldest first, optionally of one status. */
+  findPage(filter: { status?: ReportStatus | undefined }, page: PageRequest): Promise<Page<ModeratedReport>>;
+  /** The report, locked for the rest of the transaction (one moderation at a time). */
+  findByIdForUpdate(id: string): Promise<ModeratedReport | null>;
+  /**
+   * Records a review step: the new status, who, and (when it closes the report) the note and the
+   * resolution time.
+   */
+  review(
+    id: string,
+    change: { status: ReportStatus; reviewerId: string; note: string | null; at: Date },
+  ): Promise<ModeratedReport>;
 }
 
 export type CommunityRepositories = {

@@ -44,5 +44,19 @@ export type MomentReport = {
   createdAt: Date;
 };
 
+export const moderationActions = ["hide_moment", "restore_moment", "suspend_user", "none"] as const;
+export type ModerationAction = (typeof moderationActions)[number];
+
+/** A report as moderators see it: with the review so far and the reported moment's state. */
+export type ModeratedReport = MomentReport & {
+  momentAuthorId: string;
+  momentHidden: boolean;
+  reviewerId: string | null;
+  resolutionNote: string | null;
+  reviewedAt: Date | null;
+  resolvedAt: Date | null;
+  updatedAt: Date;
+};
+
 /** CONTRACT.md §4: the feed answers the 50 newest moments a caller may see. */
 export const FEED_PAGE_SIZE = 50;

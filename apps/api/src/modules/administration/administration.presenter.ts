@@ -1,9 +1,10 @@
 import type {
   AccountantServicesDto,
   AuditEventDto,
+  OverviewDto,
   ReportsSummaryDto,
 } from "@agora/contracts/administration";
-import type { AuditEvent, ReportsSummary } from "@agora/domain/administration/administration.types";
+import type { AuditEvent, Overview, ReportsSummary } from "@agora/domain/administration/administration.types";
 
 export const toAuditEventDto = (event: AuditEvent): AuditEventDto => ({
   id: event.id,
@@ -34,4 +35,15 @@ export const toReportsSummaryDto = (summary: ReportsSummary): ReportsSummaryDto 
   manual_sales: summary.manualSales,
   payments: { confirmed: summary.paymentsConfirmed, awaiting_review: summary.paymentsAwaitingReview },
   new_listings: summary.newListings,
+});
+
+export const toOverviewDto = (overview: Overview): OverviewDto => ({
+  marketplace: {
+    users_by_status: overview.usersByStatus,
+    providers: overview.providers,
+    listings_by_status: overview.listingsByStatus,
+    orders_awaiting_action: overview.ordersAwaitingAction,
+    payments_awaiting_review: overview.paymentsAwaitingReview,
+  },
+  moderation: { open_reports: overview.openReports, hidden_moments: overview.hiddenMoments },
 });

@@ -4,6 +4,7 @@ import {
   adminCollectionQuerySchema,
   auditEventSchema,
   auditQuerySchema,
+  overviewSchema,
   reportsSummarySchema,
 } from "@agora/contracts/administration";
 import { idParamSchema } from "@agora/contracts/common";
@@ -14,7 +15,9 @@ import { listingSchema } from "@agora/contracts/marketplace";
 import { changeListingStatusRequestSchema } from "@agora/contracts/marketplace.admin";
 import { adminListAccountants } from "@agora/domain/administration/admin-list-accountants";
 import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
+import { exportReports } from "@agora/domain/administration/export-reports";
 import { getAccountantServices } from "@agora/domain/administration/get-accountant-services";
+import { getOverview } from "@agora/domain/administration/get-overview";
 import { getReportsSummary } from "@agora/domain/administration/get-reports-summary";
 import { listAuditEvents } from "@agora/domain/administration/list-audit-events";
 import { replaceAccountantServices } from "@agora/domain/administration/replace-accountant-services";
@@ -22,13 +25,20 @@ import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import type { UserStatus } from "@agora/domain/identity/identity.types";
 import { NotFoundError, ValidationError } from "@agora/domain/shared/app-error";
 import { createRoute, z } from "@hono/zod-openapi";
+import { requestLogger } from "../../http/app-env";
 import { issuesOf } from "../../http/errors";
 import { actorOf, requireAuth, requireRoles } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
 import { toUserDto } from "../identity/identity.presenter";
 import type { CollectionKind, StatusKind } from "./administration.kinds";
-import { toAccountantServicesDto, toAuditEventDto, toReportsSummaryDto } from "./administration.presenter";
+import {
+  toAccountantServicesDto,
+  toAuditEventDto,
+  toOverviewDto,
+  toReportsSummaryDto,
+} from "./administration.presenter";
+import { REPORT_EXPORT_COLUMNS, reportsCsv } from "./reports-csv";
 
 const tags = ["Administration"];
 const secured = [{ bearerAuth: [] }];
@@ -163,6 +173,49 @@ export const createAdministrationRoutes = ({
     responses: { 200: json(successEnvelope(reportsSummarySchema), "The summary."), ...errors(401, 403) },
   });
 
+  const overview = createRoute({
+    method: "get",
+    path: "/admin/overview",
+    tags,
+    summary: "Marketplace and moderation totals, now",
+    description:
+      "`marketplace.users_by_status` and `listings_by_status` count users and listings per status (a status with " +
+      "none is absent); `providers` counts provider profiles pending and approved; `orders_awaiting_action` counts " +
+      "orders still `pending` (the provider has not confirmed); `payments_awaiting_review` counts payments " +
+      "submitted and undecided. `moderation.open_reports` counts reports `open` or `reviewing`; " +
+      "`hidden_moments` counts moments hidden by moderation.",
+    security: secured,
+    middleware: admin,
+    responses: { 200: json(successEnvelope(overviewSchema), "The totals."), ...errors(401, 403) },
+  });
+
+  const exportCsv = createRoute({
+    method: "get",
+    path: "/admin/exports/reports.csv",
+    tags,
+    summary: "Every moderation report, as CSV",
+    description:
+      "A CSV file (RFC 4180, UTF-8, a header row) of every report, oldest first, streamed as it is read: the " +
+      "server reads reports in keyset batches of 1,000, so memory stays flat whatever their number and no " +
+      "transaction is held while a slow client downloads. The columns, in order: " +
+      REPORT_EXPORT_COLUMNS.map((column) => `\`${column}\``).join(", ") +
+      ". Times are RFC 3339 in UTC, booleans `true` / `false`, an absent value an empty cell. A cell that begins " +
+      "with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so a spreadsheet does not run it " +
+      "as a formula. `Content-Disposition` names the file `agora-reports-YYYY-MM-DD.csv` (today, UTC). Should " +
+      "the database fail after the first bytes, the response ends without its last row's line break, truncated.",
+    security: secured,
+    middleware: admin,
+    responses: {
+      200: {
+        description: "The CSV file.",
+        content: {
+          "text/csv": { schema: z.string().meta({ example: `${REPORT_EXPORT_COLUMNS.join(",")}\n` }) },
+        },
+      },
+      ...errors(401, 403),
+    },
+  });
+
   const kindNames = Object.keys(collectionKinds);
   const collection = createRoute({
     method: "get",
@@ -237,8 +290,19 @@ export const createAdministrationRoutes = ({
     },
   });
 
-  // Registered before `/admin/{kind}`, which would match `/admin/audit` too.
+  // Registered before `/admin/{kind}`, which would match `/admin/audit` and `/admin/overview` too.
   return createRouter()
+    .openapi(overview, async (c) => ok(c, toOverviewDto(await getOverview(administration, actorOf(c)))))
+    .openapi(exportCsv, (c) => {
+      const rows = exportReports(administration, actorOf(c));
+      const day = administration.clock.now().toISOString().slice(0, 10);
+
+      return c.body(reportsCsv(rows, requestLogger(c)), 200, {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="agora-reports-${day}.csv"`,
+        "Cache-Control": "no-store",
+      });
+    })
     .openapi(audit, async (c) => {
       const query = c.req.valid("query");
       const page = await listAuditEvents(

@@ -1,6 +1,8 @@
 import type { CommentDto, MomentCountersDto, MomentDto, MomentReportDto } from "@agora/contracts/community";
+import type { ModeratedReportDto } from "@agora/contracts/community.admin";
 import type {
   Comment,
+  ModeratedReport,
   Moment,
   MomentCounters,
   MomentReport,
@@ -52,4 +54,16 @@ export const toReportDto = (report: MomentReport): MomentReportDto => ({
 export const cursorMeta = (items: readonly { id: string }[], limit: number) => ({
   limit,
   next_before: items.length === limit ? (items[items.length - 1]?.id ?? null) : null,
+});
+
+export const toModeratedReportDto = (report: ModeratedReport): ModeratedReportDto => ({
+  ...toReportDto(report),
+  reporter_id: report.reporterId,
+  moment_author_id: report.momentAuthorId,
+  moment_hidden: report.momentHidden,
+  reviewer_id: report.reviewerId,
+  resolution_note: report.resolutionNote,
+  reviewed_at: report.reviewedAt?.toISOString() ?? null,
+  resolved_at: report.resolvedAt?.toISOString() ?? null,
+  updated_at: report.updatedAt.toISOString(),
 });

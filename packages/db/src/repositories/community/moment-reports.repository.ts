@@ -1,6 +1,43 @@
 import type { ReportRepository } from "@agora/domain/community/community.ports";
-import type { MomentReport, ReportReason, ReportStatus } from "@agora/domain/community/community.types";
+import type {
+  ModeratedReport,
+  MomentReport,
+  ReportReason,
+  ReportStatus,
+} from "@agora/domain/community/community.types";
+import { createFilters, selectPage } from "../../filters";
 import type { MomentReport as MomentReportModel, PrismaClient } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
+import type { RowOf } from "../../rows";
+import type { SqlExecutor } from "../../sql";
+
+type ModeratedRow = RowOf<MomentReportModel> & { moment_author_id: string; moment_hidden: boolean };
+
+/** A report's columns (from `r`, the report row) with its moment's author and state (from `m`). */
+const moderatedColumnsOf = (r: string) => `${r}.id, ${r}.moment_id, ${r}.reporter_id, ${r}.reason, ${r}.note,
+  ${r}.status, ${r}.reviewer_id, ${r}.resolution_note, ${r}.reviewed_at, ${r}.resolved_at, ${r}.created_at,
+  ${r}.updated_at, m.author_id AS moment_author_id, m.hidden_at IS NOT NULL AS moment_hidden`;
+
+const moderatedColumns = moderatedColumnsOf("r");
+
+const moderatedFrom = "moment_reports r JOIN moments m ON m.id = r.moment_id";
+
+const toModerated = (row: ModeratedRow): ModeratedReport => ({
+  id: row.id,
+  momentId: row.moment_id,
+  reporterId: row.reporter_id,
+  reason: row.reason as ReportReason,
+  note: row.note,
+  status: row.status as ReportStatus,
+  createdAt: row.created_at,
+  momentAuthorId: row.moment_author_id,
+  momentHidden: row.moment_hidden,
+  reviewerId: row.reviewer_id,
+  resolutionNote: row.resolution_note,
+  reviewedAt: row.reviewed_at,
+  resolvedAt: row.resolved_at,
+  updatedAt: row.updated_at,
+});
 
 const toReport = (row: MomentReportModel): MomentReport => ({
   id: row.id,
@@ -14,8 +51,11 @@ const toReport = (row: MomentReportModel): MomentReport => ({
 
 const openStatuses: ReportStatus[] = ["open", "reviewing"];
 
-/** Reports through Prisma (not a hot path); one open per reporter and moment by a partial unique index. */
-export const createReportRepository = (prisma: PrismaClient): ReportRepository => ({
+/**
+ * Reports: filed through Prisma (not a hot path; one open per reporter and moment by a partial
+ * unique index); the moderators' reads and locked review steps in raw SQL.
+ */
+export const createReportRepository = (prisma: PrismaClient, db: SqlExecutor): ReportRepository => ({
   async create(report) {
     // A moderator may close the open report between the insert that it blocked and the read: try again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -36,5 +76,47 @@ export const createReportRepository = (prisma: PrismaClient): ReportRepository =
       }
     }
     throw new Error("moment report: the open report kept changing");
+  },
+
+  async findPage(filter, page) {
+    const filters = createFilters();
+    filters.where(filter.status !== undefined && `r.status = ${filters.param(filter.status)}`);
+    const { rows, total } = await selectPage<ModeratedRow>(
+      db,
+      { select: moderatedColumns, from: moderatedFrom, orderBy: "r.created_at, r.id", filters },
+      page,
+    );
+
+    return { items: rows.map(toModerated), total };
+  },
+
+  async findByIdForUpdate(id) {
+    const { rows } = await db.query<ModeratedRow>(
+      `SELECT ${moderatedColumns} FROM ${moderatedFrom} WHERE r.id = $1 FOR UPDATE OF r`,
+      [idParam(id)],
+    );
+
+    return rows[0] ? toModerated(rows[0]) : null;
+  },
+
+  async review(id, change) {
+    // Closing a report (resolved, dismissed) records its resolution; other moves keep what was.
+    const closes = change.status === "resolved" || change.status === "dismissed";
+    const { rows } = await db.query<ModeratedRow>(
+      `WITH changed AS (
+         UPDATE moment_reports
+            SET status = $2, reviewer_id = $3, reviewed_at = COALESCE(reviewed_at, $5), updated_at = $5,
+                resolution_note = CASE WHEN $6::boolean THEN $4 ELSE resolution_note END,
+                resolved_at = CASE WHEN $6::boolean THEN $5 ELSE resolved_at END
+          WHERE id = $1 RETURNING *)
+       SELECT ${moderatedColumnsOf("changed")} FROM changed JOIN moments m ON m.id = changed.moment_id`,
+      [id, change.status, change.reviewerId, change.note, change.at, closes],
+    );
+    const row = rows[0];
+    if (!row) {
+      throw new Error(`moment report ${id} vanished while it was reviewed`);
+    }
+
+    return toModerated(row);
   },
 });

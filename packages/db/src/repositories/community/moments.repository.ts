@@ -82,4 +82,12 @@ export const createMomentRepository = (prisma: PrismaClient, db: SqlExecutor): M
 
     return rows[0] ? toCounters(rows[0]) : null;
   },
+
+  async setHidden(id, hidden) {
+    await db.query("UPDATE moments SET hidden_at = $2, hidden_by = $3 WHERE id = $1", [
+      idParam(id),
+      hidden?.at ?? null,
+      hidden?.by ?? null,
+    ]);
+  },
 });

@@ -1,0 +1,479 @@
+import type { ModeratedReportDto } from "@agora/contracts/community.admin";
+import { onPostgres } from "@agora/db/test/databases";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
+
+type Meta = { limit: number; offset: number; total: number };
+type Envelope<T> = {
+  data: T;
+  meta: Meta | null;
+  error: { code: string; details?: { path: string }[] } | null;
+};
+type Notification = { kind: string; title: string; body: string; data: Record<string, unknown> };
+type Overview = {
+  marketplace: {
+    users_by_status: Record<string, number>;
+    providers: { pending: number; approved: number };
+    listings_by_status: Record<string, number>;
+    orders_awaiting_action: number;
+    payments_awaiting_review: number;
+  };
+  moderation: { open_reports: number; hidden_moments: number };
+};
+
+describe("moderation, overview and the reports export", () => {
+  let h: Harness;
+  let admin: SignedIn;
+  let member: SignedIn;
+  let accountant: SignedIn;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    admin = await h.signIn({ role: "admin" });
+    member = await h.signIn();
+    accountant = await h.signIn({ role: "accountant" });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const as = (s: SignedIn) => ({ token: s.accessToken });
+  const publish = async (who: SignedIn, body = "hello") => {
+    const res = await h.post<Envelope<{ id: string }>>("/api/v1/community/moments", { body }, as(who));
+    expect(res.status).toBe(201);
+    h.clock.advance(1000);
+
+    return res.body.data.id;
+  };
+  const report = async (
+    momentId: string,
+    who: SignedIn,
+    body: Record<string, unknown> = { reason: "spam" },
+  ) => {
+    const res = await h.post<Envelope<{ id: string }>>(
+      `/api/v1/community/moments/${momentId}/report`,
+      body,
+      as(who),
+    );
+    expect(res.status).toBe(201);
+    h.clock.advance(1000);
+
+    return res.body.data.id;
+  };
+  /** A moment by a fresh author, reported by a fresh reporter. */
+  const reported = async () => {
+    const author = await h.signIn();
+    const reporter = await h.signIn();
+    const momentId = await publish(author);
+    const reportId = await report(momentId, reporter);
+
+    return { author, reporter, momentId, reportId };
+  };
+  const moderate = (id: string, body: unknown, who: SignedIn = admin) =>
+    h.post<Envelope<ModeratedReportDto>>(`/api/v1/admin/community/reports/${id}/moderate`, body, as(who));
+  const move = (id: string, status: unknown, who: SignedIn = admin) =>
+    h.post<Envelope<ModeratedReportDto>>(`/api/v1/admin/community/reports/${id}/status`, { status }, as(who));
+  const feedIds = async (who: SignedIn) =>
+    (await h.get<Envelope<{ id: string }[]>>("/api/v1/community/feed", as(who))).body.data.map((m) => m.id);
+  const inbox = async (who: SignedIn) =>
+    (await h.get<Envelope<Notification[]>>("/api/v1/notifications", as(who))).body.data;
+  const auditOf = async (targetId: string) =>
+    (
+      await h.get<Envelope<{ action: string; before: unknown; after: unknown; request_id: string | null }[]>>(
+        `/api/v1/admin/audit?target_id=${targetId}`,
+        as(admin),
+      )
+    ).body.data;
+
+  describe("GET /admin/community/reports", () => {
+    it("lists reports oldest first with the moment's author, filtered by status and paged", async () => {
+      const a = await reported();
+      const b = await reported();
+      const all = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?status=open&limit=100",
+        as(admin),
+      );
+      expect(all.status).toBe(200);
+      const ids = all.body.data.map((r) => r.id);
+      expect(ids.indexOf(a.reportId)).toBeLessThan(ids.indexOf(b.reportId));
+      expect(all.body.data.find((r) => r.id === a.reportId)).toEqual({
+        id: a.reportId,
+        moment_id: a.momentId,
+        reason: "spam",
+        note: null,
+        status: "open",
+        created_at: expect.any(String),
+        reporter_id: a.reporter.user.id,
+        moment_author_id: a.author.user.id,
+        moment_hidden: false,
+        reviewer_id: null,
+        resolution_note: null,
+        reviewed_at: null,
+        resolved_at: null,
+        updated_at: expect.any(String),
+      });
+      expect(all.body.meta).toEqual({ limit: 100, offset: 0, total: all.body.data.length });
+
+      const page = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?limit=1&offset=1",
+        as(admin),
+      );
+      expect(page.body.data).toHaveLength(1);
+      expect(page.body.meta?.total).toBeGreaterThanOrEqual(2);
+
+      await move(a.reportId, "reviewing");
+      const reviewing = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?status=reviewing",
+        as(admin),
+      );
+      expect(reviewing.body.data.map((r) => r.id)).toEqual([a.reportId]);
+    });
+
+    it("refuses an unknown status or page (422), a member or accountant (403), no token (401)", async () => {
+      const bad = await h.get<Envelope<null>>("/api/v1/admin/community/reports?status=closed", as(admin));
+      expect(bad.status).toBe(422);
+      expect(bad.body.error?.code).toBe("validation_failed");
+      expect(bad.body.error?.details?.map((d) => d.path)).toEqual(["status"]);
+      expect((await h.get("/api/v1/admin/community/reports?limit=101", as(admin))).status).toBe(422);
+      expect((await h.get("/api/v1/admin/community/reports?offset=-1", as(admin))).status).toBe(422);
+      expect((await h.get("/api/v1/admin/community/reports", as(member))).status).toBe(403);
+      expect((await h.get("/api/v1/admin/community/reports", as(accountant))).status).toBe(403);
+      expect((await h.get("/api/v1/admin/community/reports")).status).toBe(401);
+    });
+  });
+
+  describe("POST /admin/community/reports/{id}/moderate", () => {
+    it("hides the moment, resolves the report, audits both and tells the reporter", async () => {
+      const { author, reporter, momentId, reportId } = await reported();
+      const bystander = await h.signIn();
+      expect(await feedIds(bystander)).toContain(momentId);
+
+      const res = await moderate(reportId, { action: "hide_moment", note: "  Spam link farm  " });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        id: reportId,
+        status: "resolved",
+        moment_hidden: true,
+        reviewer_id: admin.user.id,
+        resolution_note: "Spam link farm",
+        reviewed_at: h.clock.now().toISOString(),
+        resolved_at: h.clock.now().toISOString(),
+      });
+      expect(await feedIds(bystander)).not.toContain(momentId);
+      expect(await feedIds(author)).toContain(momentId);
+
+      const momentAudit = await auditOf(momentId);
+      expect(momentAudit).toEqual([
+        expect.objectContaining({
+          action: "moment.hidden",
+          before: { hidden: false },
+          after: { hidden: true },
+        }),
+      ]);
+      expect(momentAudit[0]?.request_id).toEqual(expect.any(String));
+      expect(await auditOf(reportId)).toEqual([
+        expect.objectContaining({
+          action: "report.moderated",
+          before: { status: "open" },
+          after: { status: "resolved", action: "hide_moment" },
+        }),
+      ]);
+
+      expect(await inbox(reporter)).toEqual([]);
+      await h.runOutboxOnce();
+      const told = await inbox(reporter);
+      expect(told).toEqual([
+        expect.objectContaining({
+          kind: "report.closed",
+          title: "Your report was reviewed",
+          body: "The moment you reported was hidden.",
+          data: { report_id: reportId, moment_id: momentId, status: "resolved", action: "hide_moment" },
+        }),
+      ]);
+      // The notification names no reporter to anyone else: the author's inbox has nothing of it.
+      expect((await inbox(author)).filter((n) => n.kind === "report.closed")).toEqual([]);
+
+      const again = await moderate(reportId, { action: "none" });
+      expect(again.status).toBe(422);
+      expect(again.body.error?.code).toBe("invalid_transition");
+    });
+
+    it("restores a hidden moment from another report still open (a hidden moment takes no new ones)", async () => {
+      const { momentId, reportId } = await reported();
+      const second = await report(momentId, await h.signIn(), { reason: "other" });
+      await moderate(reportId, { action: "hide_moment" });
+      const late = await h.post(
+        `/api/v1/community/moments/${momentId}/report`,
+        { reason: "spam" },
+        as(member),
+      );
+      expect(late.status).toBe(404);
+      const res = await moderate(second, { action: "restore_moment" });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ status: "resolved", moment_hidden: false });
+      expect(await feedIds(member)).toContain(momentId);
+      expect((await auditOf(momentId)).map((e) => e.action)).toEqual(["moment.restored", "moment.hidden"]);
+    });
+
+    it("suspends the moment's author: every session ends at once", async () => {
+      const { author, reportId } = await reported();
+      const res = await moderate(reportId, { action: "suspend_user" });
+      expect(res.status).toBe(200);
+      expect(res.body.data.status).toBe("resolved");
+      expect((await h.get("/api/v1/auth/me", as(author))).status).toBe(401);
+      const { rows } = await h.db.sql.query<{ status: string }>("SELECT status FROM users WHERE id = $1", [
+        author.user.id,
+      ]);
+      expect(rows[0]?.status).toBe("suspended");
+      expect(await auditOf(author.user.id)).toEqual([
+        expect.objectContaining({
+          action: "user.status_changed",
+          before: { status: "active" },
+          after: { status: "suspended" },
+        }),
+      ]);
+    });
+
+    it("dismisses the report for `none` and changes nothing else", async () => {
+      const { momentId, reportId, reporter } = await reported();
+      const res = await moderate(reportId, { action: "none" });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        status: "dismissed",
+        moment_hidden: false,
+        resolution_note: null,
+      });
+      expect(await feedIds(member)).toContain(momentId);
+      expect(await auditOf(momentId)).toEqual([]);
+      await h.runOutboxOnce();
+      expect((await inbox(reporter)).map((n) => n.body)).toEqual([
+        "We reviewed the moment you reported and took no action.",
+      ]);
+    });
+
+    it("refuses a bad action (422), an unknown report (404), a non-admin (403), no token (401)", async () => {
+      const { reportId } = await reported();
+      const bad = await moderate(reportId, { action: "delete_moment" });
+      expect(bad.status).toBe(422);
+      expect(bad.body.error?.details?.map((d) => d.path)).toEqual(["action"]);
+      expect((await moderate(reportId, {})).status).toBe(422);
+      expect((await moderate(reportId, { action: "none", note: "x".repeat(2001) })).status).toBe(422);
+      expect((await moderate("00000000-0000-4000-8000-000000000000", { action: "none" })).status).toBe(404);
+      expect((await moderate("not-a-uuid", { action: "none" })).status).toBe(404);
+      expect((await moderate(reportId, { action: "none" }, member)).status).toBe(403);
+      expect((await moderate(reportId, { action: "none" }, accountant)).status).toBe(403);
+      expect(
+        (await h.post(`/api/v1/admin/community/reports/${reportId}/moderate`, { action: "none" })).status,
+      ).toBe(401);
+      const { rows } = await h.db.sql.query<{ status: string }>(
+        "SELECT status FROM moment_reports WHERE id = $1",
+        [reportId],
+      );
+      expect(rows[0]?.status).toBe("open");
+    });
+
+    it.skipIf(!onPostgres)(
+      "decides a report once when two moderators answer together (PostgreSQL only: parallel connections)",
+      async () => {
+        const { reportId, reporter } = await reported();
+        const other = await h.signIn({ role: "admin" });
+        const answers = await Promise.all([
+          moderate(reportId, { action: "hide_moment" }),
+          moderate(reportId, { action: "none" }, other),
+          moderate(reportId, { action: "suspend_user" }),
+        ]);
+        expect(answers.map((res) => res.status).sort()).toEqual([200, 422, 422]);
+        expect((await auditOf(reportId)).map((e) => e.action)).toEqual(["report.moderated"]);
+        await h.runOutboxOnce();
+        expect((await inbox(reporter)).filter((n) => n.kind === "report.closed")).toHaveLength(1);
+      },
+    );
+  });
+
+  describe("POST /admin/community/reports/{id}/status", () => {
+    it("follows the documented moves, audited; closing tells the reporter", async () => {
+      const { reportId, reporter } = await reported();
+      for (const [to, expected] of [
+        ["resolved", 422],
+        ["open", 422],
+        ["reviewing", 200],
+        ["reviewing", 422],
+        ["open", 200],
+        ["reviewing", 200],
+        ["resolved", 200],
+        ["open", 422],
+        ["dismissed", 422],
+      ] as const) {
+        const res = await move(reportId, to);
+        expect({ to, status: res.status }).toEqual({ to, status: expected });
+        if (expected === 422) {
+          expect(res.body.error?.code).toBe("invalid_transition");
+        } else {
+          expect(res.body.data.status).toBe(to);
+        }
+      }
+      expect((await auditOf(reportId)).map((e) => [e.before, e.after])).toEqual([
+        [{ status: "reviewing" }, { status: "resolved" }],
+        [{ status: "open" }, { status: "reviewing" }],
+        [{ status: "reviewing" }, { status: "open" }],
+        [{ status: "open" }, { status: "reviewing" }],
+      ]);
+      await h.runOutboxOnce();
+      expect((await inbox(reporter)).map((n) => n.data.status)).toEqual(["resolved"]);
+
+      const second = await reported();
+      expect((await move(second.reportId, "dismissed")).status).toBe(200);
+    });
+
+    it("refuses an unknown status (422 validation_failed), report (404) or caller (403, 401)", async () => {
+      const { reportId } = await reported();
+      const bad = await move(reportId, "closed");
+      expect(bad.status).toBe(422);
+      expect(bad.body.error?.code).toBe("validation_failed");
+      expect((await move("00000000-0000-4000-8000-000000000000", "reviewing")).status).toBe(404);
+      expect((await move(reportId, "reviewing", member)).status).toBe(403);
+      expect(
+        (await h.post(`/api/v1/admin/community/reports/${reportId}/status`, { status: "reviewing" })).status,
+      ).toBe(401);
+    });
+  });
+
+  describe("GET /admin/overview", () => {
+    const overview = async () => {
+      const res = await h.get<Envelope<Overview>>("/api/v1/admin/overview", as(admin));
+      expect(res.status).toBe(200);
+
+      return res.body.data;
+    };
+
+    it("counts marketplace and moderation totals as they change", async () => {
+      const before = await overview();
+      const suspended = await h.signIn({ status: "suspended" });
+      await h.provider();
+      const { reportId } = await reported();
+      const after = await overview();
+      expect(after.marketplace.users_by_status.suspended).toBe(
+        (before.marketplace.users_by_status.suspended ?? 0) + 1,
+      );
+      // the provider, the author and the reporter are active members
+      expect(after.marketplace.users_by_status.active).toBe(
+        (before.marketplace.users_by_status.active ?? 0) + 3,
+      );
+      expect(after.marketplace.providers.approved).toBe(before.marketplace.providers.approved + 1);
+      expect(after.moderation.open_reports).toBe(before.moderation.open_reports + 1);
+
+      await moderate(reportId, { action: "hide_moment" });
+      const decided = await overview();
+      expect(decided.moderation).toEqual({
+        open_reports: before.moderation.open_reports,
+        hidden_moments: before.moderation.hidden_moments + 1,
+      });
+      expect(suspended.user.id).toEqual(expect.any(String));
+    });
+
+    it("counts pending orders and submitted payments as awaiting action", async () => {
+      const before = await overview();
+      const { itemId } = await h.orderable();
+      const customer = await h.signIn();
+      const placed = await h.post<Envelope<{ id: string }>>(
+        "/api/v1/orders",
+        { menu_item_id: itemId, quantity: 1 },
+        as(customer),
+      );
+      expect(placed.status).toBe(201);
+      const after = await overview();
+      expect(after.marketplace.orders_awaiting_action).toBe(before.marketplace.orders_awaiting_action + 1);
+      expect(after.marketplace.payments_awaiting_review).toBe(before.marketplace.payments_awaiting_review);
+    });
+
+    it("answers administrators only", async () => {
+      expect((await h.get("/api/v1/admin/overview", as(member))).status).toBe(403);
+      expect((await h.get("/api/v1/admin/overview", as(accountant))).status).toBe(403);
+      expect((await h.get("/api/v1/admin/overview")).status).toBe(401);
+    });
+  });
+
+  describe("GET /admin/exports/reports.csv", () => {
+    it("streams every report with a header row, dated file name and neutralised formulas", async () => {
+      const author = await h.signIn();
+      const momentId = await publish(author, "=cmd|' /C calc'!A0");
+      const filedAt = h.clock.now().toISOString();
+      const sneaky = await report(momentId, member, {
+        reason: "other",
+        note: '=HYPERLINK("http://evil","x")',
+      });
+      const plain = await report(momentId, await h.signIn(), { reason: "spam", note: "line one\nline, two" });
+      await moderate(sneaky, { action: "hide_moment", note: "+1 agreed" });
+
+      const res = await h.get("/api/v1/admin/exports/reports.csv", as(admin));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(res.headers.get("content-disposition")).toBe(
+        `attachment; filename="agora-reports-${h.clock.now().toISOString().slice(0, 10)}.csv"`,
+      );
+      const lines = res.text.split("\n");
+      expect(lines[0]).toBe(
+        "report_id,created_at,status,reason,note,moment_id,moment_author_id,moment_hidden,reporter_id," +
+          "reviewer_id,resolution_note,reviewed_at,resolved_at",
+      );
+      const sneakyLine = lines.find((line) => line.startsWith(sneaky));
+      const now = h.clock.now().toISOString();
+      expect(sneakyLine).toBe(
+        [
+          sneaky,
+          filedAt,
+          "resolved",
+          "other",
+          `"'=HYPERLINK(""http://evil"",""x"")"`,
+          momentId,
+          author.user.id,
+          "true",
+          member.user.id,
+          admin.user.id,
+          "'+1 agreed",
+          now,
+          now,
+        ].join(","),
+      );
+      expect(res.text).toContain(`${plain},`);
+      expect(res.text).toContain('"line one\nline, two"');
+      const { rows } = await h.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM moment_reports");
+      // one line per report (one of them spans two), the header, and the final line break
+      expect(lines).toHaveLength((rows[0]?.n ?? 0) + 1 + 1 + 1);
+    });
+
+    it("reads past its batches: 2,500 reports, each once, oldest first", async () => {
+      const author = await h.signIn();
+      const reporter = await h.signIn();
+      const momentId = await publish(author);
+      await h.db.sql.query(
+        `INSERT INTO moment_reports (id, moment_id, reporter_id, reason, status, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, $2, 'spam', 'dismissed', $3::timestamptz + n * interval '1 ms', $3
+           FROM generate_series(1, 2500) AS n`,
+        [momentId, reporter.user.id, h.clock.now()],
+      );
+      const res = await h.get("/api/v1/admin/exports/reports.csv", as(admin));
+      const ids = res.text
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .filter((line) => line.includes(`,${momentId},`))
+        .map((line) => line.slice(0, 36));
+      expect(ids).toHaveLength(2500);
+      expect(new Set(ids).size).toBe(2500);
+      const { rows } = await h.db.sql.query<{ id: string }>(
+        "SELECT id FROM moment_reports WHERE moment_id = $1 ORDER BY created_at, id",
+        [momentId],
+      );
+      expect(ids).toEqual(rows.map((row) => row.id));
+    });
+
+    it("answers administrators only, before any byte", async () => {
+      const res = await h.get<Envelope<null>>("/api/v1/admin/exports/reports.csv", as(accountant));
+      expect(res.status).toBe(403);
+      expect(res.body.error?.code).toBe("forbidden");
+      expect((await h.get("/api/v1/admin/exports/reports.csv", as(member))).status).toBe(403);
+      expect((await h.get("/api/v1/admin/exports/reports.csv")).status).toBe(401);
+    });
+  });
+});

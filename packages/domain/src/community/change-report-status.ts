@@ -1,0 +1,62 @@
+import { requireRole } from "../identity/identity.policy";
+import type { Actor } from "../shared/actor";
+import { AppError, NotFoundError } from "../shared/app-error";
+import type { CommunityDeps } from "./community.deps";
+import type { ModeratedReport, ReportStatus } from "./community.types";
+import { reportClosed } from "./events/report-closed";
+import { canMoveReport } from "./moderation.policy";
+
+/**
+ * Moves a report by the documented moves (see moderation.policy.ts), audited; any other move is
+ * 422 invalid_transition. Closing it this way (dismissed or resolved) tells the reporter, as a
+ * moderation decision does.
+ */
+export const changeReportStatus = async (
+  { uow, clock }: Pick<CommunityDeps, "uow" | "clock">,
+  actor: Actor,
+  input: { reportId: string; status: ReportStatus },
+): Promise<ModeratedReport> => {
+  requireRole(actor, "admin");
+  const now = clock.now();
+
+  return uow.run(async (tx) => {
+    const report = await tx.reports.findByIdForUpdate(input.reportId);
+    if (!report) {
+      throw new NotFoundError("Report");
+    }
+    if (!canMoveReport(report.status, input.status)) {
+      throw new AppError("invalid_transition", `A ${report.status} report cannot become ${input.status}.`);
+    }
+    const changed = await tx.reports.review(report.id, {
+      status: input.status,
+      reviewerId: actor.userId,
+      note: null,
+      at: now,
+    });
+    await tx.audit.record(
+      {
+        actor,
+        action: "report.status_changed",
+        targetType: "moment_report",
+        targetId: report.id,
+        before: { status: report.status },
+        after: { status: input.status },
+      },
+      now,
+    );
+    if (input.status === "resolved" || input.status === "dismissed") {
+      await tx.outbox.append(
+        reportClosed.event(report.id, {
+          report_id: report.id,
+          reporter_id: report.reporterId,
+          moment_id: report.momentId,
+          status: input.status,
+          action: null,
+        }),
+        now,
+      );
+    }
+
+    return changed;
+  });
+};

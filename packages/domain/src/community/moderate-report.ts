@@ -1,0 +1,99 @@
+import { requireRole } from "../identity/identity.policy";
+import type { Actor } from "../shared/actor";
+import { AppError, NotFoundError } from "../shared/app-error";
+import type { CommunityDeps } from "./community.deps";
+import type { ModeratedReport, ModerationAction } from "./community.types";
+import { reportClosed } from "./events/report-closed";
+import { isReportOpen } from "./moderation.policy";
+
+/**
+ * Decides a report (admins only), in one transaction under the report's lock: the action is
+ * applied (hide or restore the moment; suspend its author, revoking every session), the report is
+ * resolved (dismissed for `none`), each decision is audited, and the reporter is told the outcome
+ * through an inbox notification. A report already closed is 422 invalid_transition.
+ */
+export const moderateReport = async (
+  { uow, clock }: Pick<CommunityDeps, "uow" | "clock">,
+  actor: Actor,
+  input: { reportId: string; action: ModerationAction; note?: string | undefined },
+): Promise<ModeratedReport> => {
+  requireRole(actor, "admin");
+  const now = clock.now();
+
+  return uow.run(async (tx) => {
+    const report = await tx.reports.findByIdForUpdate(input.reportId);
+    if (!report) {
+      throw new NotFoundError("Report");
+    }
+    if (!isReportOpen(report.status)) {
+      throw new AppError("invalid_transition", `A ${report.status} report cannot be moderated again.`);
+    }
+    if (input.action === "hide_moment" || input.action === "restore_moment") {
+      const hidden = input.action === "hide_moment";
+      await tx.moments.setHidden(report.momentId, hidden ? { by: actor.userId, at: now } : null);
+      await tx.audit.record(
+        {
+          actor,
+          action: hidden ? "moment.hidden" : "moment.restored",
+          targetType: "moment",
+          targetId: report.momentId,
+          before: { hidden: report.momentHidden },
+          after: { hidden },
+          details: { report_id: report.id },
+        },
+        now,
+      );
+    }
+    if (input.action === "suspend_user") {
+      // A deleted author stays deleted; an author already suspended gets no second audit event.
+      const author = await tx.users.findById(report.momentAuthorId);
+      if (author && author.status !== "deleted" && author.status !== "suspended") {
+        await tx.users.setStatus(author.id, "suspended", now);
+        await tx.sessions.revokeAllForUser(author.id, "account_suspended", now);
+        await tx.audit.record(
+          {
+            actor,
+            action: "user.status_changed",
+            targetType: "user",
+            targetId: author.id,
+            before: { status: author.status },
+            after: { status: "suspended" },
+            details: { report_id: report.id },
+          },
+          now,
+        );
+      }
+    }
+    const status = input.action === "none" ? "dismissed" : "resolved";
+    const closed = await tx.reports.review(report.id, {
+      status,
+      reviewerId: actor.userId,
+      note: input.note ?? null,
+      at: now,
+    });
+    await tx.audit.record(
+      {
+        actor,
+        action: "report.moderated",
+        targetType: "moment_report",
+        targetId: report.id,
+        before: { status: report.status },
+        after: { status, action: input.action },
+        ...(input.note ? { details: { note: input.note } } : {}),
+      },
+      now,
+    );
+    await tx.outbox.append(
+      reportClosed.event(report.id, {
+        report_id: report.id,
+        reporter_id: report.reporterId,
+        moment_id: report.momentId,
+        status,
+        action: input.action,
+      }),
+      now,
+    );
+
+    return closed;
+  });
+};
