@@ -23,6 +23,11 @@ export type DatabaseOptions = {
 
 export type Database = {
   readonly kind: "postgres" | "pglite";
+  /**
+   * Where a listener connects (LISTEN needs a session of its own on PostgreSQL; PGlite's
+   * notifications stay inside its process).
+   */
+  readonly listenTarget: { kind: "postgres"; url: string } | { kind: "pglite"; db: PGlite };
   readonly prisma: PrismaClient;
   readonly sql: Sql;
   /** A cheap round trip, for readiness. */
@@ -113,6 +118,7 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
 
   return {
     kind: "postgres",
+    listenTarget: { kind: "postgres", url: options.url },
     prisma,
     sql: createPgSql(pool),
     async ping() {
@@ -181,6 +187,7 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
 
   return {
     kind: "pglite",
+    listenTarget: { kind: "pglite", db },
     prisma,
     sql: createPgliteSql(db),
     async ping() {

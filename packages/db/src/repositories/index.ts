@@ -1,3 +1,8 @@
+import type {
+  ChatConnectionRepository,
+  ChatRepositories,
+  MessageNoticeReader,
+} from "@agora/domain/chat/chat.ports";
 import type { CommunityRepositories } from "@agora/domain/community/community.ports";
 import type { IdentityRepositories } from "@agora/domain/identity/identity.ports";
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
@@ -14,6 +19,9 @@ import type { Database } from "../client";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SqlExecutor } from "../sql";
 import { createAuditLog } from "./audit.repository";
+import { createChatConnectionRepository } from "./chat/chat-connections.repository";
+import { createConversationRepository } from "./chat/conversations.repository";
+import { createMessageNoticeReader, createMessageRepository } from "./chat/messages.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
@@ -38,7 +46,12 @@ export type Repositories = IdentityRepositories &
   MarketplaceRepositories &
   OrderRepositories &
   PaymentRepositories &
-  CommunityRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
+  CommunityRepositories &
+  ChatRepositories & {
+    notifications: NotificationRepository;
+    devices: DeviceRepository;
+    chatConnections: ChatConnectionRepository;
+  };
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
@@ -69,17 +82,26 @@ export const createRepositories = (
   notifications: createNotificationRepository(db),
   devices: createDeviceRepository(db),
   blocks: createBlockRepository(prisma, db),
+  conversations: createConversationRepository(db),
+  messages: createMessageRepository(db, ids),
+  chatConnections: createChatConnectionRepository(db),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({
   run: (work) => database.sql.transaction((tx) => work(createRepositories(tx, database.prisma, ids))),
 });
 
-/** What the outbox worker needs of the database: claims on the pool, inbox and devices. */
+/** What the outbox worker needs of the database: claims on the pool, inbox, devices, chat notices. */
 export const createOutboxRepositories = (
   database: Database,
-): { outbox: OutboxStore; notifications: NotificationRepository; devices: DeviceRepository } => ({
+): {
+  outbox: OutboxStore;
+  notifications: NotificationRepository;
+  devices: DeviceRepository;
+  chat: MessageNoticeReader;
+} => ({
   outbox: createOutboxStore(database.sql),
   notifications: createNotificationRepository(database.sql),
   devices: createDeviceRepository(database.sql),
+  chat: createMessageNoticeReader(database.sql),
 });

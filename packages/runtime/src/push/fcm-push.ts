@@ -53,6 +53,16 @@ export const createFcmSender = (messaging: MulticastSender): PushSender => ({
         tokens,
         notification: { title: message.title, body: message.body },
         data: message.data,
+        // One notification per key on the device: Android replaces by tag, iOS by apns-collapse-id.
+        ...(message.collapseKey === undefined
+          ? {}
+          : {
+              android: { collapseKey: message.collapseKey, notification: { tag: message.collapseKey } },
+              apns: {
+                headers: { "apns-collapse-id": message.collapseKey },
+                payload: { aps: { threadId: message.collapseKey } },
+              },
+            }),
       });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
