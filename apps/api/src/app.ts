@@ -8,6 +8,7 @@ import { createRouter } from "./http/openapi";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import { createAdministrationRoutes } from "./modules/administration/administration.routes";
+import { createChatRoutes } from "./modules/chat/chat.routes";
 import { createCommunityRoutes } from "./modules/community/community.routes";
 import { createIdentityAdminRoutes, userStatusKind } from "./modules/identity/identity.admin.routes";
 import { createIdentityRoutes } from "./modules/identity/identity.routes";
@@ -84,6 +85,7 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1", createPaymentRoutes(deps));
   app.route("/api/v1", createNotificationRoutes(deps));
   app.route("/api/v1/community", createCommunityRoutes(deps));
+  app.route("/api/v1", createChatRoutes({ ...deps, allowedOrigins: config.allowedOrigins }));
   // Admin console surface: each area's admin routes, then what belongs to no single area.
   app.route("/api/v1/admin", createIdentityAdminRoutes(deps));
   app.route("/api/v1/admin", createMarketplaceAdminRoutes(deps));

@@ -7,6 +7,7 @@ import { serve } from "@hono/node-server";
 import { createHttpHandler } from "./app";
 import { createDeps, openEmbeddedWorker, prepareDatabase } from "./deps";
 import type { RequestHandler } from "./http/handler";
+import { startRealtime } from "./realtime/realtime-server";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -86,7 +87,9 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       const prepared = await prepareDatabase(runtime.database, runtime.ids);
       logger.info(prepared, "database ready");
     }
-    const server = await listen(createHttpHandler(runtime), config);
+    const handler = createHttpHandler(runtime);
+    const server = await listen(handler, config);
+    const realtime = await startRealtime(server, handler, { deps: runtime.realtime, logger });
     const address = server.address();
     logger.info(
       {
@@ -108,6 +111,8 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       }
       stopping = true;
       logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
+      // Realtime sockets close first (1001): the HTTP server would otherwise wait for them.
+      await realtime.close();
       // The worker finishes its batch while requests drain; both end before the database closes.
       const [drained] = await Promise.all([drain(server), worker?.stop()]);
       await workerDeps?.close();

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env";
 import type { Metrics } from "./metrics";
-import { COMPLETE } from "./respond";
+import { COMPLETE, SWITCHING_PROTOCOLS } from "./respond";
 import { createRouteTable } from "./route-table";
 import { securityHeaders } from "./security-headers";
 
@@ -82,7 +82,9 @@ export const createRequestHandler = (
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const status = response.status;
+      const status = (response as Response & { [SWITCHING_PROTOCOLS]?: true })[SWITCHING_PROTOCOLS]
+        ? 101
+        : response.status;
       const path = incoming?.url ? (incoming.url.split("?")[0] ?? "/") : new URL(request.url).pathname;
       const route = routeTemplate(method, path);
       observer(method, route, status).observe(seconds);
