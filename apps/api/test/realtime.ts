@@ -31,7 +31,11 @@ export type TestSocket = {
   close(): void;
 };
 
-export type Refusal = { status: number; headers: Record<string, string | string[] | undefined>; body: unknown };
+export type Refusal = {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+};
 
 /** The app of `h` listening on a port, with the realtime channel attached. */
 export const startServer = async (h: Harness, options: RealtimeOptions = {}) => {
@@ -61,7 +65,11 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
     });
     const text = await response.text();
 
-    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (text ? JSON.parse(text) : null) as T,
+    };
   };
 
   const realtimeUrl = (conversationId: string, query = "") =>
@@ -74,11 +82,14 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
     options: { after?: number; origin?: string; autoPong?: boolean } = {},
   ): Promise<TestSocket> =>
     new Promise((resolve, reject) => {
-      const ws = new WebSocket(realtimeUrl(conversationId, options.after === undefined ? "" : `?after=${options.after}`), {
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-        ...(options.origin ? { origin: options.origin } : {}),
-        autoPong: options.autoPong ?? true,
-      });
+      const ws = new WebSocket(
+        realtimeUrl(conversationId, options.after === undefined ? "" : `?after=${options.after}`),
+        {
+          headers: token ? { authorization: `Bearer ${token}` } : {},
+          ...(options.origin ? { origin: options.origin } : {}),
+          autoPong: options.autoPong ?? true,
+        },
+      );
       const frames: Frame[] = [];
       const waiters: Array<() => void> = [];
       ws.on("message", (data) => {

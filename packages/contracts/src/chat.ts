@@ -96,8 +96,14 @@ export const readMarkerSchema = z
   .object({
     conversation_id: z.string(),
     user_id: z.string(),
-    read_at: timestampSchema.nullable().meta({ description: "When the marker last moved; null before any read." }),
-    last_read_seq: z.number().int().min(0).meta({ description: "Every message up to this seq is read (0: none)." }),
+    read_at: timestampSchema
+      .nullable()
+      .meta({ description: "When the marker last moved; null before any read." }),
+    last_read_seq: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Every message up to this seq is read (0: none)." }),
   })
   .meta({ id: "ReadMarker" });
 export type ReadMarkerDto = z.infer<typeof readMarkerSchema>;

@@ -1,5 +1,5 @@
-import type { PGlite } from "@electric-sql/pglite";
 import type { ChatFanOut, ChatSignalListener } from "@agora/domain/chat/chat.ports";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { Database } from "./client";
 import { CHAT_CHANNEL, decodeChatSignal } from "./repositories/chat/chat-signals";

@@ -1,7 +1,8 @@
 // Every outbox event kind the service writes, for the processes that deliver them (the API with
 // its embedded worker, and apps/worker). A kind missing here would be dead-lettered as unknown.
-import { messageSent } from "./chat/events/message-sent";
+
 import type { MessageNoticeReader } from "./chat/chat.ports";
+import { messageSent } from "./chat/events/message-sent";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";

@@ -110,7 +110,12 @@ export const createChannelHub = ({ messages, conversations, onError }: ChannelHu
     add(client: ChannelClient) {
       let room = rooms.get(client.grant.conversationId);
       if (!room) {
-        room = { conversationId: client.grant.conversationId, clients: new Set(), pumping: false, again: false };
+        room = {
+          conversationId: client.grant.conversationId,
+          clients: new Set(),
+          pumping: false,
+          again: false,
+        };
         rooms.set(room.conversationId, room);
       }
       room.clients.add(client);
@@ -163,5 +168,3 @@ export const createChannelHub = ({ messages, conversations, onError }: ChannelHu
     },
   };
 };
-
-export type ChannelHub = ReturnType<typeof createChannelHub>;

@@ -1,5 +1,5 @@
-import type { UserRepository } from "../identity/identity.ports";
 import type { BlockRepository } from "../community/community.ports";
+import type { UserRepository } from "../identity/identity.ports";
 import type { NewOutboxEvent } from "../outbox/outbox.types";
 import type {
   Conversation,
@@ -58,7 +58,11 @@ export interface MessageRepository {
    * process (pg_notify, delivered on commit). Nothing is written unless the message is.
    */
   send(message: NewMessage, event: NewOutboxEvent): Promise<SendOutcome>;
-  findByClientMessageId(conversationId: string, senderId: string, clientMessageId: string): Promise<Message | null>;
+  findByClientMessageId(
+    conversationId: string,
+    senderId: string,
+    clientMessageId: string,
+  ): Promise<Message | null>;
   /** A page in ascending seq: the newest `limit`, those just before a seq, or those just after one. */
   listPage(conversationId: string, cursor: PageCursor, limit: number): Promise<MessagePage>;
 }
@@ -82,7 +86,13 @@ export interface MessageNoticeReader {
 
 /** The realtime sockets open now, shared by every API process (for "push only when no socket"). */
 export interface ChatConnectionRepository {
-  add(connection: { id: string; instanceId: string; conversationId: string; userId: string; at: Date }): Promise<void>;
+  add(connection: {
+    id: string;
+    instanceId: string;
+    conversationId: string;
+    userId: string;
+    at: Date;
+  }): Promise<void>;
   remove(id: string): Promise<void>;
   /** Marks the instance's sockets seen at `at` and forgets every row not seen since `staleBefore`. */
   touchInstance(instanceId: string, at: Date, staleBefore: Date): Promise<void>;

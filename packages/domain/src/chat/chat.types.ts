@@ -5,9 +5,6 @@ export type MessageType = (typeof messageTypes)[number];
 /** Longest message body, in characters, after trimming. */
 export const MAX_MESSAGE_LENGTH = 4000;
 
-/** Longest client_message_id. */
-export const MAX_CLIENT_MESSAGE_ID_LENGTH = 100;
-
 /** Conversations per list, and messages per page or catch-up (SPEC: up to 50 per read). */
 export const CHAT_PAGE_SIZE = 50;
 

@@ -6,4 +6,5 @@ import { CHAT_PAGE_SIZE, type ConversationSummary } from "./chat.types";
 export const listConversations = (
   { repos }: Pick<ChatDeps, "repos">,
   actor: Actor,
-): Promise<ConversationSummary[]> => repos.conversations.listSummariesByParticipant(actor.userId, CHAT_PAGE_SIZE);
+): Promise<ConversationSummary[]> =>
+  repos.conversations.listSummariesByParticipant(actor.userId, CHAT_PAGE_SIZE);

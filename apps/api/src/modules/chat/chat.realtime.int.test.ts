@@ -33,10 +33,14 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
     return { ada, bob, conversationId: res.body.data.id };
   };
   const send = async (who: SignedIn, conversationId: string, text: string) => {
-    const res = await api.call<Body<Message>>("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
-      token: who.accessToken,
-      body: { body: text },
-    });
+    const res = await api.call<Body<Message>>(
+      "POST",
+      `/api/v1/chat/conversations/${conversationId}/messages`,
+      {
+        token: who.accessToken,
+        body: { body: text },
+      },
+    );
     expect(res.status).toBe(201);
 
     return res.body.data;
@@ -62,10 +66,14 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
 
     it("answers 403 for an Origin outside ALLOWED_ORIGINS; a listed Origin and no Origin (a native app) are admitted", async () => {
       const { ada, conversationId } = await pair();
-      const refusal = await api.refusal(conversationId, ada.accessToken, { origin: "https://evil.example.com" });
+      const refusal = await api.refusal(conversationId, ada.accessToken, {
+        origin: "https://evil.example.com",
+      });
       expect(refusal.status).toBe(403);
       expect(refusal.body).toMatchObject({ error: { code: "forbidden" } });
-      const browser = await api.connect(conversationId, ada.accessToken, { origin: "https://app.example.com" });
+      const browser = await api.connect(conversationId, ada.accessToken, {
+        origin: "https://app.example.com",
+      });
       const native = await api.connect(conversationId, ada.accessToken);
       browser.close();
       native.close();
@@ -96,7 +104,13 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       await socket.waitFor("message", 6);
       await sleep(50);
       expect(socket.messages()).toEqual(
-        sent.map((message) => ({ ...message, conversation_id: conversationId, message_type: "text", client_message_id: null, created_at: expect.any(String) })),
+        sent.map((message) => ({
+          ...message,
+          conversation_id: conversationId,
+          message_type: "text",
+          client_message_id: null,
+          created_at: expect.any(String),
+        })),
       );
     }
     for (const socket of [adaPhone, adaLaptop, bobPhone]) {
@@ -108,9 +122,13 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
     const { ada, bob, conversationId } = await pair();
     await send(ada, conversationId, "read me");
     const adaSocket = await api.connect(conversationId, ada.accessToken);
-    const read = await api.call<Body<Record<string, unknown>>>("POST", `/api/v1/chat/conversations/${conversationId}/read`, {
-      token: bob.accessToken,
-    });
+    const read = await api.call<Body<Record<string, unknown>>>(
+      "POST",
+      `/api/v1/chat/conversations/${conversationId}/read`,
+      {
+        token: bob.accessToken,
+      },
+    );
     const [frame] = await adaSocket.waitFor("read");
     expect(frame?.data).toEqual(read.body.data);
     expect(frame?.data).toMatchObject({ user_id: bob.user.id, last_read_seq: 1 });
@@ -179,7 +197,9 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
     await send(ada, conversationId, "live");
     await again.waitFor("message", 71);
     await sleep(100);
-    expect(again.messages().map((m) => m.seq)).toEqual(Array.from({ length: 71 }, (_, i) => lastSeen + 1 + i));
+    expect(again.messages().map((m) => m.seq)).toEqual(
+      Array.from({ length: 71 }, (_, i) => lastSeen + 1 + i),
+    );
     expect(again.messages().at(-1)?.body).toBe("live");
     again.close();
     // Without `after`, a socket starts at the newest message.
@@ -201,11 +221,17 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
     const bobSocket = await api.connect(conversationId, bob.accessToken);
     const cydSocket = await api.connect(withCyd.body.data.id, cyd.accessToken);
 
-    expect((await h.post("/api/v1/auth/logout", { refresh_token: ada.refreshToken })).status).toBeLessThan(300);
+    expect((await h.post("/api/v1/auth/logout", { refresh_token: ada.refreshToken })).status).toBeLessThan(
+      300,
+    );
     const adaClosed = await adaSocket.closed;
     expect(adaClosed.code).toBe(4401);
 
-    const suspended = await h.patch(`/api/v1/admin/users/${bob.user.id}/status`, { status: "suspended" }, { token: admin.accessToken });
+    const suspended = await h.patch(
+      `/api/v1/admin/users/${bob.user.id}/status`,
+      { status: "suspended" },
+      { token: admin.accessToken },
+    );
     expect(suspended.status).toBe(200);
     expect((await bobSocket.closed).code).toBe(4401);
 
@@ -216,10 +242,18 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
   it("tells no one about an upgrade it refused, and forgets closed sockets' presence", async () => {
     const { ada, conversationId } = await pair();
     const socket = await api.connect(conversationId, ada.accessToken);
-    await eventually(async () => (await h.db.sql.query("SELECT 1 FROM chat_connections WHERE user_id = $1", [ada.user.id])).rows.length === 1);
+    await eventually(
+      async () =>
+        (await h.db.sql.query("SELECT 1 FROM chat_connections WHERE user_id = $1", [ada.user.id])).rows
+          .length === 1,
+    );
     socket.close();
     await socket.closed;
-    await eventually(async () => (await h.db.sql.query("SELECT 1 FROM chat_connections WHERE user_id = $1", [ada.user.id])).rows.length === 0);
+    await eventually(
+      async () =>
+        (await h.db.sql.query("SELECT 1 FROM chat_connections WHERE user_id = $1", [ada.user.id])).rows
+          .length === 0,
+    );
   });
 });
 
@@ -251,56 +285,59 @@ describe("shutting the realtime channel down", () => {
   });
 });
 
-describe.skipIf(!onPostgres)("the LISTEN connection (PostgreSQL only: a dedicated listener connection)", () => {
-  it("reconnects after its connection dies and catches up, so an open socket misses nothing", async () => {
-    const h = await createHarness({ seed: false });
-    const api = await startServer(h);
-    try {
-      const ada = await h.signIn();
-      const bob = await h.signIn();
-      const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-        token: ada.accessToken,
-        body: { other_user_id: bob.user.id },
-      });
-      const conversationId = res.body.data.id;
-      const socket = await api.connect(conversationId, bob.accessToken);
-      const post = (text: string) =>
-        api.call("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
+describe.skipIf(!onPostgres)(
+  "the LISTEN connection (PostgreSQL only: a dedicated listener connection)",
+  () => {
+    it("reconnects after its connection dies and catches up, so an open socket misses nothing", async () => {
+      const h = await createHarness({ seed: false });
+      const api = await startServer(h);
+      try {
+        const ada = await h.signIn();
+        const bob = await h.signIn();
+        const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
           token: ada.accessToken,
-          body: { body: text },
+          body: { other_user_id: bob.user.id },
         });
-      await post("before");
-      await socket.waitFor("message", 1);
-      // What a database restart does to the listener: its backend is terminated.
-      const listeners = `SELECT pid FROM pg_stat_activity WHERE application_name = 'agora-chat-listener' AND datname = current_database()`;
-      await h.db.sql.query(`SELECT pg_terminate_backend(pid) FROM (${listeners}) l`);
-      // Sent while nobody listens (the first reconnect waits 250 ms).
-      for (let index = 1; index <= 5; index += 1) {
-        await post(`during ${index}`);
+        const conversationId = res.body.data.id;
+        const socket = await api.connect(conversationId, bob.accessToken);
+        const post = (text: string) =>
+          api.call("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
+            token: ada.accessToken,
+            body: { body: text },
+          });
+        await post("before");
+        await socket.waitFor("message", 1);
+        // What a database restart does to the listener: its backend is terminated.
+        const listeners = `SELECT pid FROM pg_stat_activity WHERE application_name = 'agora-chat-listener' AND datname = current_database()`;
+        await h.db.sql.query(`SELECT pg_terminate_backend(pid) FROM (${listeners}) l`);
+        // Sent while nobody listens (the first reconnect waits 250 ms).
+        for (let index = 1; index <= 5; index += 1) {
+          await post(`during ${index}`);
+        }
+        await eventually(async () => (await h.db.sql.query(listeners)).rows.length === 1);
+        // No signal of those five was heard: only the listener's catch-up after reconnecting brings them.
+        await socket.waitFor("message", 6);
+        await post("after");
+        await socket.waitFor("message", 7);
+        await sleep(100);
+        expect(socket.messages().map((m) => m.body)).toEqual([
+          "before",
+          "during 1",
+          "during 2",
+          "during 3",
+          "during 4",
+          "during 5",
+          "after",
+        ]);
+        expect(socket.messages().map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        socket.close();
+      } finally {
+        await api.close();
+        await h.close();
       }
-      await eventually(async () => (await h.db.sql.query(listeners)).rows.length === 1);
-      // No signal of those five was heard: only the listener's catch-up after reconnecting brings them.
-      await socket.waitFor("message", 6);
-      await post("after");
-      await socket.waitFor("message", 7);
-      await sleep(100);
-      expect(socket.messages().map((m) => m.body)).toEqual([
-        "before",
-        "during 1",
-        "during 2",
-        "during 3",
-        "during 4",
-        "during 5",
-        "after",
-      ]);
-      expect(socket.messages().map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-      socket.close();
-    } finally {
-      await api.close();
-      await h.close();
-    }
-  });
-});
+    });
+  },
+);
 
 // The built server entry, as production runs it (turbo builds before tests).
 const main = fileURLToPath(new URL("../../../dist/main.js", import.meta.url));
@@ -346,9 +383,12 @@ describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only
       const conversationId = res.body.data.id;
       const WebSocket = (await import("ws")).default;
       const remoteFrames: Array<{ type: string; data: Message }> = [];
-      const remote = new WebSocket(`ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`, {
-        headers: { authorization: `Bearer ${bob.accessToken}` },
-      });
+      const remote = new WebSocket(
+        `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`,
+        {
+          headers: { authorization: `Bearer ${bob.accessToken}` },
+        },
+      );
       remote.on("message", (data) => remoteFrames.push(JSON.parse(String(data))));
       const remoteClosed = new Promise<number>((resolve) => remote.on("close", (code) => resolve(code)));
       await new Promise((resolve, reject) => {
@@ -358,17 +398,24 @@ describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only
       const local = await here.connect(conversationId, ada.accessToken);
 
       // Sent through this process: pushed by the other one to Bob's socket there.
-      const sentHere = await here.call<Body<Message>>("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
-        token: ada.accessToken,
-        body: { body: "from process A" },
-      });
+      const sentHere = await here.call<Body<Message>>(
+        "POST",
+        `/api/v1/chat/conversations/${conversationId}/messages`,
+        {
+          token: ada.accessToken,
+          body: { body: "from process A" },
+        },
+      );
       await eventually(() => remoteFrames.some((frame) => frame.data?.id === sentHere.body.data.id));
       // Sent through the other process: pushed by this one to Ada's socket here.
-      const sentThere = await fetch(`http://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/messages`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${bob.accessToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ body: "from process B" }),
-      });
+      const sentThere = await fetch(
+        `http://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/messages`,
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${bob.accessToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ body: "from process B" }),
+        },
+      );
       expect(sentThere.status).toBe(201);
       await local.waitFor("message", 2);
       expect(local.messages().map((m) => [m.seq, m.body])).toEqual([

@@ -21,7 +21,11 @@ type Conversation = {
   unread_count: number;
   updated_at: string;
 };
-type Body<T> = { data: T; meta: Record<string, unknown> | null; error: { code: string; details?: unknown } | null };
+type Body<T> = {
+  data: T;
+  meta: Record<string, unknown> | null;
+  error: { code: string; details?: unknown } | null;
+};
 
 describe("chat over HTTP", () => {
   let h: Harness;
@@ -80,7 +84,13 @@ describe("chat over HTTP", () => {
         last_message: null,
         unread_count: 0,
       });
-      expect(Object.keys(first).sort()).toEqual(["id", "last_message", "participant_ids", "unread_count", "updated_at"]);
+      expect(Object.keys(first).sort()).toEqual([
+        "id",
+        "last_message",
+        "participant_ids",
+        "unread_count",
+        "updated_at",
+      ]);
       expect((await conversationOf(bob, ada)).id).toBe(first.id);
       expect((await conversationOf(ada, bob)).id).toBe(first.id);
       const { rows } = await h.db.sql.query("SELECT id FROM conversations WHERE id = $1", [first.id]);
@@ -96,7 +106,10 @@ describe("chat over HTTP", () => {
       });
       expect(self.status).toBe(422);
       expect(self.body.error?.code).toBe("validation_failed");
-      const missing = await api.call("POST", "/api/v1/chat/conversations", { token: ada.accessToken, body: {} });
+      const missing = await api.call("POST", "/api/v1/chat/conversations", {
+        token: ada.accessToken,
+        body: {},
+      });
       expect(missing.status).toBe(422);
       for (const id of [h.runtime.ids.next(), "not-a-uuid", gone.id]) {
         const res = await api.call<Body<null>>("POST", "/api/v1/chat/conversations", {
@@ -106,9 +119,9 @@ describe("chat over HTTP", () => {
         expect(res.status, id).toBe(404);
         expect(res.body.error?.code).toBe("not_found");
       }
-      expect((await api.call("POST", "/api/v1/chat/conversations", { body: { other_user_id: gone.id } })).status).toBe(
-        401,
-      );
+      expect(
+        (await api.call("POST", "/api/v1/chat/conversations", { body: { other_user_id: gone.id } })).status,
+      ).toBe(401);
     });
 
     it("answers 403 when either user blocked the other, and creates nothing", async () => {
@@ -293,7 +306,9 @@ describe("chat over HTTP", () => {
         expect(res.body.error?.code).toBe("validation_failed");
       }
       expect((await page(eve, conversation.id)).status).toBe(404);
-      expect((await api.call("GET", `/api/v1/chat/conversations/${conversation.id}/messages`)).status).toBe(401);
+      expect((await api.call("GET", `/api/v1/chat/conversations/${conversation.id}/messages`)).status).toBe(
+        401,
+      );
     });
   });
 
@@ -312,12 +327,18 @@ describe("chat over HTTP", () => {
       await send(ada, withCyd.id, { body: "hey cyd" });
 
       const list = async (who: SignedIn) =>
-        (await api.call<Body<Conversation[]>>("GET", "/api/v1/chat/conversations", { token: who.accessToken })).body
-          .data;
+        (
+          await api.call<Body<Conversation[]>>("GET", "/api/v1/chat/conversations", {
+            token: who.accessToken,
+          })
+        ).body.data;
       const adas = await list(ada);
       expect(adas.map((c) => c.id)).toEqual([withCyd.id, withBob.id]);
       expect(adas[0]).toMatchObject({ unread_count: 0, last_message: { body: "hey cyd", seq: 1 } });
-      expect(adas[1]).toMatchObject({ unread_count: 2, last_message: { body: "two", seq: 2, sender_id: bob.user.id } });
+      expect(adas[1]).toMatchObject({
+        unread_count: 2,
+        last_message: { body: "two", seq: 2, sender_id: bob.user.id },
+      });
       expect((await list(cyd))[0]).toMatchObject({ id: withCyd.id, unread_count: 1 });
       // Sending implies having read what came before: Bob's own messages are not unread for him.
       expect((await list(bob))[0]).toMatchObject({ id: withBob.id, unread_count: 0 });
@@ -363,7 +384,13 @@ describe("chat over HTTP", () => {
       h.clock.advance(60_000);
       expect((await api.call<Body<null>>("POST", path, { token: eve.accessToken })).status).toBe(404);
       expect((await api.call("POST", path)).status).toBe(401);
-      expect((await api.call("POST", `/api/v1/chat/conversations/${h.runtime.ids.next()}/read`, { token: ada.accessToken })).status).toBe(404);
+      expect(
+        (
+          await api.call("POST", `/api/v1/chat/conversations/${h.runtime.ids.next()}/read`, {
+            token: ada.accessToken,
+          })
+        ).status,
+      ).toBe(404);
     });
 
     it("caps the list at the 50 most recently active conversations", async () => {
@@ -374,7 +401,9 @@ describe("chat over HTTP", () => {
         h.clock.advance(10);
         ids.push((await conversationOf(other, ada)).id);
       }
-      const res = await api.call<Body<Conversation[]>>("GET", "/api/v1/chat/conversations", { token: ada.accessToken });
+      const res = await api.call<Body<Conversation[]>>("GET", "/api/v1/chat/conversations", {
+        token: ada.accessToken,
+      });
       expect(res.body.data.map((c) => c.id)).toEqual(ids.slice(2).reverse());
     });
   });
@@ -388,10 +417,15 @@ describe("chat over HTTP", () => {
       const sent = await send(ada, conversation.id, { body: "secret words" });
       push.clear();
       await deliverAll();
-      const { rows } = await h.db.sql.query<{ user_id: string; kind: string; title: string; body: string; data: Record<string, unknown> }>(
-        "SELECT user_id, kind, title, body, data FROM notifications WHERE data->>'conversation_id' = $1",
-        [conversation.id],
-      );
+      const { rows } = await h.db.sql.query<{
+        user_id: string;
+        kind: string;
+        title: string;
+        body: string;
+        data: Record<string, unknown>;
+      }>("SELECT user_id, kind, title, body, data FROM notifications WHERE data->>'conversation_id' = $1", [
+        conversation.id,
+      ]);
       expect(rows).toEqual([
         {
           user_id: bob.user.id,
@@ -410,11 +444,17 @@ describe("chat over HTTP", () => {
     it("sends no push to a recipient with a socket open on the conversation (the inbox row is still written)", async () => {
       const ada = await h.signIn();
       const bob = await h.signIn();
-      await h.post("/api/v1/devices", { token: "bob-watching", platform: "android" }, { token: bob.accessToken });
+      await h.post(
+        "/api/v1/devices",
+        { token: "bob-watching", platform: "android" },
+        { token: bob.accessToken },
+      );
       const conversation = await conversationOf(ada, bob);
       const socket = await api.connect(conversation.id, bob.accessToken);
       await eventually(async () => {
-        const { rows } = await h.db.sql.query("SELECT 1 FROM chat_connections WHERE user_id = $1", [bob.user.id]);
+        const { rows } = await h.db.sql.query("SELECT 1 FROM chat_connections WHERE user_id = $1", [
+          bob.user.id,
+        ]);
 
         return rows.length === 1;
       });
@@ -453,9 +493,10 @@ describe("chat over HTTP", () => {
       );
       expect(answers.map((res) => res.status)).toEqual(Array(20).fill(201));
       expect(new Set(answers.map((res) => res.body.data.id)).size).toBe(1);
-      const { rows } = await h.db.sql.query("SELECT 1 FROM conversations WHERE $1 IN (user_a_id, user_b_id)", [
-        ada.user.id,
-      ]);
+      const { rows } = await h.db.sql.query(
+        "SELECT 1 FROM conversations WHERE $1 IN (user_a_id, user_b_id)",
+        [ada.user.id],
+      );
       expect(rows).toHaveLength(1);
     });
 
@@ -464,7 +505,9 @@ describe("chat over HTTP", () => {
       const bob = await h.signIn();
       const conversation = await conversationOf(ada, bob);
       const answers = await Promise.all(
-        Array.from({ length: 10 }, () => send(ada, conversation.id, { body: "only once", client_message_id: "dup" })),
+        Array.from({ length: 10 }, () =>
+          send(ada, conversation.id, { body: "only once", client_message_id: "dup" }),
+        ),
       );
       expect(answers.map((res) => res.status)).toEqual(Array(10).fill(201));
       expect(new Set(answers.map((res) => res.body.data.id)).size).toBe(1);
@@ -479,14 +522,17 @@ describe("chat over HTTP", () => {
       const bob = await h.signIn();
       const conversation = await conversationOf(ada, bob);
       const answers = await Promise.all(
-        Array.from({ length: 30 }, (_, index) => send(index % 2 ? ada : bob, conversation.id, { body: `p${index}` })),
+        Array.from({ length: 30 }, (_, index) =>
+          send(index % 2 ? ada : bob, conversation.id, { body: `p${index}` }),
+        ),
       );
       expect(answers.map((res) => res.body.data.seq).sort((a, b) => a - b)).toEqual(
         Array.from({ length: 30 }, (_, i) => i + 1),
       );
-      const { rows } = await h.db.sql.query<{ last_seq: number }>("SELECT last_seq FROM conversations WHERE id = $1", [
-        conversation.id,
-      ]);
+      const { rows } = await h.db.sql.query<{ last_seq: number }>(
+        "SELECT last_seq FROM conversations WHERE id = $1",
+        [conversation.id],
+      );
       expect(rows[0]?.last_seq).toBe(30);
     });
   });

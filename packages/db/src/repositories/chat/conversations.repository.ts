@@ -1,5 +1,10 @@
 import type { ConversationRepository } from "@agora/domain/chat/chat.ports";
-import type { Conversation, ConversationSummary, MessageType, ReadMarker } from "@agora/domain/chat/chat.types";
+import type {
+  Conversation,
+  ConversationSummary,
+  MessageType,
+  ReadMarker,
+} from "@agora/domain/chat/chat.types";
 import type { Conversation as ConversationModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -65,7 +70,13 @@ const toSummary = (row: SummaryRow): ConversationSummary => ({
 
 type MarkersRow = Pick<
   RowOf<ConversationModel>,
-  "id" | "user_a_id" | "user_a_read_seq" | "user_a_read_at" | "user_b_id" | "user_b_read_seq" | "user_b_read_at"
+  | "id"
+  | "user_a_id"
+  | "user_a_read_seq"
+  | "user_a_read_at"
+  | "user_b_id"
+  | "user_b_read_seq"
+  | "user_b_read_at"
 >;
 
 export const createConversationRepository = (db: SqlExecutor): ConversationRepository => ({
@@ -169,8 +180,18 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
     );
 
     return rows.flatMap((row): ReadMarker[] => [
-      { conversationId: row.id, userId: row.user_a_id, lastReadSeq: row.user_a_read_seq, readAt: row.user_a_read_at },
-      { conversationId: row.id, userId: row.user_b_id, lastReadSeq: row.user_b_read_seq, readAt: row.user_b_read_at },
+      {
+        conversationId: row.id,
+        userId: row.user_a_id,
+        lastReadSeq: row.user_a_read_seq,
+        readAt: row.user_a_read_at,
+      },
+      {
+        conversationId: row.id,
+        userId: row.user_b_id,
+        lastReadSeq: row.user_b_read_seq,
+        readAt: row.user_b_read_at,
+      },
     ]);
   },
 });

@@ -1,11 +1,11 @@
 import type { MessageNoticeReader, MessageRepository } from "@agora/domain/chat/chat.ports";
 import type { Message, MessageType } from "@agora/domain/chat/chat.types";
 import type { IdGenerator } from "@agora/domain/shared/ids";
-import { notBlockedSql } from "../community/user-blocks.repository";
 import type { ChatMessage as ChatMessageModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
+import { notBlockedSql } from "../community/user-blocks.repository";
 import { messageSignalSql } from "./chat-signals";
 
 type MessageRow = RowOf<ChatMessageModel>;
