@@ -13,6 +13,8 @@ type LoadSpec = {
   bodiesStart?: number;
   /** Per-request header that must be unique (e.g. Idempotency-Key): a counter is appended. */
   uniqueHeader?: string;
+  /** Paths taken in turn, one per request (e.g. many conversations); the url's path otherwise. */
+  paths?: string[];
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -29,7 +31,7 @@ const run = (durationSeconds: number) =>
   new Promise<autocannon.Result>((resolve, reject) => {
     let counter = 0;
     const requests: autocannon.Request[] | undefined =
-      spec.uniqueHeader || bodies
+      spec.uniqueHeader || bodies || spec.paths
         ? [
             {
               setupRequest: (request) => {
@@ -44,7 +46,14 @@ const run = (durationSeconds: number) =>
                   cursor += 1;
                 }
 
-                return { ...request, headers, ...(body === undefined ? {} : { body }) };
+                const path = spec.paths ? spec.paths[counter % spec.paths.length] : undefined;
+
+                return {
+                  ...request,
+                  headers,
+                  ...(body === undefined ? {} : { body }),
+                  ...(path === undefined ? {} : { path }),
+                };
               },
             },
           ]

@@ -5,9 +5,18 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { v7 } from "uuid";
+import { chatScenarios } from "./chat.ts";
 import { type SeededMarketplace, seedMarketplace } from "./seed-marketplace.ts";
 
-export type BenchContext = { apiUrl: string; referenceUrl: string; databaseUrl: string };
+export type BenchContext = {
+  apiUrl: string;
+  referenceUrl: string;
+  databaseUrl: string;
+  /** The TOKEN_SECRET both servers run with (the bench mints access tokens for many users). */
+  tokenSecret: string;
+  /** Starts one more API process on the same database (WORKER=off); stopped by the returned stop(). */
+  startApi(): Promise<{ url: string; stop(): Promise<void> }>;
+};
 
 export type RequestSpec = {
   path: string;
@@ -17,6 +26,8 @@ export type RequestSpec = {
   /** One body per request, never repeated across runs (e.g. single-use refresh tokens). */
   bodies?: string[];
   uniqueHeader?: string;
+  /** Paths taken in turn, one per request. */
+  paths?: string[];
 };
 
 export type Scenario = {
@@ -240,4 +251,5 @@ export const scenarios: Scenario[] = [
       return { path: `/api/v1/listings/${visibleListingIds[Math.floor(visibleListingIds.length / 2)]}` };
     },
   },
+  ...chatScenarios,
 ];
