@@ -46,6 +46,36 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
     return res.body.data;
   };
 
+  it("is documented: all six chat pairs, and the realtime route with its 101, its refusals and its frames", async () => {
+    const doc = await api.call<{
+      paths: Record<string, Record<string, { description: string; responses: Record<string, unknown> }>>;
+    }>("GET", "/api/v1/openapi.json");
+    const chat = Object.entries(doc.body.paths)
+      .filter(([path]) => path.startsWith("/api/v1/chat/"))
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(chat).toEqual([
+      "GET /api/v1/chat/conversations",
+      "GET /api/v1/chat/conversations/{id}/messages",
+      "GET /api/v1/chat/conversations/{id}/realtime",
+      "POST /api/v1/chat/conversations",
+      "POST /api/v1/chat/conversations/{id}/messages",
+      "POST /api/v1/chat/conversations/{id}/read",
+    ]);
+    const realtime = doc.body.paths["/api/v1/chat/conversations/{id}/realtime"]?.get;
+    expect(Object.keys(realtime?.responses ?? {}).sort()).toEqual(["101", "401", "403", "404", "422", "426"]);
+    for (const frame of [
+      '"type": "message"',
+      '"type": "read"',
+      '"type": "pong"',
+      '"type": "ping"',
+      "1009",
+      "4401",
+    ]) {
+      expect(realtime?.description).toContain(frame);
+    }
+  });
+
   describe("refusals are plain HTTP responses in the envelope, never an upgrade", () => {
     it("answers 401 without or with a bad token, 404 to a non-participant or unknown conversation", async () => {
       const { conversationId } = await pair();

@@ -83,7 +83,7 @@ export const createChatRoutes = ({
   allowedOrigins: readonly string[];
 }) => {
   const auth = requireAuth(identity);
-  const origins = allowedOrigins.map((origin) => origin.toLowerCase());
+  const origins = allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, ""));
 
   const list = createRoute({
     method: "get",
