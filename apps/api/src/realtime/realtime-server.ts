@@ -236,9 +236,11 @@ export const startRealtime = async (
     }
     checking = true;
     try {
-      const sessionIds = [...new Set([...sockets.keys()].map((client) => client.grant.sessionId))];
+      // Only the sockets asked about: one that opened while the query ran is checked next time.
+      const checked = [...sockets];
+      const sessionIds = [...new Set(checked.map(([client]) => client.grant.sessionId))];
       const live = new Set(await deps.sessions.filterActive(sessionIds));
-      for (const [client, state] of sockets) {
+      for (const [client, state] of checked) {
         if (!live.has(client.grant.sessionId)) {
           state.ws.close(CLOSE_CODES.sessionEnded, "session ended");
         }

@@ -287,6 +287,46 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
   });
 });
 
+describe("the session check", () => {
+  it("never closes a socket whose session is live, also one that opened while a check was running", async () => {
+    const h = await createHarness({ seed: false });
+    const api = await startServer(h, { sessionCheckMs: 1 });
+    try {
+      const ada = await h.signIn();
+      const members = await Promise.all(Array.from({ length: 40 }, () => h.signIn()));
+      const conversations = await Promise.all(
+        members.map((member) =>
+          api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
+            token: member.accessToken,
+            body: { other_user_id: ada.user.id },
+          }),
+        ),
+      );
+      const sockets = [];
+      for (let round = 0; round < 4; round += 1) {
+        sockets.push(
+          ...(await Promise.all(
+            members
+              .slice(round * 10, round * 10 + 10)
+              .map((member, index) =>
+                api.connect(conversations[round * 10 + index]?.body.data.id ?? "", member.accessToken),
+              ),
+          )),
+        );
+        await sleep(20);
+      }
+      await sleep(300);
+      expect(sockets.map((socket) => socket.ws.readyState)).toEqual(sockets.map((socket) => socket.ws.OPEN));
+      for (const socket of sockets) {
+        socket.close();
+      }
+    } finally {
+      await api.close();
+      await h.close();
+    }
+  });
+});
+
 describe("shutting the realtime channel down", () => {
   it("closes every socket with 1001 before the server stops", async () => {
     const h = await createHarness({ seed: false });
