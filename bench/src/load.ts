@@ -15,6 +15,8 @@ type LoadSpec = {
   uniqueHeader?: string;
   /** Headers that vary per request (e.g. one Authorization per reader): request i gets set i mod n. */
   headerSets?: Record<string, string>[];
+  /** Paths taken in turn, one per request (e.g. many conversations); the url's path otherwise. */
+  paths?: string[];
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -31,7 +33,7 @@ const run = (durationSeconds: number) =>
   new Promise<autocannon.Result>((resolve, reject) => {
     let counter = 0;
     const requests: autocannon.Request[] | undefined =
-      spec.uniqueHeader || bodies || spec.headerSets
+      spec.uniqueHeader || bodies || spec.headerSets || spec.paths
         ? [
             {
               setupRequest: (request) => {
@@ -49,7 +51,14 @@ const run = (durationSeconds: number) =>
                   cursor += 1;
                 }
 
-                return { ...request, headers, ...(body === undefined ? {} : { body }) };
+                const path = spec.paths ? spec.paths[counter % spec.paths.length] : undefined;
+
+                return {
+                  ...request,
+                  headers,
+                  ...(body === undefined ? {} : { body }),
+                  ...(path === undefined ? {} : { path }),
+                };
               },
             },
           ]

@@ -4,6 +4,7 @@
 // no validation layer, no domain layer, no logging, no metrics.
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createMessageRepository } from "@agora/db/repositories/chat/messages.repository";
 import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/community/moment-queries";
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
 import {
@@ -53,7 +54,10 @@ const executor = (client: pg.Pool | pg.PoolClient) => ({
     await client.query(script);
   },
 });
-const onPool = { notifications: createNotificationRepository(executor(pool)) };
+const onPool = {
+  notifications: createNotificationRepository(executor(pool)),
+  messages: createMessageRepository(executor(pool), ids),
+};
 
 /** The same authentication Agora does: verify the JWT, then one query for the live session. */
 const authenticate = async (request: IncomingMessage): Promise<{ id: string }> => {
@@ -263,6 +267,53 @@ const communityFeed: Handler = async (request, response, url) => {
   );
 };
 
+/** POST /api/v1/chat/conversations/{id}/messages: Agora's one send statement, on the pool. */
+const sendMessage: Handler = async (request, response, url) => {
+  const actor = await authenticate(request);
+  const conversationId = url.pathname.split("/")[5] ?? "";
+  const input = JSON.parse(await readBody(request)) as { body: string; client_message_id?: string };
+  const id = v7();
+  const outcome = await onPool.messages.send(
+    {
+      id,
+      conversationId,
+      senderId: actor.id,
+      body: input.body.trim(),
+      messageType: "text",
+      clientMessageId: input.client_message_id ?? null,
+      createdAt: new Date(),
+    },
+    {
+      kind: "message.sent",
+      aggregateType: "conversation",
+      aggregateId: conversationId,
+      payload: { conversation_id: conversationId, message_id: id, sender_id: actor.id },
+    },
+  );
+  if (outcome.status !== "sent") {
+    send(response, outcome.status === "not_found" ? 404 : 403, { success: false });
+
+    return;
+  }
+  const message = outcome.message;
+  send(
+    response,
+    201,
+    envelope({
+      id: message.id,
+      conversation_id: message.conversationId,
+      seq: message.seq,
+      sender_id: message.senderId,
+      body: message.body,
+      message_type: message.messageType,
+      client_message_id: message.clientMessageId,
+      created_at: message.createdAt.toISOString(),
+    }),
+  );
+};
+
+const chatMessagesPath = /^\/api\/v1\/chat\/conversations\/[^/]+\/messages$/;
+
 const routes = new Map<string, Handler>([
   ["GET /health", (_req, res) => send(res, 200, envelope({ status: "ok" }))],
   ["GET /api/v1", (_req, res) => send(res, 200, envelope({ name: "agora", version: "0.1.0" }))],
@@ -279,7 +330,8 @@ const server = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://reference");
   const handler =
     routes.get(`${request.method} ${url.pathname}`) ??
-    (request.method === "GET" && url.pathname.startsWith("/api/v1/listings/") ? listing : undefined);
+    (request.method === "GET" && url.pathname.startsWith("/api/v1/listings/") ? listing : undefined) ??
+    (request.method === "POST" && chatMessagesPath.test(url.pathname) ? sendMessage : undefined);
   if (!handler) {
     send(response, 404, { success: false });
 

@@ -114,7 +114,7 @@ const main = async () => {
 
   const apiPort = await freePort();
   const referencePort = await freePort();
-  const api = start(pinned(0, [process.execPath, "apps/api/dist/start.js"]), {
+  const apiEnv = {
     PATH: env.PATH,
     NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "",
     APP_ENV: "development",
@@ -130,7 +130,8 @@ const main = async () => {
     LISTING_PLAN_CURRENCY: "USD",
     LISTING_PLAN_DURATION_DAYS: "30",
     RATE_LIMIT_AUTH_PER_IP: "0",
-  });
+  };
+  const api = start(pinned(0, [process.execPath, "apps/api/dist/start.js"]), apiEnv);
   const reference = start(
     pinned(0, [
       process.execPath,
@@ -156,6 +157,8 @@ const main = async () => {
   }[] = [];
   const bodiesFile = path.join(dataDir, "bodies.jsonl");
   const reports: string[] = [];
+  // API processes a scenario starts beside the first (the realtime fan-out across processes).
+  const extraApis: ChildProcess[] = [];
   try {
     await waitForHealth(apiUrl, api, "/ready");
     await waitForHealth(referenceUrl, reference);
@@ -164,6 +167,26 @@ const main = async () => {
       referenceUrl,
       databaseUrl: databaseUrl.toString(),
       tokenSecret: BENCH_TOKEN_SECRET,
+      async startApi() {
+        const port = await freePort();
+        const child = start(pinned(0, [process.execPath, "apps/api/dist/main.js"]), {
+          ...apiEnv,
+          PORT: String(port),
+          WORKER: "off",
+        });
+        extraApis.push(child);
+        const url = `http://127.0.0.1:${port}`;
+        await waitForHealth(url, child);
+
+        return {
+          url,
+          async stop() {
+            const exited = new Promise((resolve) => child.once("exit", resolve));
+            child.kill("SIGTERM");
+            await exited;
+          },
+        };
+      },
     };
     for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
       process.stderr.write(`  ${scenario.name}: preparing…\n`);
@@ -228,6 +251,9 @@ const main = async () => {
       }
     }
   } finally {
+    for (const child of extraApis) {
+      child.kill("SIGTERM");
+    }
     api.kill("SIGTERM");
     reference.kill("SIGTERM");
     await sleep(500);

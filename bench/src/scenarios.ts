@@ -5,10 +5,19 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { v7 } from "uuid";
+import { chatScenarios } from "./chat.ts";
 import { type SeededCommunity, seedCommunity } from "./seed-community.ts";
 import { type SeededMarketplace, seedMarketplace } from "./seed-marketplace.ts";
 
-export type BenchContext = { apiUrl: string; referenceUrl: string; databaseUrl: string; tokenSecret: string };
+export type BenchContext = {
+  apiUrl: string;
+  referenceUrl: string;
+  databaseUrl: string;
+  /** The TOKEN_SECRET both servers run with (the bench mints access tokens for many users). */
+  tokenSecret: string;
+  /** Starts one more API process on the same database (WORKER=off); stopped by the returned stop(). */
+  startApi(): Promise<{ url: string; stop(): Promise<void> }>;
+};
 
 export type RequestSpec = {
   path: string;
@@ -20,6 +29,8 @@ export type RequestSpec = {
   uniqueHeader?: string;
   /** Headers that vary per request, in turn (e.g. one Authorization per reader). */
   headerSets?: Record<string, string>[];
+  /** Paths taken in turn, one per request. */
+  paths?: string[];
 };
 
 export type Scenario = {
@@ -262,4 +273,5 @@ export const scenarios: Scenario[] = [
       return { headerSets: readerTokens.map((token) => ({ authorization: `Bearer ${token}` })) };
     },
   },
+  ...chatScenarios,
 ];

@@ -195,18 +195,21 @@ describe.skipIf(!testDatabaseUrl)(
       const env = environment(api.env, port);
       const server = startIn(isolation, apiTree, api.cmd ?? [], env);
       try {
-        const ready = await eventually(async () => {
+        // The server listens before it has reached the database: /ready is 503 until it has.
+        let ready: { status: number; body: { data: unknown } } | undefined;
+        await eventually(async () => {
           if (server.child.exitCode !== null) {
             throw new Error(`api exited ${server.child.exitCode}:\n${server.output()}`);
           }
           try {
             const response = await fetch(`http://127.0.0.1:${port}/ready`);
-
-            return { status: response.status, body: (await response.json()) as { data: unknown } };
+            ready = { status: response.status, body: (await response.json()) as { data: unknown } };
           } catch {
             return undefined;
           }
-        });
+
+          return ready.status === 200 ? true : undefined;
+        }).catch(() => {});
         expect(ready).toEqual({
           status: 200,
           body: expect.objectContaining({ data: { status: "ready", checks: { database: "ok" } } }),

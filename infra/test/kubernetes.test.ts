@@ -392,9 +392,14 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
       expect(databaseUrl(container as Container)?.value).toBe(
         "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-pooler-rw:5432/agora",
       );
+      // LISTEN needs a session: the realtime listener stays on the primary's direct service.
+      expect(container?.env?.find((entry) => entry.name === "DATABASE_LISTEN_URL")?.value).toBe(
+        "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-rw:5432/agora",
+      );
       const names = container?.env?.map((entry) => entry.name) ?? [];
       // Kubernetes expands $(VAR) only from variables listed before it.
       expect(names.indexOf("AGORA_DB_PASSWORD")).toBeLessThan(names.indexOf("DATABASE_URL"));
+      expect(names.indexOf("AGORA_DB_PASSWORD")).toBeLessThan(names.indexOf("DATABASE_LISTEN_URL"));
     }
     const job = podSpec(find(objects, "Job", "agora-migrate"))?.containers[0];
     expect(databaseUrl(job as Container)?.valueFrom).toEqual({

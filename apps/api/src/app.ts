@@ -9,6 +9,7 @@ import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
 import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
+import { createChatRoutes } from "./modules/chat/chat.routes";
 import { createCommunityAdminRoutes } from "./modules/community/community.admin.routes";
 import { createCommunityRoutes } from "./modules/community/community.routes";
 import {
@@ -100,6 +101,7 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1/community", createCommunityRoutes(deps));
   app.route("/api/v1", createLifestyleRoutes(deps));
   app.route("/api/v1/media", createMediaRoutes(deps));
+  app.route("/api/v1", createChatRoutes({ ...deps, allowedOrigins: config.allowedOrigins }));
   // Admin console surface: each area's admin routes, then what belongs to no single area.
   app.route("/api/v1/admin", createIdentityAdminRoutes(deps));
   app.route("/api/v1/admin", createMarketplaceAdminRoutes(deps));

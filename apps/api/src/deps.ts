@@ -1,10 +1,12 @@
 // The composition root: the one place that knows every adapter and wires them together.
+import { openChatFanOut } from "@agora/db/chat-fan-out";
 import { type Database, openDatabase } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories, createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { seedCatalog } from "@agora/db/seed";
 import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
+import type { ChatDeps } from "@agora/domain/chat/chat.deps";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
@@ -34,6 +36,7 @@ import { createLiveKitTokens } from "@agora/runtime/video/livekit-tokens";
 import type { Logger } from "pino";
 import { createMetrics, type Metrics } from "./http/metrics";
 import type { ReadinessProbe } from "./modules/system/system.routes";
+import type { RealtimeDeps } from "./realtime/realtime-server";
 
 export type AppDeps = {
   config: Config;
@@ -51,6 +54,9 @@ export type AppDeps = {
   lifestyle: LifestyleDeps;
   administration: AdministrationDeps;
   media: MediaDeps;
+  chat: ChatDeps;
+  /** What the realtime channel needs (started by the server, beside the HTTP listener). */
+  realtime: RealtimeDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
   outbox: OutboxDeps;
 };
@@ -91,6 +97,7 @@ const createOutboxDeps = (
     devices: repos.devices,
     push,
     clock,
+    chat: repos.chat,
   };
 
   return {
@@ -164,6 +171,16 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       video: config.video ? createLiveKitTokens(config.video) : undefined,
     },
     administration: { uow, repos, clock },
+    chat: { repos, clock, ids },
+    realtime: {
+      openFanOut: (onError) => openChatFanOut(database, { onError }),
+      connections: repos.chatConnections,
+      sessions: repos.sessions,
+      messages: repos.messages,
+      conversations: repos.conversations,
+      clock,
+      ids,
+    },
     outbox: createOutboxDeps(database, { clock, push, logger }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {

@@ -11,6 +11,7 @@ import { createDeps, openEmbeddedWorker, prepareDatabase } from "./deps";
 import { answerClientErrors } from "./http/client-error";
 import type { RequestHandler } from "./http/handler";
 import { createStartupGate } from "./http/startup-gate";
+import { type RealtimeServer, startRealtime } from "./realtime/realtime-server";
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -104,6 +105,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
   let server: Server | undefined;
   let workerDeps: Awaited<ReturnType<typeof openEmbeddedWorker>> | undefined;
   let worker: EmbeddedWorker | undefined;
+  let realtime: RealtimeServer | undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -113,6 +115,8 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
     stopping = true;
     starting.abort();
     logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
+    // Realtime sockets close first (1001): the HTTP server would otherwise wait for them.
+    await realtime?.close();
     // The worker finishes its batch while requests drain; both end before the database closes.
     const [drained] = await Promise.all([server ? drain(server) : true, worker?.stop()]);
     await workerDeps?.close();
@@ -125,7 +129,8 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
   process.once("SIGINT", () => void shutdown("SIGINT"));
 
   try {
-    server = await listen(createHttpHandler(runtime, createApp(runtime), gate), config, logger);
+    const handler = createHttpHandler(runtime, createApp(runtime), gate);
+    server = await listen(handler, config, logger);
     const address = server.address();
     logger.info(
       {
@@ -154,6 +159,8 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
     if (stopping) {
       return;
     }
+    // Until here an upgrade request is an ordinary request, which the closed gate answers 503.
+    realtime = await startRealtime(server, handler, { deps: runtime.realtime, logger });
     workerDeps = config.worker === "embedded" ? await openEmbeddedWorker(runtime) : undefined;
     worker = workerDeps ? startEmbeddedWorker(workerDeps.outbox, workerDeps.housekeeping) : undefined;
     gate.open();

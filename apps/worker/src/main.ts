@@ -43,7 +43,13 @@ try {
   const clock = systemClock;
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
-  const delivery = { notifications: repos.notifications, devices: repos.devices, push: push?.sender, clock };
+  const delivery = {
+    notifications: repos.notifications,
+    devices: repos.devices,
+    push: push?.sender,
+    clock,
+    chat: repos.chat,
+  };
   const controller = new AbortController();
   const running = Promise.all([
     runOutbox(

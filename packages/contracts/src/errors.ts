@@ -12,6 +12,7 @@ export const errorCodes = [
   "not_found",
   "method_not_allowed",
   "unsupported_media_type",
+  "upgrade_required",
   "username_taken",
   "idempotency_conflict",
   "idempotency_in_progress",

@@ -13,6 +13,8 @@ import { translateDatabaseError } from "./unavailable";
 export type DatabaseOptions = {
   /** PostgreSQL URL; when absent the embedded PGlite database is used. */
   url?: string | undefined;
+  /** PostgreSQL: where a LISTEN session connects (`listenTarget`); `url` when absent. */
+  listenUrl?: string | undefined;
   /** Where PGlite keeps its files; `memory://` (or undefined with `memory: true`) keeps nothing. */
   dataDir?: string | undefined;
   poolMax?: number | undefined;
@@ -42,6 +44,11 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
 
 export type Database = {
   readonly kind: "postgres" | "pglite";
+  /**
+   * Where a listener connects (LISTEN needs a session of its own on PostgreSQL; PGlite's
+   * notifications stay inside its process).
+   */
+  readonly listenTarget: { kind: "postgres"; url: string } | { kind: "pglite"; db: PGlite };
   readonly prisma: PrismaClient;
   readonly sql: Sql;
   /** A cheap round trip, for readiness. */
@@ -163,6 +170,7 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
 
   return {
     kind: "postgres",
+    listenTarget: { kind: "postgres", url: options.listenUrl ?? options.url },
     prisma,
     sql,
     async ping() {
@@ -231,6 +239,7 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
 
   return {
     kind: "pglite",
+    listenTarget: { kind: "pglite", db },
     prisma,
     sql: createPgliteSql(db),
     async ping() {

@@ -30,3 +30,19 @@ describe("embedded database (PGlite on disk)", () => {
     expect(() => readFileSync(`${dataDir}.lock`)).toThrow();
   });
 });
+
+describe("PostgreSQL", () => {
+  // Opening a pool connects lazily: no server is needed to see where each kind of connection goes.
+  it("sends the LISTEN session to listenUrl when given (a transaction pooler cannot carry LISTEN)", async () => {
+    const pooled = "postgresql://agora@pooler.invalid:5432/agora";
+    const direct = "postgresql://agora@primary.invalid:5432/agora";
+    const split = await openDatabase({ url: pooled, listenUrl: direct });
+    const single = await openDatabase({ url: pooled });
+    try {
+      expect(split.listenTarget).toEqual({ kind: "postgres", url: direct });
+      expect(single.listenTarget).toEqual({ kind: "postgres", url: pooled });
+    } finally {
+      await Promise.all([split.close(), single.close()]);
+    }
+  });
+});

@@ -1,5 +1,7 @@
 // Every outbox event kind the service writes, for the processes that deliver them (the API with
 // its embedded worker, and apps/worker). A kind missing here would be dead-lettered as unknown.
+import type { MessageNoticeReader } from "./chat/chat.ports";
+import { messageSent } from "./chat/events/message-sent";
 import { reportClosed } from "./community/events/report-closed";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
@@ -11,7 +13,7 @@ import { paymentRejected } from "./payments/events/payment-rejected";
 import { paymentSubmitted } from "./payments/events/payment-submitted";
 
 /** What delivering any of the kinds may need. */
-export type EventDeliveryDeps = NotifyDeps;
+export type EventDeliveryDeps = NotifyDeps & { chat: MessageNoticeReader };
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   orderCreated,
@@ -21,4 +23,5 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   paymentConfirmed,
   paymentRejected,
   reportClosed,
+  messageSent,
 ];

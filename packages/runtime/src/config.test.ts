@@ -116,6 +116,28 @@ describe("configuration", () => {
     expect(wrong.ok ? [] : wrong.errors).toEqual(["S3_TIMEOUT_MS: must be an integer from 100 to 600000"]);
   });
 
+  it("takes the LISTEN session's URL from DATABASE_LISTEN_URL, else DATABASE_URL", () => {
+    const direct = loadConfig(productionReady);
+    expect(direct.ok && direct.config.databaseListenUrl).toBe(productionReady.DATABASE_URL);
+    const pooled = loadConfig({
+      ...productionReady,
+      DATABASE_URL: "postgresql://agora@pooler:5432/agora",
+      DATABASE_LISTEN_URL: "postgresql://agora@primary:5432/agora",
+    });
+    expect(pooled.ok && [pooled.config.databaseUrl, pooled.config.databaseListenUrl]).toEqual([
+      "postgresql://agora@pooler:5432/agora",
+      "postgresql://agora@primary:5432/agora",
+    ]);
+    const wrong = loadConfig({ ...productionReady, DATABASE_LISTEN_URL: "mysql://primary/agora" });
+    expect(wrong.ok ? [] : wrong.errors).toEqual([
+      "DATABASE_LISTEN_URL: must be a postgres:// or postgresql:// URL",
+    ]);
+    const alone = loadConfig({ DATABASE_LISTEN_URL: "postgresql://primary/agora" });
+    expect(alone.ok ? [] : alone.errors).toEqual([
+      "DATABASE_LISTEN_URL: only with DATABASE_URL (the embedded database notifies in-process)",
+    ]);
+  });
+
   it("accepts SMTP with credentials instead of Resend", () => {
     const { RESEND_API_KEY: _unused, ...rest } = productionReady;
     const result = loadConfig({ ...rest, SMTP_HOST: "smtp.example.com", SMTP_USER: "u", SMTP_PASSWORD: "p" });

@@ -63,6 +63,12 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
   ),
+  DATABASE_LISTEN_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
   DATA_DIR: optionalText,
   DATABASE_POOL_MAX: intFrom(1, 500, 10),
   DATABASE_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
@@ -169,6 +175,11 @@ export type Config = Readonly<{
   host: string;
   port: number;
   databaseUrl: string | undefined;
+  /**
+   * Where the realtime LISTEN session connects: DATABASE_URL unless set (a transaction-mode pooler
+   * in DATABASE_URL cannot carry LISTEN, so it must then point at PostgreSQL or a session pool).
+   */
+  databaseListenUrl: string | undefined;
   dataDir: string;
   databasePoolMax: number;
   timeouts: Timeouts;
@@ -272,6 +283,9 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       "DATABASE_URL: required in staging and production (the embedded database is for development)",
     );
   }
+  if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL) {
+    errors.push("DATABASE_LISTEN_URL: only with DATABASE_URL (the embedded database notifies in-process)");
+  }
 
   let tokenSecret = env.TOKEN_SECRET;
   if (tokenSecret !== undefined && Buffer.byteLength(tokenSecret) < 32) {
@@ -373,6 +387,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     host: env.HOST ?? "0.0.0.0",
     port: env.PORT,
     databaseUrl: env.DATABASE_URL,
+    databaseListenUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL,
     dataDir,
     databasePoolMax: env.DATABASE_POOL_MAX,
     timeouts,
@@ -410,6 +425,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     host: "127.0.0.1",
     port: 0,
     databaseUrl: undefined,
+    databaseListenUrl: undefined,
     dataDir: path.resolve(".data/test"),
     databasePoolMax: 10,
     timeouts: DEFAULT_TIMEOUTS,

@@ -6,6 +6,7 @@ import type { Config } from "./config";
  */
 export const databaseOptions = (config: Config, applicationName: string) => ({
   url: config.databaseUrl,
+  listenUrl: config.databaseListenUrl,
   dataDir: `${config.dataDir}/pglite`,
   poolMax: config.databasePoolMax,
   applicationName,

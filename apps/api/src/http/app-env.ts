@@ -1,3 +1,4 @@
+import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import type { Actor } from "@agora/domain/shared/actor";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
@@ -10,7 +11,15 @@ import type { Logger } from "pino";
 export type RequestBindings = Partial<HttpBindings | Http2Bindings> & {
   requestId: string;
   rootLogger: Logger;
+  /**
+   * Present when the request arrived as an HTTP Upgrade (realtime/realtime-server.ts): the route
+   * that admits it leaves its grant here, and the realtime server then switches protocols.
+   */
+  upgrade?: UpgradeSlot;
 };
+
+/** Where an admitted WebSocket upgrade leaves what the socket may do. */
+export type UpgradeSlot = { grant?: ChannelGrant };
 
 /** Per-request values handlers and middleware put on the Hono context. */
 export type AppVariables = {

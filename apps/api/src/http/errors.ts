@@ -21,6 +21,7 @@ export const statusByCode = {
   not_found: 404,
   method_not_allowed: 405,
   unsupported_media_type: 415,
+  upgrade_required: 426,
   username_taken: 409,
   idempotency_conflict: 409,
   idempotency_in_progress: 409,

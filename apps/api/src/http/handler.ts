@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env";
 import type { Metrics } from "./metrics";
-import { COMPLETE } from "./respond";
+import { COMPLETE, SWITCHING_PROTOCOLS } from "./respond";
 import { createRouteTable } from "./route-table";
 import { securityHeaders } from "./security-headers";
 import type { StartupGate } from "./startup-gate";
@@ -85,7 +85,9 @@ export const createRequestHandler = (
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const status = response.status;
+      const status = (response as Response & { [SWITCHING_PROTOCOLS]?: true })[SWITCHING_PROTOCOLS]
+        ? 101
+        : response.status;
       const route = routeTemplate(method, pathOf());
       observer(method, route, status).observe(seconds);
       const line = {

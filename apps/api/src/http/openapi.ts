@@ -38,6 +38,7 @@ const errorDescriptions: Record<number, string> = {
   409: "Conflict (see the error code)",
   413: "Body too large (`payload_too_large`)",
   415: "Body is not JSON (`unsupported_media_type`)",
+  426: "Not a WebSocket upgrade request (`upgrade_required`)",
   422: "Validation failed (`validation_failed` with details) or a domain rule refused it",
   429: "Throttled (`rate_limited`, see `Retry-After`)",
   503: "A dependency is unavailable",

@@ -8,6 +8,9 @@ import { securityHeaders } from "./security-headers";
 /** Marks responses built here: they already carry the request id and the security headers. */
 export const COMPLETE = Symbol("agora.complete-response");
 
+/** Marks the answer of an admitted WebSocket upgrade: logged and measured as 101, never sent. */
+export const SWITCHING_PROTOCOLS = Symbol("agora.switching-protocols");
+
 const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({
   ...Object.fromEntries(securityHeaders),
   "content-type": "application/json",
@@ -68,3 +71,14 @@ export const fail = (
   message: string,
   options?: { details?: FieldIssue[] | undefined; headers?: Record<string, string> | undefined },
 ) => respond(c, failure(c, code, message, options?.details), status, options?.headers);
+
+/**
+ * The answer of a route that admitted a WebSocket upgrade (and left its grant in
+ * `c.env.upgrade`): the realtime server switches protocols instead of sending it.
+ */
+export const switchingProtocols = (c: Context<AppEnv>): Response => {
+  const response = new Response(null, { status: 200, headers: { "x-request-id": c.env.requestId } });
+  Object.assign(response, { [COMPLETE]: true, [SWITCHING_PROTOCOLS]: true });
+
+  return response;
+};

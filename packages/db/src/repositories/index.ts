@@ -1,4 +1,9 @@
 import type { AdministrationRepositories } from "@agora/domain/administration/administration.ports";
+import type {
+  ChatConnectionRepository,
+  ChatRepositories,
+  MessageNoticeReader,
+} from "@agora/domain/chat/chat.ports";
 import type { CommunityRepositories } from "@agora/domain/community/community.ports";
 import type { IdentityRepositories } from "@agora/domain/identity/identity.ports";
 import type { LifestyleRepositories } from "@agora/domain/lifestyle/lifestyle.ports";
@@ -21,6 +26,9 @@ import { createOverviewReadModel } from "./administration/overview.repository";
 import { createReportExportSource } from "./administration/report-export.repository";
 import { createReportsReadModel } from "./administration/reports.repository";
 import { createAuditLog } from "./audit.repository";
+import { createChatConnectionRepository } from "./chat/chat-connections.repository";
+import { createConversationRepository } from "./chat/conversations.repository";
+import { createMessageNoticeReader, createMessageRepository } from "./chat/messages.repository";
 import { createCommentRepository } from "./community/moment-comments.repository";
 import { createReportRepository } from "./community/moment-reports.repository";
 import { createMomentRepository } from "./community/moments.repository";
@@ -55,7 +63,12 @@ export type Repositories = IdentityRepositories &
   PaymentRepositories &
   CommunityRepositories &
   LifestyleRepositories &
-  AdministrationRepositories & { notifications: NotificationRepository; devices: DeviceRepository };
+  AdministrationRepositories &
+  ChatRepositories & {
+    notifications: NotificationRepository;
+    devices: DeviceRepository;
+    chatConnections: ChatConnectionRepository;
+  };
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
@@ -99,17 +112,26 @@ export const createRepositories = (
   moments: createMomentRepository(prisma, db),
   comments: createCommentRepository(prisma, db),
   reports: createReportRepository(prisma, db),
+  conversations: createConversationRepository(db),
+  messages: createMessageRepository(db, ids),
+  chatConnections: createChatConnectionRepository(db),
 });
 
 export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({
   run: (work) => database.sql.transaction((tx) => work(createRepositories(tx, database.prisma, ids))),
 });
 
-/** What the outbox worker needs of the database: claims on the pool, inbox and devices. */
+/** What the outbox worker needs of the database: claims on the pool, inbox, devices, chat notices. */
 export const createOutboxRepositories = (
   database: Database,
-): { outbox: OutboxStore; notifications: NotificationRepository; devices: DeviceRepository } => ({
+): {
+  outbox: OutboxStore;
+  notifications: NotificationRepository;
+  devices: DeviceRepository;
+  chat: MessageNoticeReader;
+} => ({
   outbox: createOutboxStore(database.sql),
   notifications: createNotificationRepository(database.sql),
   devices: createDeviceRepository(database.sql),
+  chat: createMessageNoticeReader(database.sql),
 });

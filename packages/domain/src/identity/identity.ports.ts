@@ -106,6 +106,8 @@ export interface SessionRepository {
   revokeAllForUser(userId: string, reason: string, at: Date): Promise<number>;
   /** The per-request check: the session is live and its user active; role from the account. */
   findActiveActor(sessionId: string): Promise<{ userId: string; role: Role } | null>;
+  /** Of `sessionIds`, the ones still live with an active user (the same rule as findActiveActor). */
+  filterActive(sessionIds: readonly string[]): Promise<string[]>;
 }
 
 export type IdentityRepositories = {

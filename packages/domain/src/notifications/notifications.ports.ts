@@ -46,7 +46,16 @@ export interface DeviceRepository {
   deleteByTokens(tokens: readonly string[]): Promise<number>;
 }
 
-export type PushMessage = { title: string; body: string; data: Record<string, string> };
+export type PushMessage = {
+  title: string;
+  body: string;
+  data: Record<string, string>;
+  /**
+   * Messages with the same key replace each other on the device instead of stacking (one
+   * notification per chat conversation); absent = each stands alone.
+   */
+  collapseKey?: string;
+};
 
 /**
  * Sends one message to a user's devices. Resolves the tokens the provider reported invalid (the

@@ -12,6 +12,10 @@ export type NotificationRequest = {
   body: string;
   /** A small JSON object for the client (ids to open). */
   data?: Record<string, unknown>;
+  /** false: the inbox row only, no push (the user is looking already). Default true. */
+  push?: boolean;
+  /** Pushes with the same key replace each other on the device (see PushMessage). */
+  collapseKey?: string;
 };
 
 /** Fixed namespace of notification ids (UUIDv5); changing it would let redelivery duplicate rows. */
@@ -31,10 +35,11 @@ const pushData = (notification: Notification): Record<string, string> => {
   return { ...data, notification_id: notification.id, kind: notification.kind };
 };
 
-export const toPushMessage = (notification: Notification): PushMessage => ({
+const toPushMessage = (notification: Notification, collapseKey: string | undefined): PushMessage => ({
   title: notification.title,
   body: notification.body,
   data: pushData(notification),
+  ...(collapseKey === undefined ? {} : { collapseKey }),
 });
 
 export type NotifyDeps = Pick<NotificationsDeps, "notifications" | "devices" | "push" | "clock">;
@@ -43,7 +48,8 @@ export type NotifyDeps = Pick<NotificationsDeps, "notifications" | "devices" | "
  * Delivers the notifications of one event: an inbox row per recipient (at most one per event and
  * recipient: ids are derived from both, so a redelivered event writes nothing twice), then a push
  * of the rows not pushed yet to their recipients' devices, marking them pushed. Tokens the provider
- * reports invalid are deleted. A push failure throws, so the event backs off and is retried; the
+ * reports invalid are deleted (a request with `push: false` gets its inbox row only; a `collapseKey`
+ * makes the device replace the previous push with that key). A push failure throws, so the event backs off and is retried; the
  * inbox rows written before it stay. Push carries notifications only: sign-in and verification
  * codes go by mail, never through here.
  */
@@ -53,8 +59,12 @@ export const notify = async (
   requests: readonly NotificationRequest[],
 ): Promise<void> => {
   const rows = new Map<string, NewNotification>();
+  const pushes = new Map<string, NotificationRequest>();
   for (const request of requests) {
     const id = notificationId(event.id, request.userId);
+    if (request.push !== false) {
+      pushes.set(id, request);
+    }
     if (!rows.has(id)) {
       rows.set(id, {
         id,
@@ -72,16 +82,19 @@ export const notify = async (
     return;
   }
   await notifications.addMany([...rows.values()]);
-  if (!push) {
+  if (!push || pushes.size === 0) {
     return;
   }
 
-  for (const notification of await notifications.findUnpushed([...rows.keys()])) {
+  for (const notification of await notifications.findUnpushed([...pushes.keys()])) {
     const tokens = await devices.findTokensByUser(notification.userId);
     if (tokens.length === 0) {
       continue;
     }
-    const { invalidTokens } = await push.send(tokens, toPushMessage(notification));
+    const { invalidTokens } = await push.send(
+      tokens,
+      toPushMessage(notification, pushes.get(notification.id)?.collapseKey),
+    );
     const invalid = new Set(invalidTokens);
     if (invalid.size > 0) {
       await devices.deleteByTokens([...invalid]);

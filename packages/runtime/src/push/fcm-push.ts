@@ -63,6 +63,16 @@ export const createFcmSender = (
           tokens,
           notification: { title: message.title, body: message.body },
           data: message.data,
+          // One notification per key on the device: Android replaces by tag, iOS by apns-collapse-id.
+          ...(message.collapseKey === undefined
+            ? {}
+            : {
+                android: { collapseKey: message.collapseKey, notification: { tag: message.collapseKey } },
+                apns: {
+                  headers: { "apns-collapse-id": message.collapseKey },
+                  payload: { aps: { threadId: message.collapseKey } },
+                },
+              }),
         }),
         timeoutMs,
         () => Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "timeout" }),

@@ -82,4 +82,18 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
 
     return row ? { userId: row.id, role: row.role as Role } : null;
   },
+
+  async filterActive(sessionIds) {
+    if (sessionIds.length === 0) {
+      return [];
+    }
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = ANY($1::uuid[]) AND s.revoked_at IS NULL AND u.status = 'active'`,
+      [sessionIds],
+      "sessions_filter_active",
+    );
+
+    return rows.map((row) => row.id);
+  },
 });

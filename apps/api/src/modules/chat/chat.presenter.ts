@@ -1,0 +1,28 @@
+import type { ConversationDto, MessageDto, ReadMarkerDto } from "@agora/contracts/chat";
+import type { ConversationSummary, Message, ReadMarker } from "@agora/domain/chat/chat.types";
+
+export const toMessageDto = (message: Message): MessageDto => ({
+  id: message.id,
+  conversation_id: message.conversationId,
+  seq: message.seq,
+  sender_id: message.senderId,
+  body: message.body,
+  message_type: message.messageType,
+  client_message_id: message.clientMessageId,
+  created_at: message.createdAt.toISOString(),
+});
+
+export const toConversationDto = (conversation: ConversationSummary): ConversationDto => ({
+  id: conversation.id,
+  participant_ids: [...conversation.participantIds],
+  last_message: conversation.lastMessage ? toMessageDto(conversation.lastMessage) : null,
+  unread_count: conversation.unreadCount,
+  updated_at: conversation.updatedAt.toISOString(),
+});
+
+export const toReadMarkerDto = (marker: ReadMarker): ReadMarkerDto => ({
+  conversation_id: marker.conversationId,
+  user_id: marker.userId,
+  read_at: marker.readAt?.toISOString() ?? null,
+  last_read_seq: marker.lastReadSeq,
+});

@@ -1,0 +1,170 @@
+import type { ServerFrame } from "@agora/contracts/chat";
+import type { ChatSignal, ConversationRepository, MessageRepository } from "@agora/domain/chat/chat.ports";
+import { CHAT_PAGE_SIZE, type ReadMarker } from "@agora/domain/chat/chat.types";
+import type { ChannelGrant } from "@agora/domain/chat/open-channel";
+import { toMessageDto, toReadMarkerDto } from "../modules/chat/chat.presenter";
+
+/** What the hub needs of a socket: a way to send text, and where it stands. */
+export type ChannelClient = {
+  readonly id: string;
+  readonly grant: ChannelGrant;
+  /** The seq of the last message this socket was sent (or skipped, being before its start). */
+  cursor: number;
+  /** The newest read marker this socket was sent, per participant. */
+  readonly reads: Map<string, { seq: number; at: number }>;
+  send(text: string): void;
+};
+
+type Room = {
+  conversationId: string;
+  clients: Set<ChannelClient>;
+  pumping: boolean;
+  again: boolean;
+};
+
+export type ChannelHubDeps = {
+  messages: Pick<MessageRepository, "listPage">;
+  conversations: Pick<ConversationRepository, "findReadMarkers">;
+  /** A failed load (it is retried shortly). */
+  onError(error: unknown): void;
+};
+
+const frame = (value: ServerFrame): string => JSON.stringify(value);
+
+/**
+ * The sockets of this process, by conversation, and what each was sent. A message signal (from
+ * any process) makes the conversation's room load the messages after its lowest cursor, in seq
+ * order, and send each socket those after its own cursor: order and "each message once per
+ * socket" follow from the cursors, whatever order signals arrive in, and a lost signal is made up
+ * by the next one (or by `resync`). Seqs commit in order (the send takes the conversation's row
+ * lock), so the messages after a cursor are always a gapless run.
+ */
+export const createChannelHub = ({ messages, conversations, onError }: ChannelHubDeps) => {
+  const rooms = new Map<string, Room>();
+
+  const lowestCursor = (room: Room) => {
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const client of room.clients) {
+      lowest = Math.min(lowest, client.cursor);
+    }
+
+    return lowest;
+  };
+
+  const pump = async (room: Room): Promise<void> => {
+    if (room.pumping) {
+      room.again = true;
+
+      return;
+    }
+    room.pumping = true;
+    try {
+      do {
+        room.again = false;
+        let from = lowestCursor(room);
+        while (room.clients.size > 0) {
+          const page = await messages.listPage(room.conversationId, { after: from }, CHAT_PAGE_SIZE);
+          for (const message of page.messages) {
+            const text = frame({ type: "message", data: toMessageDto(message) });
+            for (const client of room.clients) {
+              if (client.cursor < message.seq) {
+                client.cursor = message.seq;
+                client.send(text);
+              }
+            }
+          }
+          const last = page.messages.at(-1);
+          if (!page.hasMore || !last) {
+            break;
+          }
+          from = last.seq;
+        }
+      } while (room.again && room.clients.size > 0);
+    } catch (error) {
+      onError(error);
+      setTimeout(() => void pump(room), 1_000).unref();
+    } finally {
+      room.pumping = false;
+    }
+  };
+
+  const sendRead = (room: Room, marker: ReadMarker) => {
+    if (marker.readAt === null) {
+      return;
+    }
+    const at = marker.readAt.getTime();
+    let text: string | undefined;
+    for (const client of room.clients) {
+      const seen = client.reads.get(marker.userId);
+      if (seen && seen.seq >= marker.lastReadSeq && seen.at >= at) {
+        continue;
+      }
+      client.reads.set(marker.userId, { seq: marker.lastReadSeq, at });
+      text ??= frame({ type: "read", data: toReadMarkerDto(marker) });
+      client.send(text);
+    }
+  };
+
+  return {
+    /** Joins the socket to its conversation's room and sends what it should have from its cursor. */
+    add(client: ChannelClient) {
+      let room = rooms.get(client.grant.conversationId);
+      if (!room) {
+        room = {
+          conversationId: client.grant.conversationId,
+          clients: new Set(),
+          pumping: false,
+          again: false,
+        };
+        rooms.set(room.conversationId, room);
+      }
+      room.clients.add(client);
+      void pump(room);
+    },
+
+    remove(client: ChannelClient) {
+      const room = rooms.get(client.grant.conversationId);
+      if (room?.clients.delete(client) && room.clients.size === 0) {
+        rooms.delete(room.conversationId);
+      }
+    },
+
+    /** A committed change heard through the fan-out. */
+    signal(signal: ChatSignal) {
+      const room = rooms.get(signal.conversationId);
+      if (!room) {
+        return;
+      }
+      if (signal.type === "message") {
+        if (signal.seq > lowestCursor(room)) {
+          void pump(room);
+        }
+
+        return;
+      }
+      sendRead(room, signal);
+    },
+
+    /** Signals may have been lost: every room reloads messages after its cursors, and read markers. */
+    async resync() {
+      for (const room of rooms.values()) {
+        void pump(room);
+      }
+      const ids = [...rooms.keys()];
+      for (let start = 0; start < ids.length; start += 500) {
+        for (const marker of await conversations.findReadMarkers(ids.slice(start, start + 500))) {
+          const room = rooms.get(marker.conversationId);
+          if (room) {
+            sendRead(room, marker);
+          }
+        }
+      }
+    },
+
+    *clients(): IterableIterator<ChannelClient> {
+      for (const room of rooms.values()) {
+        yield* room.clients;
+      }
+    },
+  };
+};

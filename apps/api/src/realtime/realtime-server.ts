@@ -1,0 +1,291 @@
+import type { IncomingMessage, Server } from "node:http";
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import type { ServerFrame } from "@agora/contracts/chat";
+import type {
+  ChatConnectionRepository,
+  ChatFanOut,
+  ConversationRepository,
+  MessageRepository,
+} from "@agora/domain/chat/chat.ports";
+import type { ChannelGrant } from "@agora/domain/chat/open-channel";
+import type { SessionRepository } from "@agora/domain/identity/identity.ports";
+import type { Clock } from "@agora/domain/shared/clock";
+import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { Logger } from "pino";
+import { type WebSocket, WebSocketServer } from "ws";
+import type { UpgradeSlot } from "../http/app-env";
+import type { RequestHandler } from "../http/handler";
+import { type ChannelClient, createChannelHub } from "./channel-hub";
+
+/** SPEC: incoming frames are limited to 1 KiB (a larger one closes the socket with 1009). */
+export const MAX_FRAME_BYTES = 1024;
+
+/** SPEC: a keepalive ping every 25 s; a socket that missed the previous pong is terminated. */
+export const PING_INTERVAL_MS = 25_000;
+
+/** How often the sessions behind open sockets are checked (logout, suspension, deletion). */
+const SESSION_CHECK_MS = 2_000;
+
+/** A socket whose unsent frames exceed this is too slow to keep: it is closed (1013). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** Presence rows not refreshed for this long are deleted (their process is gone). */
+const STALE_CONNECTION_MS = 10 * 60_000;
+
+/** The close codes a client may see besides the protocol's own (1001, 1003, 1009). */
+export const CLOSE_CODES = { sessionEnded: 4401, tooSlow: 1013 } as const;
+
+/** What the realtime server needs from the composition root. */
+export type RealtimeDeps = {
+  /** A new fan-out subscription (LISTEN connection, or PGlite in-process); closed with the server. */
+  openFanOut(onError: (error: unknown) => void): ChatFanOut;
+  connections: ChatConnectionRepository;
+  sessions: Pick<SessionRepository, "filterActive">;
+  messages: Pick<MessageRepository, "listPage">;
+  conversations: Pick<ConversationRepository, "findReadMarkers">;
+  clock: Clock;
+  ids: IdGenerator;
+};
+
+export type RealtimeOptions = { pingIntervalMs?: number; sessionCheckMs?: number };
+
+export type RealtimeServer = {
+  /** How many sockets are open in this process. */
+  readonly size: number;
+  /** Closes every socket with 1001, stops listening for changes and forgets this process's presence. */
+  close(): Promise<void>;
+};
+
+const pong = JSON.stringify({ type: "pong" } satisfies ServerFrame);
+const unsupportedFrame = JSON.stringify({
+  type: "error",
+  data: {
+    code: "unsupported_frame",
+    message: 'Only {"type":"ping"} is understood; the frame was ignored. Send messages with POST …/messages.',
+  },
+} satisfies ServerFrame);
+
+/** The request the upgrade carries, for the same handler every HTTP request goes through. */
+const toRequest = (incoming: IncomingMessage): Request => {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        headers.append(name, item);
+      }
+    } else if (value !== undefined) {
+      headers.set(name, value);
+    }
+  }
+
+  return new Request(new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "localhost"}`), {
+    method: incoming.method ?? "GET",
+    headers,
+  });
+};
+
+/** Writes a refusal as a plain HTTP response (status, headers, envelope) and closes the connection. */
+const refuse = async (socket: Duplex, response: Response): Promise<void> => {
+  const body = Buffer.from(await response.arrayBuffer());
+  const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}`];
+  response.headers.forEach((value, name) => {
+    if (!["content-length", "connection", "transfer-encoding"].includes(name)) {
+      lines.push(`${name}: ${value}`);
+    }
+  });
+  lines.push(`content-length: ${body.length}`, "connection: close", "", "");
+  socket.end(Buffer.concat([Buffer.from(lines.join("\r\n"), "latin1"), body]));
+};
+
+/**
+ * The realtime channel on a node HTTP server: upgrade requests go through the same handler as every
+ * request (request id, access log, the route's checks: bearer token, participation, Origin), and
+ * only a request the route admitted is upgraded (`ws`, maxPayload 1 KiB). Changes committed by any
+ * process arrive through the fan-out and are pushed by the channel hub.
+ */
+export const startRealtime = async (
+  server: Server,
+  handler: RequestHandler,
+  { deps, logger, options = {} }: { deps: RealtimeDeps; logger: Logger; options?: RealtimeOptions },
+): Promise<RealtimeServer> => {
+  const log = logger.child({ component: "realtime" });
+  const instanceId = deps.ids.next();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, clientTracking: false });
+  const sockets = new Map<ChannelClient, { ws: WebSocket; alive: boolean; added: Promise<void> }>();
+  const hub = createChannelHub({
+    messages: deps.messages,
+    conversations: deps.conversations,
+    onError: (error) => log.warn({ err: error }, "realtime: loading messages failed; retrying"),
+  });
+  const fanOut = deps.openFanOut((error) => log.warn({ err: error }, "realtime: change feed interrupted"));
+  await fanOut.start({
+    signal: (signal) => hub.signal(signal),
+    resync: () => {
+      log.info("realtime: change feed back; catching up every open conversation");
+      hub.resync().catch((error: unknown) => log.warn({ err: error }, "realtime: resync failed"));
+    },
+  });
+  let closing = false;
+
+  const open = (ws: WebSocket, grant: ChannelGrant) => {
+    const now = deps.clock.now();
+    const client: ChannelClient = {
+      id: deps.ids.next(),
+      grant,
+      cursor: grant.afterSeq,
+      reads: new Map(),
+      send(text) {
+        if (ws.readyState !== ws.OPEN) {
+          return;
+        }
+        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+          ws.close(CLOSE_CODES.tooSlow, "too slow: reconnect with after=<last seq>");
+
+          return;
+        }
+        ws.send(text);
+      },
+    };
+    const added = deps.connections
+      .add({ id: client.id, instanceId, conversationId: grant.conversationId, userId: grant.userId, at: now })
+      .catch((error: unknown) => log.warn({ err: error }, "realtime: presence row not written"));
+    const state = { ws, alive: true, added };
+    sockets.set(client, state);
+    ws.on("pong", () => {
+      state.alive = true;
+    });
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) {
+        ws.close(1003, "binary frames are not supported");
+
+        return;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(String(data));
+      } catch {
+        parsed = undefined;
+      }
+      client.send(
+        parsed && typeof parsed === "object" && (parsed as { type?: unknown }).type === "ping"
+          ? pong
+          : unsupportedFrame,
+      );
+    });
+    // Protocol errors (a frame over maxPayload, a bad frame) are followed by close; nothing to add.
+    ws.on("error", () => {});
+    ws.on("close", () => {
+      sockets.delete(client);
+      hub.remove(client);
+      void added.then(() =>
+        deps.connections
+          .remove(client.id)
+          .catch((error: unknown) => log.warn({ err: error }, "realtime: presence row not removed")),
+      );
+    });
+    hub.add(client);
+  };
+
+  const onUpgrade = (incoming: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => socket.destroy());
+    void (async () => {
+      const slot: UpgradeSlot = {};
+      try {
+        const response = await handler(toRequest(incoming), {
+          incoming,
+          upgrade: slot,
+        } as unknown as Parameters<RequestHandler>[1]);
+        const grant = slot.grant;
+        if (!grant || closing) {
+          await refuse(socket, response);
+
+          return;
+        }
+        wss.handleUpgrade(incoming, socket, head, (ws) => open(ws, grant));
+      } catch (error) {
+        log.error({ err: error }, "realtime: upgrade failed");
+        socket.destroy();
+      }
+    })();
+  };
+  server.on("upgrade", onUpgrade);
+
+  // Keepalive: a socket that did not answer the previous ping is cut; presence rows are refreshed.
+  const heartbeat = setInterval(() => {
+    for (const state of sockets.values()) {
+      if (!state.alive) {
+        state.ws.terminate();
+        continue;
+      }
+      state.alive = false;
+      state.ws.ping();
+    }
+    const now = deps.clock.now();
+    deps.connections
+      .touchInstance(instanceId, now, new Date(now.getTime() - STALE_CONNECTION_MS))
+      .catch((error: unknown) => log.warn({ err: error }, "realtime: presence not refreshed"));
+  }, options.pingIntervalMs ?? PING_INTERVAL_MS);
+  heartbeat.unref();
+
+  // Sockets of a session that ended (logout, suspension, deletion) close within seconds.
+  let checking = false;
+  const sessionCheck = setInterval(async () => {
+    if (checking || sockets.size === 0) {
+      return;
+    }
+    checking = true;
+    try {
+      // Only the sockets asked about: one that opened while the query ran is checked next time.
+      const checked = [...sockets];
+      const sessionIds = [...new Set(checked.map(([client]) => client.grant.sessionId))];
+      const live = new Set(await deps.sessions.filterActive(sessionIds));
+      for (const [client, state] of checked) {
+        if (!live.has(client.grant.sessionId)) {
+          state.ws.close(CLOSE_CODES.sessionEnded, "session ended");
+        }
+      }
+    } catch (error) {
+      log.warn({ err: error }, "realtime: session check failed");
+    } finally {
+      checking = false;
+    }
+  }, options.sessionCheckMs ?? SESSION_CHECK_MS);
+  sessionCheck.unref();
+
+  return {
+    get size() {
+      return sockets.size;
+    },
+    async close() {
+      if (closing) {
+        return;
+      }
+      closing = true;
+      server.off("upgrade", onUpgrade);
+      clearInterval(heartbeat);
+      clearInterval(sessionCheck);
+      const states = [...sockets.values()];
+      const closed = states.map(
+        (state) => new Promise<void>((resolve) => state.ws.once("close", () => resolve())),
+      );
+      for (const state of states) {
+        state.ws.close(1001, "server shutting down");
+      }
+      // Clients answer the close at once; one that does not is cut after a second.
+      const cut = setTimeout(() => {
+        for (const state of states) {
+          state.ws.terminate();
+        }
+      }, 1_000);
+      await Promise.all(closed);
+      clearTimeout(cut);
+      await fanOut.close();
+      await Promise.all(states.map((state) => state.added));
+      await deps.connections
+        .removeInstance(instanceId)
+        .catch((error: unknown) => log.warn({ err: error }, "realtime: presence not cleared"));
+      wss.close();
+    },
+  };
+};

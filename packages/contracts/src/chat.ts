@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { timestampSchema } from "./common";
+
+/** Longest message body, in characters, after trimming. */
+const MESSAGE_MAX_LENGTH = 4000;
+
+const seqSchema = z.number().int().min(1);
+
+/** A non-negative integer from the query string (a seq cursor); absent when empty. */
+const seqQuery = (description: string) =>
+  z.preprocess(
+    (value) => {
+      if (value === undefined || value === "") {
+        return undefined;
+      }
+      const text = String(value).trim();
+
+      return /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    },
+    z
+      .number({ error: "must be a non-negative integer" })
+      .int("must be a non-negative integer")
+      .min(0, "must be a non-negative integer")
+      .max(2_147_483_647, "is too large")
+      .optional()
+      .meta({ description }),
+  );
+
+export const messageSchema = z
+  .object({
+    id: z.string(),
+    conversation_id: z.string(),
+    seq: seqSchema.meta({
+      description:
+        "1, 2, 3 … within the conversation, without gaps: the one order both participants see, and the cursor of `before`/`after`.",
+    }),
+    sender_id: z.string(),
+    body: z.string(),
+    message_type: z.enum(["text"]),
+    client_message_id: z.string().nullable(),
+    created_at: timestampSchema,
+  })
+  .meta({ id: "Message" });
+export type MessageDto = z.infer<typeof messageSchema>;
+
+export const conversationSchema = z
+  .object({
+    id: z.string(),
+    participant_ids: z.array(z.string()).length(2).meta({ description: "Both user ids, ascending." }),
+    last_message: messageSchema.nullable(),
+    unread_count: z.number().int().min(0).meta({
+      description: "The other participant's messages after the caller's read marker.",
+    }),
+    updated_at: timestampSchema.meta({ description: "Last activity: creation, then each new message." }),
+  })
+  .meta({ id: "Conversation" });
+export type ConversationDto = z.infer<typeof conversationSchema>;
+
+export const createConversationRequestSchema = z.object({
+  other_user_id: z.string().min(1).meta({ description: "The other participant; not the caller." }),
+});
+
+export const sendMessageRequestSchema = z.object({
+  body: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`)
+    .meta({ description: `Trimmed; 1 to ${MESSAGE_MAX_LENGTH} characters.` }),
+  message_type: z.enum(["text"]).default("text").meta({ description: "`text` (the default)." }),
+  client_message_id: z.string().min(1).max(100).optional().meta({
+    description:
+      "The client's id for safe retries (1-100 characters), unique per sender and conversation: a retry answers the first message.",
+  }),
+});
+
+export const messagePageQuerySchema = z
+  .object({
+    before: seqQuery("Page back: the 50 messages just before this seq."),
+    after: seqQuery("Catch up: the first 50 messages after this seq (0 = from the start)."),
+  })
+  .refine((query) => query.before === undefined || query.after === undefined, {
+    message: "give before or after, not both",
+    path: ["after"],
+  });
+
+export const messagePageMetaSchema = z.object({
+  limit: z.number().int(),
+  has_more: z.boolean().meta({
+    description:
+      "Whether more messages lie in the page's direction: older ones (newest page, `before`) or newer ones (`after`).",
+  }),
+});
+
+export const readMarkerSchema = z
+  .object({
+    conversation_id: z.string(),
+    user_id: z.string(),
+    read_at: timestampSchema
+      .nullable()
+      .meta({ description: "When the marker last moved; null before any read." }),
+    last_read_seq: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Every message up to this seq is read (0: none)." }),
+  })
+  .meta({ id: "ReadMarker" });
+export type ReadMarkerDto = z.infer<typeof readMarkerSchema>;
+
+export const realtimeQuerySchema = z.object({
+  after: seqQuery(
+    "Resume: the socket first sends every message after this seq, in order, then live ones; absent = live ones only.",
+  ),
+});
+
+/** Frames the server sends on the realtime channel (JSON text frames). */
+export const serverFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message"), data: messageSchema }),
+  z.object({ type: z.literal("read"), data: readMarkerSchema }),
+  z.object({ type: z.literal("pong") }),
+  z.object({
+    type: z.literal("error"),
+    data: z.object({ code: z.literal("unsupported_frame"), message: z.string() }),
+  }),
+]);
+export type ServerFrame = z.infer<typeof serverFrameSchema>;

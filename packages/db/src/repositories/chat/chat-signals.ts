@@ -1,0 +1,46 @@
+import type { ChatSignal } from "@agora/domain/chat/chat.ports";
+
+/**
+ * The one notification channel of chat changes. Writers call pg_notify inside their own statement,
+ * so a signal is delivered only when its change commits, and never for one that rolled back.
+ */
+export const CHAT_CHANNEL = "agora_chat";
+
+/**
+ * The SQL of a message signal for the row source `alias` (conversation_id, seq): ids and positions
+ * only, never content (NOTIFY payloads are limited to 8000 bytes, and receivers load the message).
+ */
+export const messageSignalSql = (alias: string) =>
+  `pg_notify('${CHAT_CHANNEL}', json_build_object('t', 'm', 'c', ${alias}.conversation_id, 's', ${alias}.seq)::text)`;
+
+/** The SQL of a read signal for `alias` (id, user_id, last_read_seq, read_at). */
+export const readSignalSql = (alias: string) =>
+  `pg_notify('${CHAT_CHANNEL}', json_build_object('t', 'r', 'c', ${alias}.id, 'u', ${alias}.user_id,
+     's', ${alias}.last_read_seq, 'a', (extract(epoch FROM ${alias}.read_at) * 1000)::bigint)::text)`;
+
+type Payload = { t?: unknown; c?: unknown; s?: unknown; u?: unknown; a?: unknown };
+
+/** A payload of CHAT_CHANNEL as a signal; undefined for anything else (never throws). */
+export const decodeChatSignal = (payload: string | undefined): ChatSignal | undefined => {
+  if (!payload) {
+    return undefined;
+  }
+  let parsed: Payload;
+  try {
+    parsed = JSON.parse(payload) as Payload;
+  } catch {
+    return undefined;
+  }
+  const { t, c, s, u, a } = parsed;
+  if (typeof c !== "string" || typeof s !== "number") {
+    return undefined;
+  }
+  if (t === "m") {
+    return { type: "message", conversationId: c, seq: s };
+  }
+  if (t === "r" && typeof u === "string" && typeof a === "number") {
+    return { type: "read", conversationId: c, userId: u, lastReadSeq: s, readAt: new Date(a) };
+  }
+
+  return undefined;
+};

@@ -1,0 +1,181 @@
+import type { MessageNoticeReader, MessageRepository } from "@agora/domain/chat/chat.ports";
+import type { Message, MessageType } from "@agora/domain/chat/chat.types";
+import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { ChatMessage as ChatMessageModel } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
+import type { RowOf } from "../../rows";
+import type { SqlExecutor } from "../../sql";
+import { notBlockedSql } from "../community/user-blocks.repository";
+import { messageSignalSql } from "./chat-signals";
+
+type MessageRow = RowOf<ChatMessageModel>;
+
+const messageColumns =
+  "m.id, m.conversation_id, m.seq, m.sender_id, m.body, m.message_type, m.client_message_id, m.created_at";
+
+const toMessage = (row: MessageRow): Message => ({
+  id: row.id,
+  conversationId: row.conversation_id,
+  seq: row.seq,
+  senderId: row.sender_id,
+  body: row.body,
+  messageType: row.message_type as MessageType,
+  clientMessageId: row.client_message_id,
+  createdAt: row.created_at,
+});
+
+type SendRow = { found: number; blocked: boolean; effects: number } & {
+  [K in keyof MessageRow]: MessageRow[K] | null;
+};
+
+/**
+ * The send, in one statement (one round trip, atomic on its own):
+ * - conv: the conversation, if the sender is in it, locked (sends of one conversation queue here,
+ *   so seqs are handed out in commit order), with the block rule of the pair;
+ * - msg: the message at last_seq + 1, unless blocked; a client_message_id the sender already used
+ *   here conflicts and inserts nothing;
+ * - moved, event, signal: only for an inserted message — the conversation's last_seq, activity and
+ *   the sender's read marker, the outbox row, and pg_notify (delivered when this commits).
+ * When nothing is inserted nothing else is written, so seq has no gaps.
+ */
+const sendStatement = `
+WITH conv AS (
+  SELECT c.id, c.last_seq, NOT ${notBlockedSql("c.user_a_id", "c.user_b_id")} AS blocked
+    FROM conversations c
+   WHERE c.id = $1 AND $2::uuid IN (c.user_a_id, c.user_b_id)
+     FOR UPDATE OF c
+), msg AS (
+  INSERT INTO chat_messages (id, conversation_id, seq, sender_id, body, message_type, client_message_id, created_at)
+  SELECT $3, conv.id, conv.last_seq + 1, $2, $4, $5, $6, $7 FROM conv WHERE NOT conv.blocked
+  ON CONFLICT (conversation_id, sender_id, client_message_id) DO NOTHING
+  RETURNING id, conversation_id, seq, sender_id, body, message_type, client_message_id, created_at
+), moved AS (
+  UPDATE conversations c SET
+    last_seq = msg.seq,
+    updated_at = msg.created_at,
+    user_a_read_seq = CASE WHEN c.user_a_id = msg.sender_id THEN msg.seq ELSE c.user_a_read_seq END,
+    user_a_read_at = CASE WHEN c.user_a_id = msg.sender_id THEN msg.created_at ELSE c.user_a_read_at END,
+    user_b_read_seq = CASE WHEN c.user_b_id = msg.sender_id THEN msg.seq ELSE c.user_b_read_seq END,
+    user_b_read_at = CASE WHEN c.user_b_id = msg.sender_id THEN msg.created_at ELSE c.user_b_read_at END
+    FROM msg
+   WHERE c.id = msg.conversation_id
+  RETURNING c.id
+), event AS (
+  INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, attempts, available_at, created_at)
+  SELECT $8, $9, $10, $11, $12::jsonb, 0, msg.created_at, msg.created_at FROM msg
+  RETURNING id
+), signal AS (
+  SELECT ${messageSignalSql("msg")} FROM msg
+)
+SELECT (SELECT count(*) FROM conv)::int AS found,
+       COALESCE((SELECT blocked FROM conv), false) AS blocked,
+       ((SELECT count(*) FROM moved) + (SELECT count(*) FROM event) + (SELECT count(*) FROM signal))::int AS effects,
+       msg.*
+  FROM (SELECT 1) AS one LEFT JOIN msg ON true`;
+
+export const createMessageRepository = (db: SqlExecutor, ids: IdGenerator): MessageRepository => ({
+  async send(message, event) {
+    const { rows } = await db.query<SendRow>(
+      sendStatement,
+      [
+        idParam(message.conversationId),
+        message.senderId,
+        message.id,
+        message.body,
+        message.messageType,
+        message.clientMessageId,
+        message.createdAt,
+        ids.next(),
+        event.kind,
+        event.aggregateType,
+        event.aggregateId,
+        JSON.stringify(event.payload),
+      ],
+      "chat_messages_send",
+    );
+    const row = rows[0];
+    if (!row || row.found === 0) {
+      return { status: "not_found" };
+    }
+    if (row.blocked) {
+      return { status: "blocked" };
+    }
+    if (row.id === null) {
+      return { status: "duplicate" };
+    }
+
+    return { status: "sent", message: toMessage(row as MessageRow) };
+  },
+
+  async findByClientMessageId(conversationId, senderId, clientMessageId) {
+    const { rows } = await db.query<MessageRow>(
+      `SELECT ${messageColumns} FROM chat_messages m
+        WHERE m.conversation_id = $1 AND m.sender_id = $2 AND m.client_message_id = $3`,
+      [idParam(conversationId), idParam(senderId), clientMessageId],
+      "chat_messages_by_client_id",
+    );
+
+    return rows[0] ? toMessage(rows[0]) : null;
+  },
+
+  async listPage(conversationId, cursor, limit) {
+    // One row more than the page tells whether the direction goes on.
+    if ("after" in cursor) {
+      const { rows } = await db.query<MessageRow>(
+        `SELECT ${messageColumns} FROM chat_messages m
+          WHERE m.conversation_id = $1 AND m.seq > $2 ORDER BY m.seq LIMIT $3`,
+        [idParam(conversationId), cursor.after, limit + 1],
+        "chat_messages_after",
+      );
+
+      return { messages: rows.slice(0, limit).map(toMessage), hasMore: rows.length > limit };
+    }
+    const { rows } = await db.query<MessageRow>(
+      `SELECT ${messageColumns} FROM chat_messages m
+        WHERE m.conversation_id = $1 AND m.seq < $2 ORDER BY m.seq DESC LIMIT $3`,
+      [idParam(conversationId), "before" in cursor ? cursor.before : 2_147_483_647, limit + 1],
+      "chat_messages_before",
+    );
+
+    return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore: rows.length > limit };
+  },
+});
+
+export const createMessageNoticeReader = (db: SqlExecutor): MessageNoticeReader => ({
+  async findNotice(messageId, liveSince) {
+    const { rows } = await db.query<{
+      conversation_id: string;
+      id: string;
+      seq: number;
+      sender_name: string;
+      recipient_id: string;
+      recipient_connected: boolean;
+    }>(
+      `SELECT m.conversation_id, m.id, m.seq, r.recipient_id,
+              COALESCE(NULLIF(u.display_name, ''), u.username::text) AS sender_name,
+              EXISTS (SELECT 1 FROM chat_connections k
+                       WHERE k.conversation_id = m.conversation_id AND k.user_id = r.recipient_id
+                         AND k.seen_at >= $2) AS recipient_connected
+         FROM chat_messages m
+         JOIN conversations c ON c.id = m.conversation_id
+         JOIN users u ON u.id = m.sender_id
+         CROSS JOIN LATERAL (SELECT CASE WHEN c.user_a_id = m.sender_id THEN c.user_b_id ELSE c.user_a_id END
+                               AS recipient_id) r
+        WHERE m.id = $1`,
+      [idParam(messageId), liveSince],
+      "chat_messages_notice",
+    );
+    const row = rows[0];
+
+    return row
+      ? {
+          conversationId: row.conversation_id,
+          messageId: row.id,
+          seq: row.seq,
+          senderName: row.sender_name,
+          recipientId: row.recipient_id,
+          recipientConnected: row.recipient_connected,
+        }
+      : null;
+  },
+});

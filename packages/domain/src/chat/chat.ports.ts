@@ -1,0 +1,134 @@
+import type { BlockRepository } from "../community/community.ports";
+import type { UserRepository } from "../identity/identity.ports";
+import type { NewOutboxEvent } from "../outbox/outbox.types";
+import type {
+  Conversation,
+  ConversationSummary,
+  Message,
+  MessagePage,
+  MessageType,
+  PageCursor,
+  ReadMarker,
+} from "./chat.types";
+
+export type NewMessage = {
+  id: string;
+  conversationId: string;
+  senderId: string;
+  body: string;
+  messageType: MessageType;
+  clientMessageId: string | null;
+  createdAt: Date;
+};
+
+/** What the one send statement did. */
+export type SendOutcome =
+  | { status: "sent"; message: Message }
+  /** No such conversation, or the sender is not in it. */
+  | { status: "not_found" }
+  /** One of the two blocks the other: nothing was stored. */
+  | { status: "blocked" }
+  /** The sender already stored a message with this client_message_id here: nothing was stored. */
+  | { status: "duplicate" };
+
+export interface ConversationRepository {
+  /** Inserts the pair's conversation unless the pair already has one (then nothing happens). */
+  insertPair(conversation: { id: string; userAId: string; userBId: string; at: Date }): Promise<void>;
+  /** The pair's conversation as `viewerId` sees it (last message, unread count). */
+  findSummaryByPair(userAId: string, userBId: string, viewerId: string): Promise<ConversationSummary | null>;
+  /** The user's most recently active conversations, newest activity first, in one statement. */
+  listSummariesByParticipant(userId: string, limit: number): Promise<ConversationSummary[]>;
+  /** The conversation, when `userId` is one of its participants. */
+  findForParticipant(id: string, userId: string): Promise<Conversation | null>;
+  /**
+   * Moves the participant's read marker to the newest message (never back) and read_at to `at`
+   * (never back), and signals every API process, in one statement; null when `userId` is not a
+   * participant.
+   */
+  markRead(id: string, userId: string, at: Date): Promise<ReadMarker | null>;
+  /** Both participants' markers of each conversation (resynchronising realtime sockets). */
+  findReadMarkers(ids: readonly string[]): Promise<ReadMarker[]>;
+}
+
+export interface MessageRepository {
+  /**
+   * One statement: unless the pair is blocked or the client_message_id was used, takes the next
+   * seq under the conversation's row lock, inserts the message, moves the conversation's activity
+   * and the sender's read marker to it, appends `event` to the outbox and signals every API
+   * process (pg_notify, delivered on commit). Nothing is written unless the message is.
+   */
+  send(message: NewMessage, event: NewOutboxEvent): Promise<SendOutcome>;
+  findByClientMessageId(
+    conversationId: string,
+    senderId: string,
+    clientMessageId: string,
+  ): Promise<Message | null>;
+  /** A page in ascending seq: the newest `limit`, those just before a seq, or those just after one. */
+  listPage(conversationId: string, cursor: PageCursor, limit: number): Promise<MessagePage>;
+}
+
+/** A new message as its notification needs it, loaded at delivery. */
+export type MessageNotice = {
+  conversationId: string;
+  messageId: string;
+  seq: number;
+  senderName: string;
+  recipientId: string;
+  /** Whether the recipient has a realtime socket open on this conversation (then no push). */
+  recipientConnected: boolean;
+};
+
+/** What delivering `message.sent` reads. */
+export interface MessageNoticeReader {
+  /** The notice of the message, with the recipient's presence as of `liveSince`; null when gone. */
+  findNotice(messageId: string, liveSince: Date): Promise<MessageNotice | null>;
+}
+
+/** The realtime sockets open now, shared by every API process (for "push only when no socket"). */
+export interface ChatConnectionRepository {
+  add(connection: {
+    id: string;
+    instanceId: string;
+    conversationId: string;
+    userId: string;
+    at: Date;
+  }): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** Marks the instance's sockets seen at `at` and forgets every row not seen since `staleBefore`. */
+  touchInstance(instanceId: string, at: Date, staleBefore: Date): Promise<void>;
+  /** Forgets every socket of the instance (it is shutting down). */
+  removeInstance(instanceId: string): Promise<void>;
+}
+
+/** A committed chat change, as every API process hears it: ids and positions, never content. */
+export type ChatSignal =
+  | { type: "message"; conversationId: string; seq: number }
+  | { type: "read"; conversationId: string; userId: string; lastReadSeq: number; readAt: Date };
+
+export type ChatSignalListener = {
+  /** A change that committed (in this process or another). */
+  signal(signal: ChatSignal): void;
+  /**
+   * The feed was interrupted (its connection was lost and is back): signals may have been
+   * missed, so listeners reload from what they last saw.
+   */
+  resync(): void;
+};
+
+/**
+ * The fan-out: how every API process hears the chat changes any of them committed. Writers signal
+ * inside their own statement (pg_notify, delivered only on commit); an adapter brings the signals
+ * to the listener: PostgreSQL LISTEN on a dedicated connection, or PGlite's in-process notifications.
+ */
+export interface ChatFanOut {
+  /** Starts listening; resolves once signals flow. */
+  start(listener: ChatSignalListener): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type ChatRepositories = {
+  conversations: ConversationRepository;
+  messages: MessageRepository;
+  users: Pick<UserRepository, "findById">;
+  blocks: Pick<BlockRepository, "isBlockedEitherWay">;
+};

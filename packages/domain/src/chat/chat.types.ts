@@ -1,0 +1,56 @@
+/** The message types a client may send (media attachments will add theirs). */
+export const messageTypes = ["text"] as const;
+export type MessageType = (typeof messageTypes)[number];
+
+/** Longest message body, in characters, after trimming. */
+export const MAX_MESSAGE_LENGTH = 4000;
+
+/** Conversations per list, and messages per page or catch-up (SPEC: up to 50 per read). */
+export const CHAT_PAGE_SIZE = 50;
+
+/**
+ * A chat message. `seq` is 1, 2, 3 … within its conversation, without gaps: one total order that
+ * both participants see and a cursor for paging and catch-up.
+ */
+export type Message = {
+  id: string;
+  conversationId: string;
+  seq: number;
+  senderId: string;
+  body: string;
+  messageType: MessageType;
+  clientMessageId: string | null;
+  createdAt: Date;
+};
+
+/** A one-to-one conversation; `participantIds` in ascending order. */
+export type Conversation = {
+  id: string;
+  participantIds: [string, string];
+  /** The newest message's seq (0 before the first message). */
+  lastSeq: number;
+  createdAt: Date;
+  /** Last activity: creation, then each message. */
+  updatedAt: Date;
+};
+
+/** A conversation as one participant sees it in a list. */
+export type ConversationSummary = Conversation & {
+  lastMessage: Message | null;
+  /** The other participant's messages after the viewer's read marker. */
+  unreadCount: number;
+};
+
+/** Where a participant has read up to (0 before anything was read) and when it last moved. */
+export type ReadMarker = {
+  conversationId: string;
+  userId: string;
+  lastReadSeq: number;
+  readAt: Date | null;
+};
+
+/** One page of messages, in ascending seq; `hasMore` says whether the direction asked for goes on. */
+export type MessagePage = { messages: Message[]; hasMore: boolean };
+
+/** Which messages a page holds: the newest, those before a seq, or those after one. */
+export type PageCursor = { before: number } | { after: number } | { newest: true };

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { type NotifyDeps, notify } from "../../notifications/notify";
+import { defineEventKind } from "../../outbox/event-kind";
+import type { MessageNoticeReader } from "../chat.ports";
+
+export type MessageSentDeps = NotifyDeps & { chat: MessageNoticeReader };
+
+/**
+ * A realtime socket counts as open while its process refreshed it within this long (every 25 s);
+ * a process that died leaves rows that stop counting after it.
+ */
+export const CONNECTION_LIVE_MS = 60_000;
+
+/**
+ * A new chat message: the recipient gets an inbox row, and a push unless a realtime socket of
+ * theirs is open on the conversation (they see it already). Pushes collapse per conversation: the
+ * device shows the newest one. The payload is ids only; who, and the sender's name, are read at
+ * delivery, and the message text never goes into a notification (push travels through FCM/APNs).
+ */
+export const messageSent = defineEventKind({
+  kind: "message.sent",
+  aggregateType: "conversation",
+  payload: z.object({
+    conversation_id: z.uuid(),
+    message_id: z.uuid(),
+    sender_id: z.uuid(),
+  }),
+  deliver: async (deps: MessageSentDeps, event) => {
+    const liveSince = new Date(deps.clock.now().getTime() - CONNECTION_LIVE_MS);
+    const notice = await deps.chat.findNotice(event.payload.message_id, liveSince);
+    if (!notice) {
+      return;
+    }
+
+    await notify(deps, event, [
+      {
+        userId: notice.recipientId,
+        kind: event.kind,
+        title: "New message",
+        body: `${notice.senderName} sent you a message.`,
+        data: { conversation_id: notice.conversationId, message_id: notice.messageId, seq: notice.seq },
+        push: !notice.recipientConnected,
+        collapseKey: `conversation:${notice.conversationId}`,
+      },
+    ]);
+  },
+});

@@ -1,0 +1,36 @@
+import type { Actor } from "../shared/actor";
+import { NotFoundError } from "../shared/app-error";
+import type { ChatDeps } from "./chat.deps";
+
+/** What a realtime socket is allowed: its conversation, its user and session, where it starts. */
+export type ChannelGrant = {
+  conversationId: string;
+  userId: string;
+  /** The socket lives as long as this session (logout, suspension and deletion end it). */
+  sessionId: string;
+  /** Messages after this seq are pushed: `after` when given (capped at the newest), else the newest. */
+  afterSeq: number;
+};
+
+/**
+ * Admits the caller to a conversation's realtime channel: participants only (404 otherwise). With
+ * `after`, the channel first replays every message after that seq, in order, then goes live.
+ */
+export const openChannel = async (
+  { repos }: Pick<ChatDeps, "repos">,
+  actor: Actor,
+  conversationId: string,
+  after: number | undefined,
+): Promise<ChannelGrant> => {
+  const conversation = await repos.conversations.findForParticipant(conversationId, actor.userId);
+  if (!conversation) {
+    throw new NotFoundError("Conversation");
+  }
+
+  return {
+    conversationId: conversation.id,
+    userId: actor.userId,
+    sessionId: actor.sessionId,
+    afterSeq: after === undefined ? conversation.lastSeq : Math.min(after, conversation.lastSeq),
+  };
+};
