@@ -4,6 +4,8 @@
 // no validation layer, no domain layer, no logging, no metrics.
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { createReportExportSource } from "@agora/db/repositories/administration/report-export.repository";
 import { createMessageRepository } from "@agora/db/repositories/chat/messages.repository";
 import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/community/moment-queries";
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
@@ -15,6 +17,7 @@ import { createMenuItemRepository } from "@agora/db/repositories/marketplace/men
 import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
 import { createOrderRepository } from "@agora/db/repositories/orders/orders.repository";
 import { createOutboxWriter } from "@agora/db/repositories/outbox/outbox-events.repository";
+import { stringify } from "csv-stringify";
 import { jwtVerify } from "jose";
 import pg from "pg";
 import { v7 } from "uuid";
@@ -57,6 +60,8 @@ const executor = (client: pg.Pool | pg.PoolClient) => ({
 const onPool = {
   notifications: createNotificationRepository(executor(pool)),
   messages: createMessageRepository(executor(pool), ids),
+  orders: createOrderRepository(executor(pool)),
+  reportExport: createReportExportSource(executor(pool)),
 };
 
 /** The same authentication Agora does: verify the JWT, then one query for the live session. */
@@ -78,6 +83,66 @@ const authenticate = async (request: IncomingMessage): Promise<{ id: string }> =
   }
 
   return { id: rows[0].id as string };
+};
+
+/** GET /api/v1/admin/orders: Agora's collection statements (count and page), presented as Agora does. */
+const adminOrders: Handler = async (request, response, url) => {
+  await authenticate(request);
+  const q = url.searchParams.get("q") ?? undefined;
+  const status = (url.searchParams.get("status") ?? undefined) as Parameters<
+    typeof onPool.orders.findPage
+  >[0]["status"];
+  const page = {
+    limit: Number(url.searchParams.get("limit") ?? 20),
+    offset: Number(url.searchParams.get("offset") ?? 0),
+  };
+  const found = await onPool.orders.findPage({ q, status, serviceIds: undefined }, page);
+  send(
+    response,
+    200,
+    envelope(
+      found.items.map((o) => ({
+        id: o.id,
+        customer_id: o.customerId,
+        provider_id: o.providerId,
+        listing_id: o.listingId,
+        menu_item_id: o.menuItemId,
+        item_name: o.itemName,
+        unit_price_amount: o.unitPriceAmount,
+        quantity: o.quantity,
+        total_amount: o.totalAmount,
+        currency: o.currency,
+        status: o.status,
+        payment_status: o.paymentStatus,
+        version: o.version,
+        notes: o.notes,
+        schedule_at: o.scheduleAt?.toISOString() ?? null,
+        created_at: o.createdAt.toISOString(),
+        updated_at: o.updatedAt.toISOString(),
+      })),
+      { ...page, total: found.total },
+    ),
+  );
+};
+
+/** GET /api/v1/admin/exports/reports.csv: the same keyset batches through csv-stringify. */
+const reportsCsv: Handler = async (request, response) => {
+  await authenticate(request);
+  response.writeHead(200, { "content-type": "text/csv; charset=utf-8" });
+  const rows = (async function* () {
+    for await (const batch of onPool.reportExport.batches(1_000)) {
+      yield* batch;
+    }
+  })();
+  Readable.from(rows)
+    .pipe(
+      stringify({
+        header: true,
+        escape_formulas: true,
+        cast: { date: (value) => value.toISOString(), boolean: (value) => (value ? "true" : "false") },
+      }),
+    )
+    .pipe(response);
 };
 
 const readBody = (request: IncomingMessage): Promise<string> =>
@@ -322,6 +387,8 @@ const routes = new Map<string, Handler>([
   ["POST /api/v1/orders", createOrder],
   ["GET /api/v1/notifications", notifications],
   ["GET /api/v1/community/feed", communityFeed],
+  ["GET /api/v1/admin/orders", adminOrders],
+  ["GET /api/v1/admin/exports/reports.csv", reportsCsv],
 ]);
 
 const reported = new Set<string>();

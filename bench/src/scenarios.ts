@@ -3,11 +3,10 @@
 // the same SQL. `prepare` runs once the servers are up and may create data; it returns the
 // per-run request settings (path, headers, bodies).
 import { createHash } from "node:crypto";
-import pg from "pg";
 import { v7 } from "uuid";
+import { adminScenarios } from "./admin.ts";
 import { chatScenarios } from "./chat.ts";
-import { type SeededCommunity, seedCommunity } from "./seed-community.ts";
-import { type SeededMarketplace, seedMarketplace } from "./seed-marketplace.ts";
+import { communityData, marketplace, withClient } from "./data.ts";
 
 export type BenchContext = {
   apiUrl: string;
@@ -42,16 +41,6 @@ export type Scenario = {
   prepare?: (context: BenchContext) => Promise<Partial<RequestSpec>>;
   /** After the scenario's runs: a line for the report (e.g. outbox lag measured over them). */
   report?: (context: BenchContext, window: { from: Date; to: Date }) => Promise<string>;
-};
-
-const withClient = async <T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 };
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -143,20 +132,6 @@ const outboxLag = (databaseUrl: string, window: { from: Date; to: Date }) =>
 
     return `outbox delivery lag (event written → inbox row) over ${row?.events ?? 0} order events: p50 ${Math.round(row?.p50 ?? 0)} ms, p99 ${Math.round(row?.p99 ?? 0)} ms, max ${Math.round(row?.max ?? 0)} ms; undelivered after the run: ${row?.pending ?? 0}`;
   });
-
-let seeded: Promise<SeededMarketplace> | undefined;
-const marketplace = (databaseUrl: string) => {
-  seeded ??= withClient(databaseUrl, (client) => seedMarketplace(client));
-
-  return seeded;
-};
-
-let community: Promise<SeededCommunity> | undefined;
-const communityData = ({ databaseUrl, tokenSecret }: BenchContext) => {
-  community ??= withClient(databaseUrl, (client) => seedCommunity(client, tokenSecret));
-
-  return community;
-};
 
 export const scenarios: Scenario[] = [
   { name: "GET /health", request: { path: "/health" }, connections: [50] },
@@ -274,4 +249,5 @@ export const scenarios: Scenario[] = [
     },
   },
   ...chatScenarios,
+  ...adminScenarios,
 ];

@@ -14,10 +14,10 @@ const READERS = 200;
 export type SeededCommunity = { moments: number; likes: number; readerTokens: string[] };
 
 /** Access tokens as the API issues them (HS256, TOKEN_SECRET), for sessions written here. */
-const accessToken = (secret: string, userId: string, sessionId: string) => {
+export const accessToken = (secret: string, userId: string, sessionId: string, role = "member") => {
   const now = Math.floor(Date.now() / 1000);
 
-  return new SignJWT({ role: "member", sid: sessionId })
+  return new SignJWT({ role, sid: sessionId })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(userId)
     .setIssuer("agora")

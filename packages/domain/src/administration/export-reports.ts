@@ -7,18 +7,15 @@ import type { ReportExportRow } from "./administration.types";
 const EXPORT_BATCH = 1_000;
 
 /**
- * Every moderation report, oldest first, for the CSV export (admins only). The role is checked
- * now, before anything is streamed; the rows are read in batches as the caller consumes them.
+ * Every moderation report, oldest first, for the CSV export (admins only), in batches of up to
+ * 1,000 rows. The role is checked now, before anything is streamed; each batch is read from the
+ * database only when the caller asks for it, so a slow reader holds one batch, not the export.
  */
 export const exportReports = (
   { repos }: Pick<AdministrationDeps, "repos">,
   actor: Actor,
-): AsyncIterable<ReportExportRow> => {
+): AsyncIterator<ReportExportRow[]> => {
   requireRole(actor, "admin");
 
-  return (async function* () {
-    for await (const batch of repos.reportExport.batches(EXPORT_BATCH)) {
-      yield* batch;
-    }
-  })();
+  return repos.reportExport.batches(EXPORT_BATCH)[Symbol.asyncIterator]();
 };

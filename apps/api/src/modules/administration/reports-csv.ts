@@ -1,6 +1,6 @@
-import { Readable } from "node:stream";
 import type { ReportExportRow } from "@agora/domain/administration/administration.types";
-import { stringify } from "csv-stringify";
+import { safeError } from "@agora/runtime/logging";
+import { stringify } from "csv-stringify/sync";
 import type { Logger } from "pino";
 
 /** The export's columns, in order: every field of a row, named as in the API. */
@@ -25,33 +25,51 @@ type Missing = Exclude<keyof ReportExportRow, (typeof REPORT_EXPORT_COLUMNS)[num
 const complete: [Missing] extends [never] ? true : Missing = true;
 void complete;
 
+const options = {
+  columns: [...REPORT_EXPORT_COLUMNS],
+  // Prefixes `'` to a cell starting with = + - @ tab or CR (and their full-width forms).
+  escape_formulas: true,
+  cast: {
+    date: (value: Date) => value.toISOString(),
+    boolean: (value: boolean) => (value ? "true" : "false"),
+  },
+};
+
 /**
- * `rows` as a CSV byte stream: a header row, RFC 4180 quoting, formulas neutralised
- * (`escape_formulas` prefixes `'` to a cell starting with = + - @ tab or CR), dates in RFC 3339.
- * Back-pressure flows from the client to the database reads: a row is read when the last is sent.
- * A failure mid-stream is logged (without its details reaching the client) and ends the stream.
+ * `batches` as a CSV byte stream: a header row, then each batch of rows as one chunk (RFC 4180
+ * quoting by csv-stringify, formulas neutralised, dates RFC 3339). The stream pulls: a batch is read
+ * from the database only when the client has taken the previous one, so memory holds one batch
+ * whatever the export's size. A failure mid-stream is logged (its details never reach the client)
+ * and errors the stream, which cuts the response short; a client that goes away stops the reads.
  */
 export const reportsCsv = (
-  rows: AsyncIterable<ReportExportRow>,
+  batches: AsyncIterator<ReportExportRow[]>,
   logger: Logger,
 ): ReadableStream<Uint8Array> => {
-  const csv = stringify({
-    header: true,
-    columns: [...REPORT_EXPORT_COLUMNS],
-    escape_formulas: true,
-    cast: {
-      date: (value) => value.toISOString(),
-      boolean: (value) => (value ? "true" : "false"),
-    },
-  });
-  const source = Readable.from(rows);
-  source.on("error", (error) => {
-    logger.error({ err: error }, "reports export failed mid-stream");
-    csv.destroy(error);
-  });
-  // A client that goes away stops the reads too (the generator returns, no batch is left pending).
-  csv.on("close", () => source.destroy());
-  source.pipe(csv);
+  const encoder = new TextEncoder();
 
-  return Readable.toWeb(csv) as ReadableStream<Uint8Array>;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(stringify([REPORT_EXPORT_COLUMNS as readonly string[]])));
+      },
+      async pull(controller) {
+        try {
+          const next = await batches.next();
+          if (next.done) {
+            controller.close();
+          } else {
+            controller.enqueue(encoder.encode(stringify(next.value, options)));
+          }
+        } catch (error) {
+          logger.error({ err: safeError(error) }, "reports export failed mid-stream");
+          controller.error(new Error("export failed"));
+        }
+      },
+      async cancel() {
+        await batches.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 };

@@ -83,7 +83,7 @@ export const createReportRepository = (prisma: PrismaClient, db: SqlExecutor): R
     filters.where(filter.status !== undefined && `r.status = ${filters.param(filter.status)}`);
     const { rows, total } = await selectPage<ModeratedRow>(
       db,
-      { select: moderatedColumns, from: moderatedFrom, orderBy: "r.created_at, r.id", filters },
+      { select: moderatedColumns, from: moderatedFrom, order: { table: "r", direction: "ASC" }, filters },
       page,
     );
 

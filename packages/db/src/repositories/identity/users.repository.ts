@@ -171,7 +171,13 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
     filters.where(filter.role !== undefined && `role = ${filters.param(filter.role)}`);
     const { rows, total } = await selectPage<UserRow>(
       db,
-      { select: columns, from: "users", orderBy: "created_at DESC, id DESC", filters },
+      {
+        select: columns,
+        from: "users",
+        order: { table: "users", direction: "DESC" },
+        filters,
+        search: filter.q !== undefined,
+      },
       page,
     );
 

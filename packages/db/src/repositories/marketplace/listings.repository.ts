@@ -116,8 +116,9 @@ export const createListingRepository = (db: SqlExecutor): ListingRepository => {
         {
           select: (param) => listingColumns(param(now)),
           from: listingFrom,
-          orderBy: "l.created_at DESC, l.id DESC",
+          order: { table: "l", direction: "DESC" },
           filters,
+          search: filter.q !== undefined,
         },
         page,
       );

@@ -153,7 +153,13 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
     }
     const { rows, total } = await selectPage<OrderRow>(
       db,
-      { select: orderColumns, from: "orders o", orderBy: "o.created_at DESC, o.id DESC", filters },
+      {
+        select: orderColumns,
+        from: "orders o",
+        order: { table: "o", direction: "DESC" },
+        filters,
+        search: filter.q !== undefined,
+      },
       page,
     );
 

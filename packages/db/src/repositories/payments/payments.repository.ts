@@ -94,7 +94,7 @@ export const createPaymentRepository = (db: SqlExecutor): PaymentRepository => (
     filters.where(filter.status !== undefined && `status = ${filters.param(filter.status)}`);
     const { rows, total } = await selectPage<PaymentRow>(
       db,
-      { select: paymentColumns, from: "payments", orderBy: "created_at DESC, id DESC", filters },
+      { select: paymentColumns, from: "payments", order: { table: "payments", direction: "DESC" }, filters },
       page,
     );
 
