@@ -115,6 +115,16 @@ describe("administration", () => {
 
       const orders = await list(admin, "orders", "?q=special&status=pending");
       expect(orders.body.data.map((order) => order.id).sort()).toEqual([food.orderId, home.orderId].sort());
+      expect(orders.body.meta?.total).toBe(2);
+      // A search pages like any list: the second page holds the rest, a page past the end none,
+      // and every page knows the total.
+      const second = await list(admin, "orders", "?q=special&status=pending&limit=1&offset=1");
+      expect(second.body.data).toHaveLength(1);
+      expect(second.body.meta).toEqual({ limit: 1, offset: 1, total: 2 });
+      const past = await list(admin, "orders", "?q=special&status=pending&offset=5");
+      expect(past.body.data).toEqual([]);
+      expect(past.body.meta).toEqual({ limit: 20, offset: 5, total: 2 });
+      expect((await list(admin, "orders", "?q=no-such-dish")).body.meta?.total).toBe(0);
       expect((await list(admin, "orders", `?q=${home.orderId}`)).body.data.map((order) => order.id)).toEqual([
         home.orderId,
       ]);
