@@ -7,6 +7,7 @@ import { seedCatalog } from "@agora/db/seed";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { codeKeyFor } from "@agora/domain/identity/secrets";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
@@ -18,6 +19,7 @@ import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
+import type { Mailer } from "@agora/domain/shared/mail";
 import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/runtime/config";
 import { databaseOptions } from "@agora/runtime/database";
@@ -76,7 +78,13 @@ const openConfiguredDatabase = (config: Config, applicationName: string) =>
  */
 const createOutboxDeps = (
   database: Database,
-  { clock, push, logger }: { clock: Clock; push: PushSender | undefined; logger: Logger },
+  {
+    clock,
+    push,
+    logger,
+    mailer,
+    codeKey,
+  }: { clock: Clock; push: PushSender | undefined; logger: Logger; mailer: Mailer; codeKey: string },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
@@ -85,6 +93,11 @@ const createOutboxDeps = (
     devices: repos.devices,
     push,
     clock,
+    users: repos.users,
+    codes: repos.codes,
+    rateLimits: repos.rateLimits,
+    mailer,
+    codeKey,
   };
 
   return {
@@ -108,6 +121,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const push = overrides.push ?? fcm?.sender;
   const uow = createUnitOfWork(database, ids);
   const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
+  const codeKey = codeKeyFor(config.tokenSecret);
 
   const identity: IdentityDeps = {
     uow,
@@ -115,13 +129,19 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     clock,
     ids,
     mailer: mail.mailer,
-    passwords: createArgon2Passwords(),
+    passwords: createArgon2Passwords(
+      {},
+      { concurrency: config.passwordHashConcurrency, queue: config.passwordHashQueue },
+    ),
     accessTokens: createJwtAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds),
     settings: {
-      codeKey: `${config.tokenSecret}:codes`,
+      codeKey,
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
       refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+      sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
       authRequestsPerIp: config.rateLimitAuthPerIp,
+      registrationsPerEmail: config.rateLimitRegisterPerEmail,
+      resetRequestsPerEmail: config.rateLimitResetPerEmail,
     },
   };
 
@@ -153,7 +173,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       ids,
       video: config.video ? createLiveKitTokens(config.video) : undefined,
     },
-    outbox: createOutboxDeps(database, { clock, push, logger }),
+    outbox: createOutboxDeps(database, { clock, push, logger, mailer: mail.mailer, codeKey }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {
       await mail.close();
@@ -228,7 +248,13 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
   return {
     outbox: shared
       ? runtime.outbox
-      : createOutboxDeps(database, { clock, push: runtime.notifications.push, logger }),
+      : createOutboxDeps(database, {
+          clock,
+          push: runtime.notifications.push,
+          logger,
+          mailer: runtime.mail.mailer,
+          codeKey: runtime.identity.settings.codeKey,
+        }),
     housekeeping: (signal) =>
       runHousekeeping(
         { housekeeper: createHousekeeper(database.sql), clock },

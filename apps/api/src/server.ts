@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
-import type { Config } from "@agora/runtime/config";
+import { type Config, unsafeDefaultsWarning } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
 import { serve } from "@hono/node-server";
 import { createHttpHandler } from "./app";
@@ -98,6 +98,10 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
       "agora api listening",
     );
+    const unsafe = unsafeDefaultsWarning(config);
+    if (unsafe) {
+      logger.warn(`WARNING: ${unsafe}`);
+    }
     const workerDeps = config.worker === "embedded" ? await openEmbeddedWorker(runtime) : undefined;
     const worker = workerDeps ? startEmbeddedWorker(workerDeps.outbox, workerDeps.housekeeping) : undefined;
 

@@ -4,7 +4,8 @@
 import { openDatabase } from "@agora/db/client";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories } from "@agora/db/repositories/index";
-import { eventKinds } from "@agora/domain/event-kinds";
+import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
+import { codeKeyFor } from "@agora/domain/identity/secrets";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
@@ -12,6 +13,7 @@ import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import { configOrExit } from "@agora/runtime/config-or-exit";
 import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
+import { createMailer } from "@agora/runtime/mail/create-mailer";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
 
@@ -31,10 +33,21 @@ try {
   const database = await openDatabase(databaseOptions(config, "agora-worker"));
   await database.ping();
   const push = createPush(config);
+  const mail = createMailer(config, logger);
   const clock = systemClock;
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
-  const delivery = { notifications: repos.notifications, devices: repos.devices, push: push?.sender, clock };
+  const delivery: EventDeliveryDeps = {
+    notifications: repos.notifications,
+    devices: repos.devices,
+    push: push?.sender,
+    clock,
+    users: repos.users,
+    codes: repos.codes,
+    rateLimits: repos.rateLimits,
+    mailer: mail.mailer,
+    codeKey: codeKeyFor(config.tokenSecret),
+  };
   const controller = new AbortController();
   const running = Promise.all([
     runOutbox(
@@ -53,7 +66,7 @@ try {
     ),
   ]);
   logger.info(
-    { database: database.kind, push: push ? "fcm" : "off", event_kinds: registry.kinds },
+    { database: database.kind, push: push ? "fcm" : "off", mail: mail.kind, event_kinds: registry.kinds },
     "agora worker started",
   );
 
@@ -67,6 +80,7 @@ try {
     controller.abort();
     await running;
     await push?.close();
+    await mail.close();
     await database.close();
     logger.info("agora worker stopped");
     logger.flush();

@@ -1,5 +1,8 @@
 // Every outbox event kind the service writes, for the processes that deliver them (the API with
 // its embedded worker, and apps/worker). A kind missing here would be dead-lettered as unknown.
+import { codeRequested } from "./identity/events/code-requested";
+import { codesLocked } from "./identity/events/codes-locked";
+import type { IdentityMailDeps } from "./identity/identity.deps";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";
@@ -9,8 +12,8 @@ import { paymentConfirmed } from "./payments/events/payment-confirmed";
 import { paymentRejected } from "./payments/events/payment-rejected";
 import { paymentSubmitted } from "./payments/events/payment-submitted";
 
-/** What delivering any of the kinds may need. */
-export type EventDeliveryDeps = NotifyDeps;
+/** What delivering any of the kinds may need: the inbox and push, and the mailer for code mails. */
+export type EventDeliveryDeps = NotifyDeps & IdentityMailDeps;
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   orderCreated,
@@ -19,4 +22,6 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   paymentSubmitted,
   paymentConfirmed,
   paymentRejected,
+  codeRequested,
+  codesLocked,
 ];

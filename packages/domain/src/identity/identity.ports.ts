@@ -1,3 +1,4 @@
+import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Role } from "../shared/actor";
 import type { AuditLog } from "../shared/audit";
 import type { RateLimiter } from "../shared/rate-limit";
@@ -22,6 +23,15 @@ export interface UserRepository {
   findByEmail(email: string): Promise<UserWithSecret | null>;
   /** Inserts; resolves "email_taken" or "username_taken" instead of throwing on a duplicate. */
   create(user: NewUser): Promise<"created" | "email_taken" | "username_taken">;
+  /** Whether any account holds `username` (compared case-insensitively). */
+  isUsernameTaken(username: string): Promise<boolean>;
+  /** Removes an account that is still pending verification (a registration whose mail failed). */
+  deletePending(id: string): Promise<void>;
+  /**
+   * Locks the rows of every active administrator for the rest of the transaction and returns
+   * their ids: a change that could remove the last one serializes with any other such change.
+   */
+  lockActiveAdmins(): Promise<string[]>;
   /** Updates the profile; "username_taken" when another account holds the name. */
   updateProfile(
     id: string,
@@ -58,6 +68,10 @@ export interface CodeRepository {
     code: { codeHash: string; sentAt: Date; expiresAt: Date },
     cooldownBoundary: Date,
   ): Promise<boolean>;
+  /** Deletes the code of (user, purpose) if it is still the one with `codeHash` (its mail failed). */
+  discard(userId: string, purpose: CodePurpose, codeHash: string): Promise<void>;
+  /** Spends the live code of (user, purpose): no further try can match it. */
+  spend(userId: string, purpose: CodePurpose, maxAttempts: number): Promise<void>;
   /**
    * One attempt, atomically: when a live code (unconsumed, unexpired, under `maxAttempts`) matches
    * it is consumed and "accepted"; a live code that does not match counts the attempt and is
@@ -79,6 +93,8 @@ export type RefreshTokenRecord = {
   expiresAt: Date;
   rotatedAt: Date | null;
   sessionRevokedAt: Date | null;
+  /** When the session began (sign-in): its absolute lifetime counts from here. */
+  sessionCreatedAt: Date;
 };
 
 export interface SessionRepository {
@@ -105,6 +121,7 @@ export type IdentityRepositories = {
   sessions: SessionRepository;
   audit: AuditLog;
   rateLimits: RateLimiter;
+  outbox: OutboxWriter;
 };
 
 export interface PasswordHasher {

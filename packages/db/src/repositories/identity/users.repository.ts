@@ -90,6 +90,29 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
     return taken.rows[0]?.email_taken ? "email_taken" : "username_taken";
   },
 
+  async isUsernameTaken(username) {
+    const { rows } = await db.query<{ taken: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM users WHERE username = $1) AS taken",
+      [username],
+      "users_username_taken",
+    );
+
+    return rows[0]?.taken === true;
+  },
+
+  async deletePending(id) {
+    await db.query("DELETE FROM users WHERE id = $1 AND status = 'pending_verification'", [id]);
+  },
+
+  async lockActiveAdmins() {
+    const { rows } = await db.query<{ id: string }>(
+      "SELECT id FROM users WHERE role = 'admin' AND status = 'active' ORDER BY id FOR UPDATE",
+      [],
+    );
+
+    return rows.map((row) => row.id);
+  },
+
   async updateProfile(id, profile, at) {
     try {
       const { rows } = await db.query<UserRow>(
