@@ -27,7 +27,7 @@ export type Argon2Passwords = PasswordHasher & { limiter: WorkLimiter };
  * refused at once with 503 service_unavailable: unauthenticated callers cannot pile up CPU work.
  */
 export const createArgon2Passwords = (
-  options: Partial<typeof ARGON2_OPTIONS> = {},
+  options: Partial<{ memoryCost: number; timeCost: number; parallelism: number }> = {},
   bounds: { concurrency: number; queue: number } = { concurrency: 2, queue: 64 },
 ): Argon2Passwords => {
   const settings = { ...ARGON2_OPTIONS, ...options };
