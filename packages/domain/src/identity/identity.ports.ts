@@ -38,12 +38,16 @@ export interface UserRepository {
     profile: { username: string; displayName: string },
     at: Date,
   ): Promise<User | "username_taken" | null>;
+  /** Sets the status; the user's listings follow (public only while the owner is active). */
   setStatus(id: string, status: UserStatus, at: Date): Promise<User | null>;
   setRole(id: string, role: Role, at: Date): Promise<User | null>;
   setPasswordHash(id: string, passwordHash: string, at: Date): Promise<void>;
   /** pending_verification → active, marking the email verified. False when not pending. */
   activate(id: string, at: Date): Promise<boolean>;
-  /** Marks the account deleted and scrubs what identified it (email, username, name, password). */
+  /**
+   * Marks the account deleted and scrubs what identified it (email, username, name, password);
+   * its listings stop being public.
+   */
   markDeleted(id: string, at: Date): Promise<void>;
 }
 
