@@ -154,9 +154,26 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     database,
     mail,
     identity,
-    notifications: { notifications: repos.notifications, devices: repos.devices, push, clock, ids },
+    notifications: {
+      notifications: repos.notifications,
+      devices: repos.devices,
+      push,
+      clock,
+      ids,
+      deviceProofKey: `${config.tokenSecret}:device-proofs`,
+    },
     marketplace: { uow, repos, clock, ids },
-    orders: { uow, repos, clock, ids, secrets },
+    orders: {
+      uow,
+      repos,
+      clock,
+      ids,
+      secrets,
+      settings: {
+        guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
+        guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,
+      },
+    },
     payments: {
       uow,
       repos,

@@ -4,6 +4,7 @@ import type { PaymentStatus } from "../payments/payments.types";
 import type { AuditLog } from "../shared/audit";
 import type { IdempotencyStore } from "../shared/idempotency";
 import type { Page, PageRequest } from "../shared/page";
+import type { RateLimiter } from "../shared/rate-limit";
 import type { CompletedOrderSnapshot, Order, OrderStatus } from "./orders.types";
 
 export type NewOrder = Omit<Order, "providerUserId" | "status" | "paymentStatus" | "version"> & {
@@ -45,4 +46,5 @@ export type OrderRepositories = {
   idempotency: IdempotencyStore;
   outbox: OutboxWriter;
   audit: AuditLog;
+  rateLimits: RateLimiter;
 } & Pick<MarketplaceRepositories, "providers" | "menuItems" | "sales">;
