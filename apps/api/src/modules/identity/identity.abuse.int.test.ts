@@ -1,3 +1,7 @@
+import { onPostgres } from "@agora/db/test/databases";
+import type { OutgoingMail } from "@agora/domain/shared/mail";
+import { createLogger } from "@agora/runtime/logging";
+import { createMemoryMailer } from "@agora/runtime/mail/memory-mailer";
 import type { Argon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../../test/harness";
@@ -369,5 +373,60 @@ describe("sign-in failures in parallel", () => {
     const statuses = results.map((res) => res.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+});
+
+describe.skipIf(!onPostgres)("mail outside transactions (PostgreSQL only: pg_stat_activity)", () => {
+  let h: Harness;
+  let release = () => {};
+  let entered = () => {};
+
+  beforeAll(async () => {
+    const memory = createMemoryMailer(createLogger({ level: "silent" }));
+    // A provider that takes its time: each send waits until the test lets it go.
+    const slow = {
+      async send(mail: OutgoingMail) {
+        entered();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await memory.send(mail);
+      },
+    };
+    h = await createHarness({ mail: { mailer: slow, kind: "smtp", memory, close: async () => {} } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const openTransactions = async () =>
+    (
+      await h.db.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+      )
+    ).rows[0]?.n;
+
+  it("holds no transaction open while the provider takes a sign-in or registration mail", async () => {
+    const user = await h.createUser();
+    const requests = [
+      () => h.post("/api/v1/auth/login", { email: user.email, password: user.password }),
+      () =>
+        h.post("/api/v1/auth/register", {
+          username: "slow_mail",
+          email: "slow.mail@example.com",
+          password: "a fine password",
+        }),
+    ];
+    for (const request of requests) {
+      const sending = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const pending = request();
+      await sending;
+      expect(await openTransactions()).toBe(0);
+      release();
+      expect([201, 202]).toContain((await pending).status);
+    }
   });
 });
