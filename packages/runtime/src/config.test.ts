@@ -119,7 +119,7 @@ describe("configuration", () => {
       rateLimitGuestOrdersPerIp: 30,
       rateLimitGuestOrdersPerEmail: 10,
       passwordHashConcurrency: 2,
-      passwordHashQueue: 64,
+      passwordHashQueue: 256,
       sessionMaxAgeSeconds: 7_776_000,
       mail: { logBodies: false },
     });

@@ -28,7 +28,7 @@ export type Argon2Passwords = PasswordHasher & { limiter: WorkLimiter };
  */
 export const createArgon2Passwords = (
   options: Partial<{ memoryCost: number; timeCost: number; parallelism: number }> = {},
-  bounds: { concurrency: number; queue: number } = { concurrency: 2, queue: 64 },
+  bounds: { concurrency: number; queue: number } = { concurrency: 2, queue: 256 },
 ): Argon2Passwords => {
   const settings = { ...ARGON2_OPTIONS, ...options };
   const limiter = createWorkLimiter(bounds);

@@ -39,8 +39,8 @@ export const createNotificationRoutes = ({ identity, notifications }: Notificati
       "(the previous user signed out on this phone). A token held by another account's live session is " +
       "not taken on the caller's word (that would silence the other account's pushes): the answer is 202 " +
       "`proof_sent` and the service sends that token a data-only push with `data.kind` = `device.proof` " +
-      "and `data.proof`; the app registers again with `proof` and gets 201 (a wrong or stale proof is " +
-      "422). A user keeps at most 10 registrations; registering an eleventh evicts the least recently " +
+      "and `data.proof` (when push is configured; without push the token cannot move and does not need " +
+      "to); the app registers again with `proof` and gets 201 (a wrong or stale proof is 422). A user keeps at most 10 registrations; registering an eleventh evicts the least recently " +
       "registered. Tokens the push provider reports invalid are deleted. Push carries notifications " +
       "only, never sign-in or verification codes.",
     security: secured,
