@@ -7,10 +7,12 @@ import { generateCode, hashCode } from "./secrets";
 /** Rate-limit keys of one account's codes of one purpose (neither is touched by a new code). */
 const failuresKey = (userId: string, purpose: CodePurpose) => `codes:failures:${purpose}:${userId}`;
 const sentKey = (userId: string, purpose: CodePurpose) => `codes:sent:${purpose}:${userId}`;
+/** The window of both counters. */
+const CODE_WINDOW_SECONDS = CODE_POLICY.failureWindowSeconds;
 
 /**
- * The cooldown after the `sent`-th code of a purpose within a day: 60 s for the first three, then
- * doubling (120 s, 240 s, …) up to an hour. A mistyped address or a slow inbox costs a minute;
+ * The cooldown after the `sent`-th code of a purpose within a day: 60 s after each of the first
+ * three, then doubling (120 s after the fourth, 240 s after the fifth, …) up to an hour. A mistyped address or a slow inbox costs a minute;
  * someone requesting codes in a loop, to guess them or to flood an inbox, is slowed down fast.
  */
 export const cooldownAfter = (sent: number): number =>
@@ -34,11 +36,12 @@ export const issueCode = async (
   purpose: CodePurpose,
 ): Promise<IssuedCode | CodeRefusal> => {
   const now = clock.now();
-  const failures = await rateLimits.peek(failuresKey(userId, purpose), CODE_POLICY.failureWindowSeconds, now);
+  // Both counters have a one-day window: one round trip reads them.
+  const [failures = { hits: 0, retryAfterSeconds: 0 }, sent = { hits: 0, retryAfterSeconds: 0 }] =
+    await rateLimits.peek([failuresKey(userId, purpose), sentKey(userId, purpose)], CODE_WINDOW_SECONDS, now);
   if (failures.hits >= CODE_POLICY.failureCap) {
     return { refused: "locked", retryAfterSeconds: failures.retryAfterSeconds };
   }
-  const sent = await rateLimits.peek(sentKey(userId, purpose), CODE_POLICY.sendWindowSeconds, now);
   const cooldown = cooldownAfter(sent.hits);
   const code = generateCode();
   const codeHash = hashCode(codeKey, userId, purpose, code);
@@ -68,12 +71,7 @@ export const recordCodeSent = async (
   userId: string,
   purpose: CodePurpose,
 ): Promise<void> => {
-  await rateLimits.hit(
-    sentKey(userId, purpose),
-    Number.MAX_SAFE_INTEGER,
-    CODE_POLICY.sendWindowSeconds,
-    clock.now(),
-  );
+  await rateLimits.hit(sentKey(userId, purpose), Number.MAX_SAFE_INTEGER, CODE_WINDOW_SECONDS, clock.now());
 };
 
 /**
@@ -94,7 +92,7 @@ export const attemptCode = async (
   const failures = await tx.rateLimits.hit(
     failuresKey(userId, purpose),
     CODE_POLICY.failureCap,
-    CODE_POLICY.failureWindowSeconds,
+    CODE_WINDOW_SECONDS,
     now,
   );
   if (failures.hits >= CODE_POLICY.failureCap) {

@@ -72,12 +72,12 @@ export const CODE_POLICY = {
   reset: { ttlMinutes: 30 },
   maxAttempts: 5,
   cooldownSeconds: 60,
-  /** Codes of a purpose sent within `sendWindowSeconds` at the base cooldown before it doubles. */
+  /** Codes of a purpose sent within the window that keep the base cooldown before it doubles. */
   cooldownFlatSends: 3,
   maxCooldownSeconds: 3600,
-  sendWindowSeconds: 24 * 3600,
   /** Wrong codes per account and purpose per window; reaching it locks the purpose for the window. */
   failureCap: 20,
+  /** The window of both the wrong-code count and the sent-code count. */
   failureWindowSeconds: 24 * 3600,
 } as const;
 

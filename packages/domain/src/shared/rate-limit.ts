@@ -6,8 +6,15 @@ import { RateLimitedError } from "./app-error";
  */
 export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number, now: Date): Promise<RateLimitResult>;
-  /** How many events `key` has in its current window (and when it ends), without counting one. */
-  peek(key: string, windowSeconds: number, now: Date): Promise<{ hits: number; retryAfterSeconds: number }>;
+  /**
+   * How many events each of `keys` has in its current window (and when it ends), without counting
+   * one; in the order of `keys`, in one round trip.
+   */
+  peek(
+    keys: readonly string[],
+    windowSeconds: number,
+    now: Date,
+  ): Promise<Array<{ hits: number; retryAfterSeconds: number }>>;
   reset(key: string): Promise<void>;
 }
 
