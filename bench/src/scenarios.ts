@@ -133,6 +133,44 @@ const outboxLag = (databaseUrl: string, window: { from: Date; to: Date }) =>
     return `outbox delivery lag (event written → inbox row) over ${row?.events ?? 0} order events: p50 ${Math.round(row?.p50 ?? 0)} ms, p99 ${Math.round(row?.p99 ?? 0)} ms, max ${Math.round(row?.max ?? 0)} ms; undelivered after the run: ${row?.pending ?? 0}`;
   });
 
+const BENCH_PASSWORD = "bench password 1234";
+
+/**
+ * `count` active users who all have BENCH_PASSWORD, for the sign-in scenario: one is registered
+ * through the API (so the hash is the server's own argon2id), and the rest are written straight to
+ * the database with a copy of its hash. Each sign-in mails a code and starts that user's cooldown,
+ * so every request uses another user.
+ */
+const createLoginUsers = async ({ apiUrl, databaseUrl }: BenchContext, count: number): Promise<string[]> => {
+  const seedEmail = `bench-login-seed-${v7()}@example.com`;
+  const response = await fetch(`${apiUrl}/api/v1/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: `seed${v7().slice(-12)}`, email: seedEmail, password: BENCH_PASSWORD }),
+  });
+  if (response.status !== 201) {
+    throw new Error(`bench: registering the sign-in seed user answered ${response.status}`);
+  }
+
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ password_hash: string }>(
+      "SELECT password_hash FROM users WHERE email = $1",
+      [seedEmail],
+    );
+    const hash = rows[0]?.password_hash ?? "";
+    const ids = Array.from({ length: count }, () => v7());
+    const emails = ids.map((id) => `bench-login-${id}@example.com`);
+    await client.query(
+      `INSERT INTO users (id, email, username, display_name, password_hash, role, status, email_verified_at, created_at, updated_at)
+       SELECT id, email, 'login' || right(id::text, 12), 'Bench User', $3, 'member', 'active', now(), now(), now()
+         FROM unnest($1::uuid[], $2::text[]) AS t(id, email)`,
+      [ids, emails, hash],
+    );
+
+    return emails;
+  });
+};
+
 export const scenarios: Scenario[] = [
   { name: "GET /health", request: { path: "/health" }, connections: [50] },
   { name: "GET /api/v1", request: { path: "/api/v1" }, connections: [50] },
@@ -150,6 +188,42 @@ export const scenarios: Scenario[] = [
 
       return { bodies: tokens.map((token) => JSON.stringify({ refresh_token: token })) };
     },
+  },
+  {
+    name: "POST /auth/login",
+    request: {
+      path: "/api/v1/auth/login",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    },
+    reference: false,
+    connections: [50],
+    prepare: async (context) => {
+      const emails = await createLoginUsers(context, 6_000);
+
+      return { bodies: emails.map((email) => JSON.stringify({ email, password: BENCH_PASSWORD })) };
+    },
+  },
+  {
+    name: "POST /auth/register",
+    request: {
+      path: "/api/v1/auth/register",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+    },
+    reference: false,
+    connections: [50],
+    prepare: async () => ({
+      bodies: Array.from({ length: 6_000 }, () => {
+        const id = v7();
+
+        return JSON.stringify({
+          username: `reg${id.slice(-12)}`,
+          email: `bench-register-${id}@example.com`,
+          password: BENCH_PASSWORD,
+        });
+      }),
+    }),
   },
   {
     name: "GET /auth/me",

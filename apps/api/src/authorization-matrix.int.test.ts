@@ -261,6 +261,8 @@ describe("the authorization matrix: 88 pairs × 6 callers", () => {
       call: async () => {
         const user = await h.createUser();
         await created(h.post("/api/v1/auth/password-reset/request", { email: user.email }), "reset request");
+        // Reset codes are mailed by the outbox worker.
+        await h.runOutboxOnce();
 
         return {
           path: "/api/v1/auth/password-reset/confirm",

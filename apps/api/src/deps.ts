@@ -10,6 +10,7 @@ import type { ChatDeps } from "@agora/domain/chat/chat.deps";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { codeKeyFor } from "@agora/domain/identity/secrets";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { MediaDeps } from "@agora/domain/media/media.deps";
@@ -22,6 +23,7 @@ import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
+import type { Mailer } from "@agora/domain/shared/mail";
 import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/runtime/config";
 import { databaseOptions } from "@agora/runtime/database";
@@ -88,7 +90,13 @@ const openConfiguredDatabase = (config: Config, applicationName: string) =>
  */
 const createOutboxDeps = (
   database: Database,
-  { clock, push, logger }: { clock: Clock; push: PushSender | undefined; logger: Logger },
+  {
+    clock,
+    push,
+    logger,
+    mailer,
+    codeKey,
+  }: { clock: Clock; push: PushSender | undefined; logger: Logger; mailer: Mailer; codeKey: string },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
@@ -98,6 +106,11 @@ const createOutboxDeps = (
     push,
     clock,
     chat: repos.chat,
+    users: repos.users,
+    codes: repos.codes,
+    rateLimits: repos.rateLimits,
+    mailer,
+    codeKey,
   };
 
   return {
@@ -122,6 +135,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const uow = createUnitOfWork(database, ids);
   const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
   const objects = createObjectStore(config);
+  const codeKey = codeKeyFor(config.tokenSecret);
 
   const identity: IdentityDeps = {
     uow,
@@ -129,13 +143,19 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     clock,
     ids,
     mailer: mail.mailer,
-    passwords: createArgon2Passwords(),
+    passwords: createArgon2Passwords(
+      {},
+      { concurrency: config.passwordHashConcurrency, queue: config.passwordHashQueue },
+    ),
     accessTokens: createJwtAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds),
     settings: {
-      codeKey: `${config.tokenSecret}:codes`,
+      codeKey,
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
       refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+      sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
       authRequestsPerIp: config.rateLimitAuthPerIp,
+      registrationsPerEmail: config.rateLimitRegisterPerEmail,
+      resetRequestsPerEmail: config.rateLimitResetPerEmail,
     },
   };
 
@@ -149,9 +169,26 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     mail,
     objects,
     identity,
-    notifications: { notifications: repos.notifications, devices: repos.devices, push, clock, ids },
+    notifications: {
+      notifications: repos.notifications,
+      devices: repos.devices,
+      push,
+      clock,
+      ids,
+      deviceProofKey: `${config.tokenSecret}:device-proofs`,
+    },
     marketplace: { uow, repos, clock, ids },
-    orders: { uow, repos, clock, ids, secrets },
+    orders: {
+      uow,
+      repos,
+      clock,
+      ids,
+      secrets,
+      settings: {
+        guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
+        guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,
+      },
+    },
     payments: {
       uow,
       repos,
@@ -181,7 +218,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       clock,
       ids,
     },
-    outbox: createOutboxDeps(database, { clock, push, logger }),
+    outbox: createOutboxDeps(database, { clock, push, logger, mailer: mail.mailer, codeKey }),
     probes: [{ name: "database", check: () => database.ping() }],
     async close() {
       await mail.close();
@@ -257,7 +294,13 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
   return {
     outbox: shared
       ? runtime.outbox
-      : createOutboxDeps(database, { clock, push: runtime.notifications.push, logger }),
+      : createOutboxDeps(database, {
+          clock,
+          push: runtime.notifications.push,
+          logger,
+          mailer: runtime.mail.mailer,
+          codeKey: runtime.identity.settings.codeKey,
+        }),
     housekeeping: (signal) =>
       runHousekeeping(
         { housekeeper: createHousekeeper(database.sql), objects: runtime.objects.store, clock },

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
-import type { Config } from "@agora/runtime/config";
+import { type Config, unsafeDefaultsWarning } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
 import { waitUntilAvailable } from "@agora/runtime/startup";
 import { serve } from "@hono/node-server";
@@ -142,6 +142,10 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       },
       "agora api listening",
     );
+    const unsafe = unsafeDefaultsWarning(config);
+    if (unsafe) {
+      logger.warn(`WARNING: ${unsafe}`);
+    }
     const prepared = await waitUntilAvailable(
       async () => {
         await runtime.database.ping();

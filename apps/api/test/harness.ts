@@ -68,8 +68,8 @@ export const createHarness = async (
   }
   const clock: ManualClock = createManualClock(new Date());
   const logs = createLogCapture();
-  // The per-IP auth limit is off unless a test turns it on: every in-process request has one address.
-  const config = testConfig({ rateLimitAuthPerIp: 0, ...options.config });
+  // Per-IP limits are off unless a test turns them on: every in-process request has one address.
+  const config = testConfig({ rateLimitAuthPerIp: 0, rateLimitGuestOrdersPerIp: 0, ...options.config });
   const runtime: Runtime = await createDeps(config, {
     database: target.db,
     logger: logs.logger,
@@ -121,7 +121,7 @@ export const createHarness = async (
     const refreshToken = await identity.uow.run(async (tx) => {
       await tx.sessions.create({ id: sessionId, userId: user.id, createdAt: now });
 
-      return addRefreshToken(identity, tx, sessionId, now);
+      return addRefreshToken(identity, tx, { id: sessionId, createdAt: now }, now);
     });
     const stored = await identity.repos.users.findById(user.id);
     if (!stored) {

@@ -4,7 +4,8 @@
 import { openDatabase } from "@agora/db/client";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories } from "@agora/db/repositories/index";
-import { eventKinds } from "@agora/domain/event-kinds";
+import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
+import { codeKeyFor } from "@agora/domain/identity/secrets";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
@@ -12,6 +13,7 @@ import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import { configOrExit } from "@agora/runtime/config-or-exit";
 import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
+import { createMailer } from "@agora/runtime/mail/create-mailer";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
 import { waitUntilAvailable } from "@agora/runtime/startup";
@@ -40,15 +42,21 @@ try {
   });
   const push = createPush(config);
   const objects = createObjectStore(config);
+  const mail = createMailer(config, logger);
   const clock = systemClock;
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
-  const delivery = {
+  const delivery: EventDeliveryDeps = {
     notifications: repos.notifications,
     devices: repos.devices,
     push: push?.sender,
     clock,
     chat: repos.chat,
+    users: repos.users,
+    codes: repos.codes,
+    rateLimits: repos.rateLimits,
+    mailer: mail.mailer,
+    codeKey: codeKeyFor(config.tokenSecret),
   };
   const controller = new AbortController();
   const running = Promise.all([
@@ -68,7 +76,7 @@ try {
     ),
   ]);
   logger.info(
-    { database: database.kind, push: push ? "fcm" : "off", event_kinds: registry.kinds },
+    { database: database.kind, push: push ? "fcm" : "off", mail: mail.kind, event_kinds: registry.kinds },
     "agora worker started",
   );
 
@@ -83,6 +91,7 @@ try {
     await running;
     await push?.close();
     objects.close();
+    await mail.close();
     await database.close();
     logger.info("agora worker stopped");
     logger.flush();

@@ -18,6 +18,7 @@ export const errorCodes = [
   "idempotency_in_progress",
   "order_conflict",
   "payment_conflict",
+  "last_admin",
   "invalid_transition",
   "item_unavailable",
   "plan_unavailable",

@@ -136,13 +136,25 @@ export const listingSchema = publicListingSchema
   .meta({ id: "Listing", description: "A listing as its owner (and staff) see it." });
 export type ListingDto = z.infer<typeof listingSchema>;
 
+/** The shortest `q` the trigram index can serve (it indexes three-character sequences). */
+export const MIN_SEARCH_QUERY_LENGTH = 3;
+
 /** Listing search: pagination that is not an integer is 400 `invalid_pagination` here (SPEC). */
 export const listingSearchQuerySchema = pageQuerySchema(20).extend({
   q: z
     .string()
     .max(120)
+    .refine((value) => {
+      const length = value.trim().length;
+
+      return length === 0 || length >= MIN_SEARCH_QUERY_LENGTH;
+    }, `must be at least ${MIN_SEARCH_QUERY_LENGTH} characters (or empty to browse)`)
     .optional()
-    .meta({ description: "Substring of name, description or provider name (max 120)." }),
+    .meta({
+      description:
+        "Substring of name, description or provider name: 3 to 120 characters after trimming (1 or 2 " +
+        "are 422: too short to search efficiently); empty or absent browses.",
+    }),
   category_id: z
     .string()
     .max(64)

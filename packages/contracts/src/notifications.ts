@@ -11,6 +11,16 @@ export const registerDeviceRequestSchema = z.object({
     .max(4096)
     .meta({ description: "The push registration token the platform issued (FCM token)." }),
   platform: devicePlatformSchema,
+  proof: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({
+      description:
+        "Only when the token is held by another account's live session: the `proof` the service sent to " +
+        "this token in a data push (`data.kind` = `device.proof`) after the first attempt. Valid 10-20 minutes.",
+    }),
 });
 export type RegisterDeviceRequest = z.infer<typeof registerDeviceRequestSchema>;
 
@@ -23,6 +33,8 @@ export const deviceSchema = z
   })
   .meta({ id: "Device" });
 export type DeviceDto = z.infer<typeof deviceSchema>;
+
+export const deviceProofSentSchema = z.object({ status: z.literal("proof_sent") });
 
 export const notificationSchema = z
   .object({

@@ -3,6 +3,9 @@
 import type { MessageNoticeReader } from "./chat/chat.ports";
 import { messageSent } from "./chat/events/message-sent";
 import { reportClosed } from "./community/events/report-closed";
+import { codeRequested } from "./identity/events/code-requested";
+import { codesLocked } from "./identity/events/codes-locked";
+import type { IdentityMailDeps } from "./identity/identity.deps";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";
@@ -12,8 +15,8 @@ import { paymentConfirmed } from "./payments/events/payment-confirmed";
 import { paymentRejected } from "./payments/events/payment-rejected";
 import { paymentSubmitted } from "./payments/events/payment-submitted";
 
-/** What delivering any of the kinds may need. */
-export type EventDeliveryDeps = NotifyDeps & { chat: MessageNoticeReader };
+/** What delivering any of the kinds may need: the inbox and push, chat notices, and the mailer for code mails. */
+export type EventDeliveryDeps = NotifyDeps & IdentityMailDeps & { chat: MessageNoticeReader };
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   orderCreated,
@@ -24,4 +27,6 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   paymentRejected,
   reportClosed,
   messageSent,
+  codeRequested,
+  codesLocked,
 ];

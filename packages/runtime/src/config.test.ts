@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "./config";
+import { loadConfig, testConfig, unsafeDefaultsWarning } from "./config";
 
 const productionReady = {
   APP_ENV: "production",
@@ -145,7 +145,55 @@ describe("configuration", () => {
       host: "smtp.example.com",
       port: 587,
       secure: false,
+      requireTls: true,
     });
+    const development = loadConfig({ DATA_DIR: tempDir(), SMTP_HOST: "127.0.0.1" });
+    expect(development.ok && development.config.mail.smtp?.requireTls).toBe(false);
+  });
+
+  it("reads the abuse limits, with their defaults", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.ok && defaults.config).toMatchObject({
+      rateLimitRegisterPerEmail: 5,
+      rateLimitResetPerEmail: 5,
+      rateLimitGuestOrdersPerIp: 30,
+      rateLimitGuestOrdersPerEmail: 10,
+      passwordHashConcurrency: 2,
+      passwordHashQueue: 256,
+      sessionMaxAgeSeconds: 7_776_000,
+      mail: { logBodies: false },
+    });
+    const set = loadConfig({
+      DATA_DIR: tempDir(),
+      RATE_LIMIT_GUEST_ORDERS_PER_IP: "0",
+      PASSWORD_HASH_CONCURRENCY: "4",
+      SESSION_MAX_AGE_SECONDS: "86400",
+      MAIL_LOG_BODIES: "true",
+    });
+    expect(set.ok && set.config).toMatchObject({
+      rateLimitGuestOrdersPerIp: 0,
+      passwordHashConcurrency: 4,
+      sessionMaxAgeSeconds: 86_400,
+      mail: { logBodies: true },
+    });
+    const bad = loadConfig({ DATA_DIR: tempDir(), PASSWORD_HASH_CONCURRENCY: "0" });
+    expect(bad.ok ? [] : bad.errors.map((line) => line.split(":")[0])).toEqual(["PASSWORD_HASH_CONCURRENCY"]);
+  });
+
+  it("warns when APP_ENV is unset and the server listens beyond loopback", () => {
+    const unset = loadConfig({ DATA_DIR: tempDir() });
+    expect(unset.ok && unset.config.appEnvExplicit).toBe(false);
+    if (!unset.ok) {
+      return;
+    }
+    expect(unsafeDefaultsWarning(unset.config)).toMatch(
+      /^APP_ENV is not set and the server listens on 0\.0\.0\.0/,
+    );
+    expect(unsafeDefaultsWarning({ ...unset.config, host: "127.0.0.1" })).toBeUndefined();
+    expect(unsafeDefaultsWarning({ ...unset.config, host: "::1" })).toBeUndefined();
+    const explicit = loadConfig({ DATA_DIR: tempDir(), APP_ENV: "development" });
+    expect(explicit.ok && unsafeDefaultsWarning(explicit.config)).toBeUndefined();
+    expect(unsafeDefaultsWarning(testConfig({ host: "0.0.0.0" }))).toBeUndefined();
   });
 
   it("names malformed values", () => {

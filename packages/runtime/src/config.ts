@@ -111,6 +111,14 @@ const envSchema = z.object({
   READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
   WORKER: z.enum(["embedded", "off"]).default("embedded"),
   RATE_LIMIT_AUTH_PER_IP: intFrom(0, 1_000_000, 100),
+  RATE_LIMIT_REGISTER_PER_EMAIL: intFrom(0, 1_000_000, 5),
+  RATE_LIMIT_RESET_PER_EMAIL: intFrom(0, 1_000_000, 5),
+  RATE_LIMIT_GUEST_ORDERS_PER_IP: intFrom(0, 1_000_000, 30),
+  RATE_LIMIT_GUEST_ORDERS_PER_EMAIL: intFrom(0, 1_000_000, 10),
+  PASSWORD_HASH_CONCURRENCY: intFrom(1, 64, 2),
+  PASSWORD_HASH_QUEUE: intFrom(0, 100_000, 256),
+  SESSION_MAX_AGE_SECONDS: intFrom(3600, 315_360_000, 7_776_000),
+  MAIL_LOG_BODIES: boolFrom(false),
   TRUST_PROXY: boolFrom(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -121,8 +129,18 @@ export type MailConfig = {
   from: string;
   resendApiKey: string | undefined;
   smtp:
-    | { host: string; port: number; user: string | undefined; password: string | undefined; secure: boolean }
+    | {
+        host: string;
+        port: number;
+        user: string | undefined;
+        password: string | undefined;
+        secure: boolean;
+        /** STARTTLS is mandatory (staging and production): a relay that does not offer it fails the send. */
+        requireTls: boolean;
+      }
     | undefined;
+  /** The memory mailer (no provider, development) writes mail bodies, codes included, to the log. */
+  logBodies: boolean;
 };
 
 export type S3Config = {
@@ -172,6 +190,8 @@ export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
 
 export type Config = Readonly<{
   appEnv: AppEnvName;
+  /** False when APP_ENV was not set and `development` is only the default. */
+  appEnvExplicit: boolean;
   host: string;
   port: number;
   databaseUrl: string | undefined;
@@ -197,6 +217,13 @@ export type Config = Readonly<{
   readinessChecks: boolean;
   worker: "embedded" | "off";
   rateLimitAuthPerIp: number;
+  rateLimitRegisterPerEmail: number;
+  rateLimitResetPerEmail: number;
+  rateLimitGuestOrdersPerIp: number;
+  rateLimitGuestOrdersPerEmail: number;
+  passwordHashConcurrency: number;
+  passwordHashQueue: number;
+  sessionMaxAgeSeconds: number;
   trustProxy: boolean;
   logLevel: string;
 }>;
@@ -305,6 +332,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
         user: env.SMTP_USER,
         password: env.SMTP_PASSWORD,
         secure: env.SMTP_SECURE,
+        requireTls: strict,
       }
     : undefined;
   if (strict) {
@@ -384,6 +412,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
 
   const config: Config = {
     appEnv: env.APP_ENV,
+    appEnvExplicit: (source.APP_ENV ?? "").trim() !== "",
     host: env.HOST ?? "0.0.0.0",
     port: env.PORT,
     databaseUrl: env.DATABASE_URL,
@@ -395,7 +424,12 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     refreshReuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
-    mail: { from: env.MAIL_FROM ?? "agora@localhost", resendApiKey: env.RESEND_API_KEY, smtp },
+    mail: {
+      from: env.MAIL_FROM ?? "agora@localhost",
+      resendApiKey: env.RESEND_API_KEY,
+      smtp,
+      logBodies: env.MAIL_LOG_BODIES,
+    },
     s3,
     listingPlan,
     paymentInstructions: {
@@ -411,6 +445,13 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     readinessChecks: env.READINESS_CHECKS ? env.READINESS_CHECKS === "enabled" : strict,
     worker: env.WORKER,
     rateLimitAuthPerIp: env.RATE_LIMIT_AUTH_PER_IP,
+    rateLimitRegisterPerEmail: env.RATE_LIMIT_REGISTER_PER_EMAIL,
+    rateLimitResetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
+    rateLimitGuestOrdersPerIp: env.RATE_LIMIT_GUEST_ORDERS_PER_IP,
+    rateLimitGuestOrdersPerEmail: env.RATE_LIMIT_GUEST_ORDERS_PER_EMAIL,
+    passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
+    passwordHashQueue: env.PASSWORD_HASH_QUEUE,
+    sessionMaxAgeSeconds: env.SESSION_MAX_AGE_SECONDS,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
   };
@@ -422,6 +463,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
 export const testConfig = (overrides: Partial<Config> = {}): Config =>
   Object.freeze({
     appEnv: "test",
+    appEnvExplicit: true,
     host: "127.0.0.1",
     port: 0,
     databaseUrl: undefined,
@@ -433,7 +475,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     accessTokenTtlSeconds: 900,
     refreshTokenTtlSeconds: 2_592_000,
     refreshReuseGraceSeconds: 10,
-    mail: { from: "agora@localhost", resendApiKey: undefined, smtp: undefined },
+    mail: { from: "agora@localhost", resendApiKey: undefined, smtp: undefined, logBodies: false },
     s3: undefined,
     listingPlan: undefined,
     paymentInstructions: { walletone_qr: undefined, wallettwo_qr: undefined },
@@ -443,7 +485,29 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     readinessChecks: false,
     worker: "off",
     rateLimitAuthPerIp: 100,
+    rateLimitRegisterPerEmail: 5,
+    rateLimitResetPerEmail: 5,
+    rateLimitGuestOrdersPerIp: 30,
+    rateLimitGuestOrdersPerEmail: 10,
+    passwordHashConcurrency: 2,
+    passwordHashQueue: 256,
+    sessionMaxAgeSeconds: 7_776_000,
     trustProxy: false,
     logLevel: "silent",
     ...overrides,
   } satisfies Config);
+
+const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
+
+/**
+ * The loud line for a server started with APP_ENV unset on an address others can reach: it then
+ * runs with development defaults (embedded database, generated secret, mail written to the log),
+ * which is never what a deployment meant. Undefined when there is nothing to warn about.
+ */
+export const unsafeDefaultsWarning = (config: Config): string | undefined =>
+  config.appEnvExplicit || isLoopback(config.host)
+    ? undefined
+    : `APP_ENV is not set and the server listens on ${config.host}: it runs with DEVELOPMENT defaults ` +
+      "(embedded database, generated token secret, mail not sent). Set APP_ENV=production (or staging) " +
+      "for a deployment, or APP_ENV=development to silence this warning.";

@@ -175,6 +175,22 @@ describe("HTTP shell: envelope, request ids and error mapping", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
   });
+
+  it("marks every /api/v1 response Cache-Control: no-store: successes, errors, tokens and documents", async () => {
+    const session = await h.signIn();
+    const responses = [
+      await h.get("/api/v1"),
+      await h.get("/api/v1/auth/me", { token: session.accessToken }),
+      await h.post("/api/v1/auth/refresh", { refresh_token: session.refreshToken }),
+      await h.get("/api/v1/auth/me"),
+      await h.get("/api/v1/no-such-route"),
+      await h.get("/api/v1/openapi.json"),
+      await h.post("/__probe/echo", { name: "toolongname", count: 1 }),
+    ];
+    for (const res of responses) {
+      expect(res.headers.get("cache-control"), String(res.status)).toBe("no-store");
+    }
+  });
 });
 
 describe("HTTP shell: CORS", () => {

@@ -20,12 +20,14 @@ describe("a mail provider that accepts the connection and never answers", () => 
       mail: {
         from: "agora@localhost",
         resendApiKey: undefined,
+        logBodies: false,
         smtp: {
           host: "127.0.0.1",
           port: (silent.address() as AddressInfo).port,
           user: undefined,
           password: undefined,
           secure: false,
+          requireTls: false,
         },
       },
       timeouts: { ...DEFAULT_TIMEOUTS, mailMs: MAIL_TIMEOUT_MS },

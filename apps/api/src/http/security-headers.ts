@@ -30,6 +30,9 @@ export const computeSecurityHeaders = async (): Promise<Array<readonly [string, 
       headers.push([name, value] as const);
     }
   });
+  // Responses carry tokens, guest capabilities and personal data: no cache (browser, proxy, CDN)
+  // may keep them. Nothing this service serves is meant to be cached.
+  headers.push(["cache-control", "no-store"] as const);
 
   return headers;
 };

@@ -5,7 +5,11 @@ import type {
   MessageNoticeReader,
 } from "@agora/domain/chat/chat.ports";
 import type { CommunityRepositories } from "@agora/domain/community/community.ports";
-import type { IdentityRepositories } from "@agora/domain/identity/identity.ports";
+import type {
+  CodeRepository,
+  IdentityRepositories,
+  UserRepository,
+} from "@agora/domain/identity/identity.ports";
 import type { LifestyleRepositories } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
 import type {
@@ -16,6 +20,7 @@ import type { OrderRepositories } from "@agora/domain/orders/orders.ports";
 import type { OutboxStore } from "@agora/domain/outbox/outbox.ports";
 import type { PaymentRepositories } from "@agora/domain/payments/payments.ports";
 import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { RateLimiter } from "@agora/domain/shared/rate-limit";
 import type { UnitOfWork } from "@agora/domain/shared/unit-of-work";
 import type { Database } from "../client";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -121,7 +126,10 @@ export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWo
   run: (work) => database.sql.transaction((tx) => work(createRepositories(tx, database.prisma, ids))),
 });
 
-/** What the outbox worker needs of the database: claims on the pool, inbox, devices, chat notices. */
+/**
+ * What the outbox worker needs of the database: claims on the pool, inbox and devices, chat
+ * notices, and the accounts, codes and counters behind code mails.
+ */
 export const createOutboxRepositories = (
   database: Database,
 ): {
@@ -129,9 +137,15 @@ export const createOutboxRepositories = (
   notifications: NotificationRepository;
   devices: DeviceRepository;
   chat: MessageNoticeReader;
+  users: UserRepository;
+  codes: CodeRepository;
+  rateLimits: RateLimiter;
 } => ({
   outbox: createOutboxStore(database.sql),
   notifications: createNotificationRepository(database.sql),
   devices: createDeviceRepository(database.sql),
   chat: createMessageNoticeReader(database.sql),
+  users: createUserRepository(database.sql),
+  codes: createCodeRepository(database.sql),
+  rateLimits: createRateLimiter(database.sql),
 });

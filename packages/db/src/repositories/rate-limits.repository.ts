@@ -27,17 +27,22 @@ export const createRateLimiter = (db: SqlExecutor): RateLimiter => ({
     };
   },
 
-  async peek(key, windowSeconds, now) {
-    const { rows } = await db.query<{ hits: number; window_started_at: Date }>(
-      "SELECT hits, window_started_at FROM rate_limits WHERE key = $1",
-      [key],
+  async peek(keys, windowSeconds, now) {
+    const { rows } = await db.query<{ key: string; hits: number; window_started_at: Date }>(
+      "SELECT key, hits, window_started_at FROM rate_limits WHERE key = ANY($1::text[])",
+      [keys],
+      "rate_limits_peek",
     );
-    const row = rows[0];
-    if (!row || row.window_started_at.getTime() <= now.getTime() - windowSeconds * 1000) {
-      return { hits: 0, retryAfterSeconds: 0 };
-    }
+    const byKey = new Map(rows.map((row) => [row.key, row]));
 
-    return { hits: row.hits, retryAfterSeconds: secondsLeft(row.window_started_at, windowSeconds, now) };
+    return keys.map((key) => {
+      const row = byKey.get(key);
+      if (!row || row.window_started_at.getTime() <= now.getTime() - windowSeconds * 1000) {
+        return { hits: 0, retryAfterSeconds: 0 };
+      }
+
+      return { hits: row.hits, retryAfterSeconds: secondsLeft(row.window_started_at, windowSeconds, now) };
+    });
   },
 
   async reset(key) {

@@ -1,6 +1,7 @@
 import type { Actor, Role } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import type { IdentityDeps } from "./identity.deps";
+import { LastAdminError } from "./identity.errors";
 import { requireRole } from "./identity.policy";
 import type { IdentityRepositories } from "./identity.ports";
 import type { User } from "./identity.types";
@@ -15,7 +16,22 @@ export const findAdministrableUser = async (tx: IdentityRepositories, userId: st
   return user;
 };
 
-/** Changes a user's role, audited in the same transaction (admin only; deleted users are 404). */
+/**
+ * Refuses (409 last_admin) a change that takes `userId` out of the active administrators when it
+ * is the last one. The active administrators' rows are locked first, so two such changes in
+ * parallel (two admins demoting each other) serialize: the second sees the first's result.
+ */
+export const keepAnActiveAdmin = async (tx: IdentityRepositories, userId: string): Promise<void> => {
+  const admins = await tx.users.lockActiveAdmins();
+  if (admins.includes(userId.toLowerCase()) && admins.length <= 1) {
+    throw new LastAdminError();
+  }
+};
+
+/**
+ * Changes a user's role, audited in the same transaction (admin only; deleted users are 404; the
+ * last active administrator cannot lose the role, 409 last_admin).
+ */
 export const changeUserRole = async (
   { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
   actor: Actor,
@@ -25,6 +41,9 @@ export const changeUserRole = async (
   const now = clock.now();
 
   return uow.run(async (tx) => {
+    if (input.role !== "admin") {
+      await keepAnActiveAdmin(tx, input.userId);
+    }
     const before = await findAdministrableUser(tx, input.userId);
     const user = await tx.users.setRole(input.userId, input.role, now);
     if (!user) {

@@ -1,6 +1,6 @@
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
-import { findAdministrableUser } from "./change-user-role";
+import { findAdministrableUser, keepAnActiveAdmin } from "./change-user-role";
 import type { IdentityDeps } from "./identity.deps";
 import { requireRole } from "./identity.policy";
 import type { User } from "./identity.types";
@@ -12,6 +12,8 @@ export type AdminUserStatus = (typeof adminUserStatuses)[number];
 /**
  * Suspends or reactivates a user, audited. Suspension revokes every session, so the user's access
  * tokens fail on the next request; activating a pending account also counts as verifying it.
+ * The last active administrator cannot be suspended (409 last_admin). The owner's listings follow
+ * the status: a suspended owner's listings are neither public nor orderable until reactivation.
  */
 export const changeUserStatus = async (
   { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
@@ -22,6 +24,9 @@ export const changeUserStatus = async (
   const now = clock.now();
 
   return uow.run(async (tx) => {
+    if (input.status !== "active") {
+      await keepAnActiveAdmin(tx, input.userId);
+    }
     const before = await findAdministrableUser(tx, input.userId);
     const user = await tx.users.setStatus(input.userId, input.status, now);
     if (!user) {

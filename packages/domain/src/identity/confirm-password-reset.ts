@@ -1,11 +1,17 @@
+import { attemptCode } from "./code-limits";
 import { limitAuthRequestsByIp, normalizeEmail } from "./guards";
-import { CODE_POLICY, type IdentityDeps } from "./identity.deps";
+import type { IdentityDeps } from "./identity.deps";
 import { InvalidCodeError } from "./identity.errors";
 import { hashCode } from "./secrets";
 
+/** Stands in for the account of an unknown address, so both paths run the same statements. */
+const NO_ACCOUNT = "00000000-0000-0000-0000-000000000000";
+
 /**
- * Consumes the reset code, sets the new password and revokes every session of the account, in
- * one transaction (422 invalid_code when the code does not hold).
+ * Consumes the reset code, then sets the new password and revokes every session of the account,
+ * in one transaction (422 invalid_code when the code does not hold). The code is checked first:
+ * the new password is hashed only for a caller who holds the right code, so wrong guesses cost
+ * no argon2 work. An unknown address runs the same code check (against no row) as a known one.
  */
 export const confirmPasswordReset = async (
   deps: IdentityDeps,
@@ -14,19 +20,18 @@ export const confirmPasswordReset = async (
   await limitAuthRequestsByIp(deps, input.clientIp);
   const { repos, uow, clock, passwords, settings } = deps;
   const user = await repos.users.findByEmail(normalizeEmail(input.email));
-  if (user?.status !== "active") {
-    throw new InvalidCodeError(422);
-  }
+  const userId = user?.status === "active" ? user.id : NO_ACCOUNT;
   const now = clock.now();
-  const codeHash = hashCode(settings.codeKey, user.id, "reset", input.code);
-  const passwordHash = await passwords.hash(input.password);
+  const codeHash = hashCode(settings.codeKey, userId, "reset", input.code);
   const accepted = await uow.run(async (tx) => {
-    const attempt = await tx.codes.attempt(user.id, "reset", codeHash, now, CODE_POLICY.maxAttempts);
+    const attempt = await attemptCode(tx, { userId, purpose: "reset", codeHash, now });
     if (attempt !== "accepted") {
       return false;
     }
-    await tx.users.setPasswordHash(user.id, passwordHash, now);
-    await tx.sessions.revokeAllForUser(user.id, "password_reset", now);
+    // Inside the transaction: if hashing is refused (503, busy) the code is not spent.
+    const passwordHash = await passwords.hash(input.password);
+    await tx.users.setPasswordHash(userId, passwordHash, now);
+    await tx.sessions.revokeAllForUser(userId, "password_reset", now);
 
     return true;
   });

@@ -51,3 +51,26 @@ export class EmailUnavailableError extends AppError {
     super("email_unavailable", "Email delivery is unavailable; try again later.", { cause });
   }
 }
+
+/**
+ * Every password hashing slot is busy and the queue is full (503 service_unavailable, Retry-After
+ * 1): sign-in, registration and reset confirmation are refused at once rather than queued without
+ * bound. Nothing of the request was kept.
+ */
+export class PasswordCheckBusyError extends AppError {
+  constructor() {
+    super("service_unavailable", "The service is busy checking passwords; try again in a moment.", {
+      headers: { "Retry-After": "1" },
+    });
+  }
+}
+
+/**
+ * The change would leave no active administrator (409 last_admin): the last active admin cannot
+ * be demoted or suspended; promote or reactivate another administrator first.
+ */
+export class LastAdminError extends AppError {
+  constructor() {
+    super("last_admin", "This is the last active administrator; make another user an admin first.");
+  }
+}

@@ -1,3 +1,4 @@
+import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Role } from "../shared/actor";
 import type { AuditLog } from "../shared/audit";
 import type { Page, PageRequest } from "../shared/page";
@@ -23,18 +24,31 @@ export interface UserRepository {
   findByEmail(email: string): Promise<UserWithSecret | null>;
   /** Inserts; resolves "email_taken" or "username_taken" instead of throwing on a duplicate. */
   create(user: NewUser): Promise<"created" | "email_taken" | "username_taken">;
+  /** Whether any account holds `username` (compared case-insensitively). */
+  isUsernameTaken(username: string): Promise<boolean>;
+  /** Removes an account that is still pending verification (a registration whose mail failed). */
+  deletePending(id: string): Promise<void>;
+  /**
+   * Locks the rows of every active administrator for the rest of the transaction and returns
+   * their ids: a change that could remove the last one serializes with any other such change.
+   */
+  lockActiveAdmins(): Promise<string[]>;
   /** Updates the profile; "username_taken" when another account holds the name. */
   updateProfile(
     id: string,
     profile: { username: string; displayName: string },
     at: Date,
   ): Promise<User | "username_taken" | null>;
+  /** Sets the status; the user's listings follow (public only while the owner is active). */
   setStatus(id: string, status: UserStatus, at: Date): Promise<User | null>;
   setRole(id: string, role: Role, at: Date): Promise<User | null>;
   setPasswordHash(id: string, passwordHash: string, at: Date): Promise<void>;
   /** pending_verification → active, marking the email verified. False when not pending. */
   activate(id: string, at: Date): Promise<boolean>;
-  /** Marks the account deleted and scrubs what identified it (email, username, name, password). */
+  /**
+   * Marks the account deleted and scrubs what identified it (email, username, name, password);
+   * its listings stop being public.
+   */
   markDeleted(id: string, at: Date): Promise<void>;
   /**
    * Newest first. `q` matches a substring of the email, username or display name
@@ -67,6 +81,10 @@ export interface CodeRepository {
     code: { codeHash: string; sentAt: Date; expiresAt: Date },
     cooldownBoundary: Date,
   ): Promise<boolean>;
+  /** Deletes the code of (user, purpose) if it is still the one with `codeHash` (its mail failed). */
+  discard(userId: string, purpose: CodePurpose, codeHash: string): Promise<void>;
+  /** Spends the live code of (user, purpose): no further try can match it. */
+  spend(userId: string, purpose: CodePurpose, maxAttempts: number): Promise<void>;
   /**
    * One attempt, atomically: when a live code (unconsumed, unexpired, under `maxAttempts`) matches
    * it is consumed and "accepted"; a live code that does not match counts the attempt and is
@@ -88,6 +106,8 @@ export type RefreshTokenRecord = {
   expiresAt: Date;
   rotatedAt: Date | null;
   sessionRevokedAt: Date | null;
+  /** When the session began (sign-in): its absolute lifetime counts from here. */
+  sessionCreatedAt: Date;
 };
 
 export interface SessionRepository {
@@ -116,6 +136,7 @@ export type IdentityRepositories = {
   sessions: SessionRepository;
   audit: AuditLog;
   rateLimits: RateLimiter;
+  outbox: OutboxWriter;
 };
 
 export interface PasswordHasher {

@@ -3,20 +3,29 @@ import type { IdentityRepositories } from "./identity.ports";
 import type { IssuedSession, User } from "./identity.types";
 import { generateRefreshToken, hashToken } from "./secrets";
 
-/** Adds a refresh token to `sessionId` (a new session when it is being created). */
+/** When a session that began at `createdAt` ends for good, however often it is refreshed. */
+export const sessionEndsAt = ({ settings }: Pick<IdentityDeps, "settings">, createdAt: Date): Date =>
+  new Date(createdAt.getTime() + settings.sessionMaxAgeSeconds * 1000);
+
+/**
+ * Adds a refresh token to `session` (a new session when it is being created). It expires after
+ * REFRESH_TOKEN_TTL_SECONDS, but never after the session's absolute end: rotation does not extend
+ * a session.
+ */
 export const addRefreshToken = async (
-  { ids, settings }: Pick<IdentityDeps, "ids" | "settings">,
+  deps: Pick<IdentityDeps, "ids" | "settings">,
   tx: IdentityRepositories,
-  sessionId: string,
+  session: { id: string; createdAt: Date },
   now: Date,
 ): Promise<string> => {
   const refreshToken = generateRefreshToken();
+  const sliding = now.getTime() + deps.settings.refreshTokenTtlSeconds * 1000;
   await tx.sessions.addRefreshToken({
-    id: ids.next(),
-    sessionId,
+    id: deps.ids.next(),
+    sessionId: session.id,
     tokenHash: hashToken(refreshToken),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + settings.refreshTokenTtlSeconds * 1000),
+    expiresAt: new Date(Math.min(sliding, sessionEndsAt(deps, session.createdAt).getTime())),
   });
 
   return refreshToken;

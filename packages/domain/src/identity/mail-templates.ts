@@ -44,3 +44,65 @@ export const codeMail = (input: {
 
   return { to: input.to, subject, text, html };
 };
+
+/** A plain notice (no code): text paragraphs, and the same as simple HTML. */
+const noticeMail = (input: {
+  to: string;
+  name: string;
+  subject: string;
+  paragraphs: string[];
+}): OutgoingMail => {
+  const greeting = input.name ? `Hi ${input.name},` : "Hi,";
+  const text = [greeting, "", ...input.paragraphs.flatMap((paragraph) => [paragraph, ""]), "Agora", ""].join(
+    "\n",
+  );
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',
+    `<p>${escapeHtml(greeting)}</p>`,
+    ...input.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    "<p>Agora</p></body></html>",
+  ].join("");
+
+  return { to: input.to, subject: input.subject, text, html };
+};
+
+const purposeNames: Record<CodePurpose, string> = {
+  verification: "verification",
+  sign_in: "sign-in",
+  reset: "password reset",
+};
+
+/** To the owner of an account whose purpose was locked after too many wrong codes. */
+export const codesLockedMail = (input: {
+  to: string;
+  name: string;
+  purpose: CodePurpose;
+  lockedUntil: Date;
+}): OutgoingMail => {
+  const what = purposeNames[input.purpose];
+  const until = `${input.lockedUntil.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+  return noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: `Too many wrong ${what} codes for your Agora account`,
+    paragraphs: [
+      `Too many wrong ${what} codes were entered for your account. To protect it, no ${what} code will be sent or accepted until ${until}.`,
+      input.purpose === "sign_in"
+        ? "Sign-in codes are only sent after the right password. If this was not you, someone knows your password: reset it as soon as codes work again."
+        : "If this was not you, someone may be trying to get into your account; your password is unchanged.",
+    ],
+  });
+};
+
+/** To the owner of an address someone tried to register again. */
+export const registrationAttemptMail = (input: { to: string; name: string }): OutgoingMail =>
+  noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "Someone tried to register with your email address",
+    paragraphs: [
+      "Someone just tried to create an Agora account with this email address, which already has an account. No new account was created and yours is unchanged.",
+      "If it was you, sign in instead, or reset your password if you forgot it (an account that was never verified can ask for a new verification code). If it was not you, you can ignore this mail.",
+    ],
+  });

@@ -1,7 +1,7 @@
 import type { IdentityDeps } from "./identity.deps";
 import { InvalidRefreshTokenError } from "./identity.errors";
 import type { IssuedSession, User } from "./identity.types";
-import { addRefreshToken, presentSession } from "./issue-session";
+import { addRefreshToken, presentSession, sessionEndsAt } from "./issue-session";
 import { hashToken } from "./secrets";
 
 /**
@@ -12,6 +12,8 @@ import { hashToken } from "./secrets";
  *   the same session, nothing is revoked;
  * - rotated earlier: a theft signal, the whole session is revoked (its newest token too) and the
  *   answer is 401 invalid_refresh_token.
+ * A session older than its absolute lifetime (SESSION_MAX_AGE_SECONDS from sign-in) is over
+ * whatever its tokens say: 401, and the user signs in again.
  */
 export const refreshSession = async (
   deps: IdentityDeps,
@@ -25,6 +27,11 @@ export const refreshSession = async (
       if (!token || token.sessionRevokedAt || token.expiresAt <= now) {
         return null;
       }
+      if (sessionEndsAt(deps, token.sessionCreatedAt) <= now) {
+        await tx.sessions.revoke(token.sessionId, "session_expired", now);
+
+        return null;
+      }
       const user = await tx.users.findById(token.userId);
       if (user?.status !== "active") {
         return null;
@@ -36,7 +43,12 @@ export const refreshSession = async (
 
         return null;
       }
-      const refreshToken = await addRefreshToken(deps, tx, token.sessionId, now);
+      const refreshToken = await addRefreshToken(
+        deps,
+        tx,
+        { id: token.sessionId, createdAt: token.sessionCreatedAt },
+        now,
+      );
 
       return { user, sessionId: token.sessionId, refreshToken };
     },

@@ -1,35 +1,19 @@
-import { AppError, RateLimitedError } from "../shared/app-error";
-import { limitAuthRequestsByIp, normalizeEmail } from "./guards";
+import { limitAuthRequestsByIp, limitRequestsByEmail, normalizeEmail } from "./guards";
 import type { IdentityDeps } from "./identity.deps";
-import { sendCode } from "./send-code";
-
-export type ResetRequestOutcome = "sent" | "no_account" | "cooldown" | "mail_failed";
+import { requestCodeMail } from "./request-code-mail";
 
 /**
- * Mails a reset code to an active account. The answer is 202 whatever happens, so it never tells
- * whether the account exists: inside the cooldown nothing is mailed, and a mail failure is only
- * reported to the caller (for the log), not to the client.
+ * Queues a reset code mail. The answer (202) and the work are the same whether or not the address
+ * has an account: the code is generated and mailed by the outbox worker, only to an active account,
+ * outside the cooldown and while the purpose is not locked. Only the per-address and per-email
+ * limits answer 429, and they count every request alike.
  */
 export const requestPasswordReset = async (
   deps: IdentityDeps,
   input: { email: string; clientIp: string },
-): Promise<ResetRequestOutcome> => {
+): Promise<void> => {
   await limitAuthRequestsByIp(deps, input.clientIp);
-  const user = await deps.repos.users.findByEmail(normalizeEmail(input.email));
-  if (user?.status !== "active") {
-    return "no_account";
-  }
-  try {
-    await sendCode(deps, user, "reset");
-
-    return "sent";
-  } catch (error) {
-    if (error instanceof RateLimitedError) {
-      return "cooldown";
-    }
-    if (error instanceof AppError && error.code === "email_unavailable") {
-      return "mail_failed";
-    }
-    throw error;
-  }
+  const email = normalizeEmail(input.email);
+  await limitRequestsByEmail(deps, "reset", email, deps.settings.resetRequestsPerEmail);
+  await requestCodeMail(deps, await deps.repos.users.findByEmail(email), "reset");
 };

@@ -1,13 +1,17 @@
 import { limitAuthRequestsByIp, normalizeEmail } from "./guards";
 import type { IdentityDeps } from "./identity.deps";
-import { sendCode } from "./send-code";
+import { requestCodeMail } from "./request-code-mail";
 
-/** Mails a new verification code when the account is pending; otherwise does nothing (202 either way). */
+/**
+ * Queues a new verification code mail (202 whatever the address): the worker mails it only to an
+ * account pending verification, outside the cooldown. Inside the cooldown nothing is mailed and the
+ * answer is still 202, so a resend cannot tell a pending account from an unknown address.
+ */
 export const resendVerification = async (deps: IdentityDeps, input: { email: string; clientIp: string }) => {
   await limitAuthRequestsByIp(deps, input.clientIp);
-  const user = await deps.repos.users.findByEmail(normalizeEmail(input.email));
-  if (user?.status !== "pending_verification") {
-    return;
-  }
-  await sendCode(deps, user, "verification");
+  await requestCodeMail(
+    deps,
+    await deps.repos.users.findByEmail(normalizeEmail(input.email)),
+    "verification",
+  );
 };

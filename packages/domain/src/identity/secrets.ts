@@ -11,6 +11,9 @@ export const generateCode = (): string => String(randomInt(0, 1_000_000)).padSta
 export const hashCode = (key: string, userId: string, purpose: CodePurpose, code: string): string =>
   createHmac("sha256", key).update(`${userId}:${purpose}:${code}`).digest("hex");
 
+/** The HMAC key of emailed codes, derived from the server secret (TOKEN_SECRET). */
+export const codeKeyFor = (serverSecret: string): string => `${serverSecret}:codes`;
+
 /** An opaque 256-bit refresh token, URL-safe. */
 export const generateRefreshToken = (): string => randomBytes(32).toString("base64url");
 

@@ -1,71 +1,80 @@
 import { RateLimitedError } from "../shared/app-error";
-import { MailDeliveryError } from "../shared/mail";
-import { CODE_POLICY, type IdentityDeps } from "./identity.deps";
+import { MailDeliveryError, type OutgoingMail } from "../shared/mail";
+import { type CodeRefusal, issueCode, recordCodeSent } from "./code-limits";
+import { CODE_POLICY, type IdentityMailDeps } from "./identity.deps";
 import { EmailUnavailableError } from "./identity.errors";
-import type { IdentityRepositories } from "./identity.ports";
 import type { CodePurpose, User } from "./identity.types";
 import { codeMail } from "./mail-templates";
-import { generateCode, hashCode } from "./secrets";
+
+type MailedUser = Pick<User, "id" | "email" | "displayName" | "username">;
 
 /**
- * Mails a fresh code of `purpose` to `user`, replacing the previous one. The code is written and
- * the mail sent inside one transaction: when the provider refuses, the transaction rolls back, so
- * no usable code and no cooldown are left behind (503 email_unavailable). Within the cooldown of
- * the last code of that purpose it answers 429 with Retry-After; the check and the write are one
- * statement, so two parallel requests cannot both send.
- *
- * Pass `tx` to send inside a transaction the caller already holds (registration).
+ * Issues a code of `purpose` and mails it, with no transaction open while the provider answers:
+ * the code row is written first (that write is the cooldown's proof), then the mail is sent. When
+ * the provider refuses, the code is taken back (so no usable code and no cooldown remain) and
+ * MailDeliveryError propagates. A refusal (locked purpose, cooldown) mails nothing.
+ */
+export const mailCode = async (
+  deps: Omit<IdentityMailDeps, "users">,
+  user: MailedUser,
+  purpose: CodePurpose,
+): Promise<"sent" | CodeRefusal> => {
+  const issued = await issueCode(deps, user.id, purpose);
+  if ("refused" in issued) {
+    return issued;
+  }
+  try {
+    await deps.mailer.send(
+      codeMail({
+        to: user.email,
+        name: user.displayName || user.username,
+        purpose,
+        code: issued.code,
+        validMinutes: CODE_POLICY[purpose].ttlMinutes,
+      }),
+    );
+  } catch (error) {
+    await deps.codes.discard(user.id, purpose, issued.codeHash);
+    throw error;
+  }
+  await recordCodeSent(deps, user.id, purpose);
+
+  return "sent";
+};
+
+const asEmailUnavailable = (error: unknown): unknown =>
+  error instanceof MailDeliveryError ? new EmailUnavailableError(error) : error;
+
+/**
+ * Mails a code while the client waits (sign-in, registration): a refusal is 429 rate_limited with
+ * Retry-After, a provider failure 503 email_unavailable with nothing kept.
  */
 export const sendCode = async (
-  { uow, clock, mailer, settings }: Pick<IdentityDeps, "uow" | "clock" | "mailer" | "settings">,
-  user: Pick<User, "id" | "email" | "displayName" | "username">,
+  deps: Omit<IdentityMailDeps, "users">,
+  user: MailedUser,
   purpose: CodePurpose,
-  tx?: IdentityRepositories,
 ): Promise<void> => {
-  const now = clock.now();
-  const code = generateCode();
-  const ttlMinutes = CODE_POLICY[purpose].ttlMinutes;
-  const work = async (repos: IdentityRepositories) => {
-    const stored = await repos.codes.putIfCooledDown(
-      user.id,
-      purpose,
-      {
-        codeHash: hashCode(settings.codeKey, user.id, purpose, code),
-        sentAt: now,
-        expiresAt: new Date(now.getTime() + ttlMinutes * 60_000),
-      },
-      new Date(now.getTime() - CODE_POLICY.cooldownSeconds * 1000),
-    );
-    if (!stored) {
-      const previous = await repos.codes.find(user.id, purpose);
-      const elapsed = previous ? (now.getTime() - previous.sentAt.getTime()) / 1000 : 0;
-      throw new RateLimitedError(
-        CODE_POLICY.cooldownSeconds - elapsed,
-        "A code was just sent; wait before asking for another.",
-      );
-    }
-    try {
-      await mailer.send(
-        codeMail({
-          to: user.email,
-          name: user.displayName || user.username,
-          purpose,
-          code,
-          validMinutes: ttlMinutes,
-        }),
-      );
-    } catch (error) {
-      if (error instanceof MailDeliveryError) {
-        throw new EmailUnavailableError(error);
-      }
-      throw error;
-    }
-  };
-
-  if (tx) {
-    await work(tx);
-
-    return;
+  let outcome: Awaited<ReturnType<typeof mailCode>>;
+  try {
+    outcome = await mailCode(deps, user, purpose);
+  } catch (error) {
+    throw asEmailUnavailable(error);
   }
-  await uow.run(work);
+  if (outcome !== "sent") {
+    throw new RateLimitedError(
+      outcome.retryAfterSeconds,
+      outcome.refused === "locked"
+        ? "Too many wrong codes were entered; no new code can be sent for a while."
+        : "A code was just sent; wait before asking for another.",
+    );
+  }
+};
+
+/** Sends a mail while the client waits (the registration notice): provider failure is 503. */
+export const sendMailNow = async ({ mailer }: Pick<IdentityMailDeps, "mailer">, mail: OutgoingMail) => {
+  try {
+    await mailer.send(mail);
+  } catch (error) {
+    throw asEmailUnavailable(error);
+  }
 };

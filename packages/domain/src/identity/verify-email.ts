@@ -1,9 +1,13 @@
+import { attemptCode } from "./code-limits";
 import { limitAuthRequestsByIp } from "./guards";
-import { CODE_POLICY, type IdentityDeps } from "./identity.deps";
+import type { IdentityDeps } from "./identity.deps";
 import { InvalidCodeError } from "./identity.errors";
 import { hashCode } from "./secrets";
 
-/** Consumes the verification code and activates the account (422 invalid_code otherwise). */
+/**
+ * Consumes the verification code and activates the account (422 invalid_code otherwise). A wrong
+ * code counts towards the account's daily cap of wrong verification codes.
+ */
 export const verifyEmail = async (
   deps: IdentityDeps,
   input: { userId: string; code: string; clientIp: string },
@@ -14,13 +18,7 @@ export const verifyEmail = async (
   const codeHash = hashCode(settings.codeKey, input.userId, "verification", input.code);
   // A wrong code's counted attempt must survive, so the outcome leaves the transaction as a value.
   const outcome = await uow.run(async (tx) => {
-    const attempt = await tx.codes.attempt(
-      input.userId,
-      "verification",
-      codeHash,
-      now,
-      CODE_POLICY.maxAttempts,
-    );
+    const attempt = await attemptCode(tx, { userId: input.userId, purpose: "verification", codeHash, now });
     if (attempt !== "accepted") {
       return attempt;
     }

@@ -9,7 +9,12 @@ export type NotificationsDeps = {
   push: PushSender | undefined;
   clock: Clock;
   ids: IdGenerator;
+  /** Key of the HMAC that proves a device receives a token's pushes (derived from TOKEN_SECRET). */
+  deviceProofKey: string;
 };
+
+/** Push registrations kept per user; registering one more evicts the least recently registered. */
+export const DEVICES_PER_USER = 10;
 
 /** SPEC §Limits: notifications per read. */
 export const NOTIFICATIONS_PER_READ = 50;

@@ -31,24 +31,37 @@ export interface NotificationRepository {
 
 export interface DeviceRepository {
   /**
-   * Registers `token` for the user: a new device, or the existing one with that token moved to
-   * this user with the given platform (id and created_at kept).
+   * Registers `token` for the user and session, in one statement: a new device; or the existing
+   * one with that token (id and created_at kept) when it is the user's own, when the session that
+   * registered it has ended, or when `takeOver` is set (the caller proved it receives the token's
+   * pushes). Otherwise the token is held by another user's live session: "held", nothing written.
    */
-  upsert(device: {
-    id: string;
-    userId: string;
-    token: string;
-    platform: DevicePlatform;
-    at: Date;
-  }): Promise<Device>;
+  register(
+    device: {
+      id: string;
+      userId: string;
+      sessionId: string;
+      token: string;
+      platform: DevicePlatform;
+      at: Date;
+    },
+    options: { takeOver: boolean },
+  ): Promise<Device | "held">;
+  /** Deletes the user's registrations beyond the `keep` most recently registered; resolves how many. */
+  trimUser(userId: string, keep: number): Promise<number>;
+  /** The tokens to push to: the user's registrations whose session is live (or predates sessions). */
   findTokensByUser(userId: string): Promise<string[]>;
   /** Removes registrations the push provider reported invalid; resolves how many. */
   deleteByTokens(tokens: readonly string[]): Promise<number>;
 }
 
+/**
+ * What a push carries: a visible notification (title and body) with string data, or data only (no
+ * title: nothing is shown; the app handles it, as with a device proof).
+ */
 export type PushMessage = {
-  title: string;
-  body: string;
+  title?: string;
+  body?: string;
   data: Record<string, string>;
   /**
    * Messages with the same key replace each other on the device instead of stacking (one

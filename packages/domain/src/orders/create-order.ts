@@ -1,14 +1,15 @@
 import type { Actor } from "../shared/actor";
 import { ValidationError } from "../shared/app-error";
 import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "../shared/idempotency";
+import { addressBucket, enforceLimit } from "../shared/rate-limit";
 import { orderCreated } from "./events/order-created";
 import { generateGuestToken, hashGuestToken } from "./guest-access";
-import { GUEST_ACCESS_TTL_MS, type OrdersDeps } from "./orders.deps";
+import { GUEST_ACCESS_TTL_MS, GUEST_ORDER_WINDOW_SECONDS, type OrdersDeps } from "./orders.deps";
 import { ItemUnavailableError } from "./orders.errors";
 import type { Order } from "./orders.types";
 
 /** Who places the order: a signed-in member, or a guest identified by email and phone. */
-export type OrderCaller = { actor: Actor } | { guest: { email: string; phone: string } };
+export type OrderCaller = { actor: Actor } | { guest: { email: string; phone: string; clientIp: string } };
 
 export type CreateOrderInput = {
   menuItemId: string;
@@ -32,19 +33,51 @@ const guestTokenPart = {
 };
 
 /**
+ * Guests place orders without an account, so nothing else bounds how many one client makes: each
+ * guest request counts per client address (IPv6 per /64) and per guest email, replays included,
+ * before any other work (429 rate_limited with Retry-After past either).
+ */
+const limitGuestOrders = async (
+  { repos, clock, settings }: Pick<OrdersDeps, "repos" | "clock" | "settings">,
+  guest: { email: string; clientIp: string },
+): Promise<void> => {
+  const now = clock.now();
+  const limits = [
+    { key: `guest-orders:ip:${addressBucket(guest.clientIp)}`, max: settings.guestOrdersPerIp },
+    { key: `guest-orders:email:${guest.email.trim().toLowerCase()}`, max: settings.guestOrdersPerEmail },
+  ];
+  for (const { key, max } of limits) {
+    await enforceLimit(
+      repos.rateLimits,
+      {
+        key,
+        max,
+        windowSeconds: GUEST_ORDER_WINDOW_SECONDS,
+        message: "Too many guest orders; try again later, or sign in.",
+      },
+      now,
+    );
+  }
+};
+
+/**
  * Places an order. The server copies provider, listing, item name, unit price and currency from
  * the active menu item of a publicly visible listing (422 item_unavailable otherwise) and computes
  * the total with the multiplication checked. The order, its `order.created` event and the
  * idempotency record commit together. A guest gets a one-time 64-character access capability
  * valid 90 days; a replay of the creation returns it again.
  */
-export const createOrder = (
+export const createOrder = async (
   deps: OrdersDeps,
   caller: OrderCaller,
   input: CreateOrderInput,
   idempotency: IdempotencyRequest | undefined,
-): Promise<IdempotentOutcome<CreatedOrder>> =>
-  runIdempotent(
+): Promise<IdempotentOutcome<CreatedOrder>> => {
+  if ("guest" in caller) {
+    await limitGuestOrders(deps, caller.guest);
+  }
+
+  return runIdempotent(
     { ...deps, idempotency: deps.repos.idempotency },
     idempotency,
     async (tx) => {
@@ -103,3 +136,4 @@ export const createOrder = (
     },
     guestTokenPart,
   );
+};

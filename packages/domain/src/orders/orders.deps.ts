@@ -11,7 +11,16 @@ export type OrdersDeps = {
   ids: IdGenerator;
   /** Encrypts guest capabilities kept for idempotent replays. */
   secrets: SecretBox;
+  settings: {
+    /** Guest order requests per client address (IPv6 per /64) per hour (0 = no limit). */
+    guestOrdersPerIp: number;
+    /** Guest order requests per guest email per hour (0 = no limit). */
+    guestOrdersPerEmail: number;
+  };
 };
+
+/** The window of the guest order limits. */
+export const GUEST_ORDER_WINDOW_SECONDS = 3600;
 
 /** The guest capability is valid 90 days. */
 export const GUEST_ACCESS_TTL_MS = 90 * 24 * 3600_000;

@@ -5,6 +5,7 @@ import type { PaymentStatus } from "../payments/payments.types";
 import type { AuditLog } from "../shared/audit";
 import type { IdempotencyStore } from "../shared/idempotency";
 import type { Page, PageRequest } from "../shared/page";
+import type { RateLimiter } from "../shared/rate-limit";
 import type { CompletedOrderSnapshot, Order, OrderStatus } from "./orders.types";
 
 export type NewOrder = Omit<Order, "providerUserId" | "status" | "paymentStatus" | "version"> & {
@@ -60,4 +61,5 @@ export type OrderRepositories = {
   outbox: OutboxWriter;
   audit: AuditLog;
   accountantServices: Pick<AccountantServiceRepository, "coversListing" | "findServiceIdsByAccountants">;
+  rateLimits: RateLimiter;
 } & Pick<MarketplaceRepositories, "providers" | "menuItems" | "sales">;

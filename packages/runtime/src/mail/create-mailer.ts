@@ -21,7 +21,7 @@ export type CreatedMailer = {
  * mailer means development or test.
  */
 export const createMailer = (config: Config, logger: Logger): CreatedMailer => {
-  const { from, resendApiKey, smtp } = config.mail;
+  const { from, resendApiKey, smtp, logBodies } = config.mail;
   if (resendApiKey) {
     return {
       mailer: createResendMailer({ apiKey: resendApiKey, from }, { timeoutMs: config.timeouts.mailMs }),
@@ -34,7 +34,7 @@ export const createMailer = (config: Config, logger: Logger): CreatedMailer => {
 
     return { mailer, kind: "smtp", close: () => mailer.close() };
   }
-  const memory = createMemoryMailer(logger);
+  const memory = createMemoryMailer(logger, { logBodies });
 
   return { mailer: memory, kind: "memory", memory, close: async () => {} };
 };

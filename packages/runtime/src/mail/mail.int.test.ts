@@ -114,6 +114,22 @@ describe("SMTP mailer", () => {
     expect(parsed.textLines[0]).toBe("Your code:");
   });
 
+  it("with requireTls refuses a relay that does not offer STARTTLS, and nothing reaches it", async () => {
+    const smtp = await startSmtpServer();
+    const settings = { host: "127.0.0.1", port: smtp.port, user: undefined, password: undefined, from: FROM };
+    const strict = createSmtpMailer({ ...settings, secure: false, requireTls: true }, fastTimeouts);
+    cleanups.push(() => strict.close());
+
+    const failure = await strict.send(codeMail).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MailDeliveryError);
+    expect(smtp.received).toHaveLength(0);
+
+    const lenient = createSmtpMailer({ ...settings, secure: false }, fastTimeouts);
+    cleanups.push(() => lenient.close());
+    await lenient.send(codeMail);
+    expect(smtp.received).toHaveLength(1);
+  });
+
   it("authenticates with user and password when the relay requires it", async () => {
     const smtp = await startSmtpServer({
       authOptional: false,
@@ -335,9 +351,9 @@ const collectingLogger = () => {
 };
 
 describe("memory mailer", () => {
-  it("keeps every message, finds the newest per recipient, logs a line with the body", async () => {
+  it("keeps every message, finds the newest per recipient, logs a line with the body when asked", async () => {
     const { logger, lines } = collectingLogger();
-    const mailer = createMemoryMailer(logger);
+    const mailer = createMemoryMailer(logger, { logBodies: true });
 
     await mailer.send(codeMail);
     await mailer.send({ ...codeMail, to: "bob@example.test", text: "Your code:\n\n222222\n" });
@@ -364,9 +380,10 @@ describe("memory mailer", () => {
     expect(mailer.last()).toBeUndefined();
   });
 
-  it("leaves the body out of the log when logBodies is false", async () => {
+  it("leaves the body, and so the code, out of the log by default (MAIL_LOG_BODIES unset)", async () => {
     const { logger, lines } = collectingLogger();
-    const mailer = createMemoryMailer(logger, { logBodies: false });
+    const mailer =
+      createMailer(testConfig(), logger).memory ?? createMemoryMailer(logger, { logBodies: true });
 
     await mailer.send(codeMail);
 
@@ -377,6 +394,7 @@ describe("memory mailer", () => {
       subject: codeMail.subject,
     });
     expect(lines[0]).not.toHaveProperty("text");
+    expect(JSON.stringify(lines)).not.toContain("123456");
     expect(mailer.sent).toHaveLength(1);
   });
 });
@@ -398,7 +416,15 @@ describe("createMailer", () => {
       mail: {
         from: FROM,
         resendApiKey: undefined,
-        smtp: { host: "127.0.0.1", port: smtp.port, user: undefined, password: undefined, secure: false },
+        smtp: {
+          host: "127.0.0.1",
+          port: smtp.port,
+          user: undefined,
+          password: undefined,
+          secure: false,
+          requireTls: false,
+        },
+        logBodies: false,
       },
     });
     const created = createMailer(config, logger);
@@ -414,7 +440,15 @@ describe("createMailer", () => {
       mail: {
         from: FROM,
         resendApiKey: "re_123",
-        smtp: { host: "127.0.0.1", port: 2525, user: undefined, password: undefined, secure: false },
+        smtp: {
+          host: "127.0.0.1",
+          port: 2525,
+          user: undefined,
+          password: undefined,
+          secure: false,
+          requireTls: false,
+        },
+        logBodies: false,
       },
     });
     const created = createMailer(config, logger);

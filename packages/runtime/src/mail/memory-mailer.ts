@@ -10,7 +10,10 @@ export type MemoryMailer = Mailer & {
 };
 
 export type MemoryMailerOptions = {
-  /** Put the text body in the log line: in development that is how one reads the codes. */
+  /**
+   * Put the text body, and so any code it carries, in the log line (MAIL_LOG_BODIES). Off by
+   * default: a deployment that forgot APP_ENV must not print every sign-in code to its logs.
+   */
   logBodies?: boolean;
 };
 
@@ -18,7 +21,7 @@ export const MEMORY_MAIL_LOG_MESSAGE = "mail (not sent: no mail provider configu
 
 /** Development and test stand-in: keeps messages in memory and logs them; never fails. */
 export const createMemoryMailer = (logger: Logger, options: MemoryMailerOptions = {}): MemoryMailer => {
-  const logBodies = options.logBodies ?? true;
+  const logBodies = options.logBodies ?? false;
   const sent: OutgoingMail[] = [];
 
   return {

@@ -8,6 +8,8 @@ export type SmtpSettings = {
   user: string | undefined;
   password: string | undefined;
   secure: boolean;
+  /** Refuse to send unless the relay upgrades the connection with STARTTLS (staging, production). */
+  requireTls?: boolean;
   from: string;
 };
 
@@ -47,7 +49,8 @@ const describeFailure = (error: unknown): string => {
 /**
  * Sends through an SMTP relay. One connection per message, no pool: the volume is a few codes a
  * minute, and a pooled connection that the relay silently dropped while idle would turn the next
- * code into a failed request. STARTTLS is used whenever the server offers it (nodemailer default).
+ * code into a failed request. STARTTLS is used whenever the server offers it (nodemailer default),
+ * and is mandatory with `requireTls` (set in staging and production).
  */
 export const createSmtpMailer = (settings: SmtpSettings, options: SmtpMailerOptions = {}): SmtpMailer => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -55,6 +58,9 @@ export const createSmtpMailer = (settings: SmtpSettings, options: SmtpMailerOpti
     host: settings.host,
     port: settings.port,
     secure: settings.secure,
+    // Without it nodemailer falls back to plain text when a relay (or a man in the middle stripping
+    // the capability) does not offer STARTTLS, and credentials and codes cross the network in clear.
+    requireTLS: settings.requireTls === true && !settings.secure,
     // A relay without AUTH (local catcher, internal relay) is configured with no user.
     ...(settings.user === undefined ? {} : { auth: { user: settings.user, pass: settings.password ?? "" } }),
     connectionTimeout: options.connectionTimeoutMs ?? timeoutMs,

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import type { PushMessage, PushSender } from "@agora/domain/notifications/notifications.ports";
 import { cert, deleteApp, initializeApp, type ServiceAccount } from "firebase-admin/app";
-import { getMessaging, type Messaging } from "firebase-admin/messaging";
+import { getMessaging, type Messaging, type MulticastMessage } from "firebase-admin/messaging";
 import { withDeadline } from "../deadline";
 
 /** FCM error codes that mean "this token will never work again": the device registration is deleted. */
@@ -40,62 +40,76 @@ type MulticastSender = Pick<Messaging, "sendEachForMulticast">;
 /** One multicast waits at most this long (PUSH_TIMEOUT_MS); firebase-admin has no timeout of its own. */
 const DEFAULT_PUSH_TIMEOUT_MS = 10_000;
 
+/** FCM's limit of tokens per multicast; firebase-admin throws past it. */
+export const FCM_MULTICAST_LIMIT = 500;
+
+/** One notification per key on the device: Android replaces by tag, iOS by apns-collapse-id. */
+const collapsing = (key: string | undefined) =>
+  key === undefined
+    ? {}
+    : {
+        android: { collapseKey: key, notification: { tag: key } },
+        apns: { headers: { "apns-collapse-id": key }, payload: { aps: { threadId: key } } },
+      };
+
+/** A visible notification with data, or data only (delivered to the app in the background). */
+const multicastOf = (tokens: string[], message: PushMessage): MulticastMessage =>
+  message.title === undefined
+    ? {
+        tokens,
+        data: message.data,
+        android: { priority: "high" },
+        apns: { headers: { "apns-priority": "5" }, payload: { aps: { contentAvailable: true } } },
+      }
+    : {
+        tokens,
+        notification: { title: message.title, body: message.body ?? "" },
+        data: message.data,
+        ...collapsing(message.collapseKey),
+      };
+
 /**
- * The PushSender over a Messaging client: one multicast per message (FCM takes up to 500 tokens;
- * a user has a handful). Tokens FCM reports dead are returned as invalid; any other per-token
- * failure throws PushDeliveryError, so the event is retried (devices that already got it may get it
- * again: delivery is at least once).
+ * The PushSender over a Messaging client: one multicast per chunk of at most 500 tokens (FCM's
+ * limit). Tokens FCM reports dead are returned as invalid; any other per-token failure throws
+ * PushDeliveryError once every chunk was tried, so the event is retried (devices that already got
+ * it may get it again: delivery is at least once).
  */
 export const createFcmSender = (
   messaging: MulticastSender,
   options: { timeoutMs?: number } = {},
 ): PushSender => ({
   async send(tokens, message) {
-    if (tokens.length === 0) {
-      return { invalidTokens: [] };
-    }
     const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
-    let batch: Awaited<ReturnType<MulticastSender["sendEachForMulticast"]>>;
-    try {
-      // A timed-out send fails the event, which the outbox retries later (at least once).
-      batch = await withDeadline(
-        messaging.sendEachForMulticast({
-          tokens,
-          notification: { title: message.title, body: message.body },
-          data: message.data,
-          // One notification per key on the device: Android replaces by tag, iOS by apns-collapse-id.
-          ...(message.collapseKey === undefined
-            ? {}
-            : {
-                android: { collapseKey: message.collapseKey, notification: { tag: message.collapseKey } },
-                apns: {
-                  headers: { "apns-collapse-id": message.collapseKey },
-                  payload: { aps: { threadId: message.collapseKey } },
-                },
-              }),
-        }),
-        timeoutMs,
-        () => Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "timeout" }),
-      );
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      throw new PushDeliveryError(`FCM send failed${typeof code === "string" ? ` (${code})` : ""}`, {
-        cause: error,
-      });
-    }
     const invalidTokens: string[] = [];
     const failed: string[] = [];
-    batch.responses.forEach((response, index) => {
-      const token = tokens[index];
-      if (response.success || token === undefined) {
-        return;
+    for (let start = 0; start < tokens.length; start += FCM_MULTICAST_LIMIT) {
+      const chunk = tokens.slice(start, start + FCM_MULTICAST_LIMIT);
+      let batch: Awaited<ReturnType<MulticastSender["sendEachForMulticast"]>>;
+      try {
+        // A timed-out send fails the event, which the outbox retries later (at least once).
+        batch = await withDeadline(
+          messaging.sendEachForMulticast(multicastOf(chunk, message)),
+          timeoutMs,
+          () => Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "timeout" }),
+        );
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        throw new PushDeliveryError(`FCM send failed${typeof code === "string" ? ` (${code})` : ""}`, {
+          cause: error,
+        });
       }
-      if (isDeadToken(response.error)) {
-        invalidTokens.push(token);
-      } else {
-        failed.push(response.error?.code ?? "unknown-error");
-      }
-    });
+      batch.responses.forEach((response, index) => {
+        const token = chunk[index];
+        if (response.success || token === undefined) {
+          return;
+        }
+        if (isDeadToken(response.error)) {
+          invalidTokens.push(token);
+        } else {
+          failed.push(response.error?.code ?? "unknown-error");
+        }
+      });
+    }
     if (failed.length > 0) {
       throw new PushDeliveryError(
         `FCM refused ${failed.length} of ${tokens.length} tokens (${[...new Set(failed)].join(", ")})`,

@@ -6,7 +6,7 @@ import type { PushMessage } from "@agora/domain/notifications/notifications.port
 import { afterAll, describe, expect, it } from "vitest";
 import { testConfig } from "../config";
 import { createPush } from "./create-push";
-import { createFcmPush, createFcmSender, PushDeliveryError } from "./fcm-push";
+import { createFcmPush, createFcmSender, FCM_MULTICAST_LIMIT, PushDeliveryError } from "./fcm-push";
 import { createMemoryPush, PushUnavailableError } from "./memory-push";
 
 const message: PushMessage = { title: "New order", body: "2 × Tea", data: { order_id: "o-1" } };
@@ -22,6 +22,12 @@ const fakeMessaging = (answer: (token: string) => FakeResponse | Error) => {
     messaging: {
       async sendEachForMulticast(multicast: { tokens: string[] }) {
         calls.push(multicast);
+        if (multicast.tokens.length > 500) {
+          // What firebase-admin does past FCM's limit.
+          throw Object.assign(new Error("tokens list must not contain more than 500 items"), {
+            code: "messaging/invalid-argument",
+          });
+        }
         const responses = multicast.tokens.map(answer);
         const thrown = responses.find((response) => response instanceof Error);
         if (thrown) {
@@ -117,6 +123,36 @@ describe("FCM sender", () => {
     expect(error).toBeInstanceOf(PushDeliveryError);
     expect((error as Error).message).toBe("FCM send failed (timeout)");
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("collapses a keyed notification on the device (Android tag, APNs collapse id)", async () => {
+    const fake = fakeMessaging(() => ({ success: true }));
+    await createFcmSender(fake.messaging as never).send(["a"], { ...message, collapseKey: "chat:c1" });
+    expect(fake.calls[0]).toMatchObject({
+      android: { collapseKey: "chat:c1", notification: { tag: "chat:c1" } },
+      apns: { headers: { "apns-collapse-id": "chat:c1" } },
+    });
+  });
+
+  it("sends more than 500 tokens in chunks of at most 500, collecting dead tokens from every chunk", async () => {
+    const tokens = Array.from({ length: 1201 }, (_, i) => `t${i}`);
+    const fake = fakeMessaging((token) =>
+      token === "t7" || token === "t1100" ? failure("registration-token-not-registered") : { success: true },
+    );
+    const sender = createFcmSender(fake.messaging as never);
+
+    expect(await sender.send(tokens, message)).toEqual({ invalidTokens: ["t7", "t1100"] });
+    const sizes = (fake.calls as { tokens: string[] }[]).map((call) => call.tokens.length);
+    expect(sizes).toEqual([FCM_MULTICAST_LIMIT, FCM_MULTICAST_LIMIT, 201]);
+    expect((fake.calls as { tokens: string[] }[]).flatMap((call) => call.tokens)).toEqual(tokens);
+  });
+
+  it("sends a data-only message (no title) without a notification, for the app to handle", async () => {
+    const fake = fakeMessaging(() => ({ success: true }));
+    const sender = createFcmSender(fake.messaging as never);
+    await sender.send(["a"], { data: { kind: "device.proof", proof: "p" } });
+    expect(fake.calls[0]).toMatchObject({ tokens: ["a"], data: { kind: "device.proof", proof: "p" } });
+    expect(fake.calls[0]).not.toHaveProperty("notification");
   });
 
   it("sends nothing for an empty token list", async () => {

@@ -273,8 +273,10 @@ export const createAdministrationRoutes = ({
     description:
       "`kind` is `users` (status `active` | `suspended`) or `listings` (`active` | `inactive` | `suspended`). " +
       "Audited. Suspending a user revokes every session, so its access tokens fail on the next request; " +
-      "activating a pending user also counts as verifying it. Any other kind is 404; a status not allowed " +
-      "for the kind is 422.",
+      "activating a pending user also counts as verifying it. A suspended user's listings are neither " +
+      "public nor orderable until the user is active again. The last active administrator cannot be " +
+      "suspended: 409 `last_admin` (two administrators suspending each other at once cannot leave none). " +
+      "Any other kind is 404; a status not allowed for the kind is 422.",
     security: secured,
     middleware: admin,
     request: {
@@ -286,7 +288,7 @@ export const createAdministrationRoutes = ({
     },
     responses: {
       200: json(successEnvelope(statusResponseSchema), "The updated user or listing."),
-      ...errors(401, 403, 404, 422),
+      ...errors(401, 403, 404, 409, 422),
     },
   });
 

@@ -1,3 +1,6 @@
+import { onPostgres } from "@agora/db/test/databases";
+import { changeUserRole } from "@agora/domain/identity/change-user-role";
+import { LastAdminError } from "@agora/domain/identity/identity.errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 
@@ -177,4 +180,92 @@ describe("administering users", () => {
       expect((await h.runtime.identity.repos.users.findById(target.id))?.status).toBe("active");
     });
   });
+});
+
+describe("the last active administrator", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const activeAdmins = async () =>
+    (
+      await h.db.sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM users WHERE role = 'admin' AND status = 'active'",
+      )
+    ).rows[0]?.n;
+  const demote = (by: SignedIn, target: SignedIn) =>
+    h.patch<ErrorBody>(
+      `/api/v1/admin/users/${target.user.id}/role`,
+      { role: "member" },
+      { token: by.accessToken },
+    );
+  const suspend = (by: SignedIn, target: SignedIn) =>
+    h.patch<ErrorBody>(
+      `/api/v1/admin/users/${target.user.id}/status`,
+      { status: "suspended" },
+      { token: by.accessToken },
+    );
+
+  it("cannot be demoted or suspended (409 last_admin); with another admin it can, and then the other cannot", async () => {
+    const first = await h.signIn({ role: "admin" });
+    for (const res of [await demote(first, first), await suspend(first, first)]) {
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe("last_admin");
+    }
+    expect(await activeAdmins()).toBe(1);
+
+    const second = await h.signIn({ role: "admin" });
+    expect((await demote(second, first)).status).toBe(200);
+    const last = await suspend(second, second);
+    expect(last.status).toBe(409);
+    expect(last.body.error.code).toBe("last_admin");
+    // A suspended admin does not count: promoting one back leaves the active one the last.
+    expect(await activeAdmins()).toBe(1);
+    // Changing anyone else stays possible.
+    const member = await h.signIn();
+    expect((await suspend(second, member)).status).toBe(200);
+  });
+
+  it.skipIf(!onPostgres)(
+    "leaves one active admin when two admins demote each other at once (PostgreSQL only: parallel connections)",
+    async () => {
+      await h.db.sql.query("UPDATE users SET role = 'member' WHERE role = 'admin'");
+      for (let round = 0; round < 5; round += 1) {
+        const a = await h.signIn({ role: "admin" });
+        const b = await h.signIn({ role: "admin" });
+        // Through HTTP the loser may already fail authorization (403) if the winner committed first.
+        const results = await Promise.all([demote(a, b), demote(b, a)]);
+        const statuses = results.map((res) => res.status).sort();
+        expect(statuses[0], `round ${round}`).toBe(200);
+        expect([403, 409]).toContain(statuses[1]);
+        expect(await activeAdmins()).toBe(1);
+        // Both past authorization, inside their transactions at once: the row locks decide.
+        const c = await h.signIn({ role: "admin" });
+        const d = await h.signIn({ role: "admin" });
+        await h.db.sql.query("UPDATE users SET role = 'member' WHERE role = 'admin' AND id NOT IN ($1, $2)", [
+          c.user.id,
+          d.user.id,
+        ]);
+        const asAdmin = (s: SignedIn) => ({
+          userId: s.user.id,
+          role: "admin" as const,
+          sessionId: s.sessionId,
+        });
+        const outcomes = await Promise.allSettled([
+          changeUserRole(h.runtime.identity, asAdmin(c), { userId: d.user.id, role: "member" }),
+          changeUserRole(h.runtime.identity, asAdmin(d), { userId: c.user.id, role: "member" }),
+        ]);
+        expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+        const refused = outcomes.find((outcome) => outcome.status === "rejected");
+        expect((refused as PromiseRejectedResult | undefined)?.reason).toBeInstanceOf(LastAdminError);
+        expect(await activeAdmins()).toBe(1);
+        await h.db.sql.query("UPDATE users SET role = 'member' WHERE role = 'admin'");
+      }
+    },
+  );
 });

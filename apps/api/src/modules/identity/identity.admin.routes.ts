@@ -25,13 +25,16 @@ export const createIdentityAdminRoutes = ({ identity }: { identity: IdentityDeps
     path: "/users/{id}/role",
     tags: ["Administration"],
     summary: "Change a user's role",
-    description: "Audited. The new role applies to the user's next request (roles are read per request).",
+    description:
+      "Audited. The new role applies to the user's next request (roles are read per request). The last " +
+      "active administrator cannot lose the role: 409 `last_admin` (promote another user first; two " +
+      "administrators demoting each other at once cannot leave none).",
     security: [{ bearerAuth: [] }],
     middleware: [requireAuth(identity), requireRoles("admin")],
     request: { params: idParamSchema, ...body(changeRoleRequestSchema) },
     responses: {
       200: json(successEnvelope(userSchema), "The user with the new role."),
-      ...errors(401, 403, 404, 422),
+      ...errors(401, 403, 404, 409, 422),
     },
   });
 

@@ -33,7 +33,6 @@ import { updateMe } from "@agora/domain/identity/update-me";
 import { verifyEmail } from "@agora/domain/identity/verify-email";
 import { verifyLogin } from "@agora/domain/identity/verify-login";
 import { createRoute } from "@hono/zod-openapi";
-import { requestLogger } from "../../http/app-env";
 import { actorOf, clientIp, requireAuth } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
@@ -53,12 +52,21 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     tags,
     summary: "Create an account (pending email verification)",
     description:
-      "Creates the account and mails a 6-digit verification code (valid 30 minutes, 5 tries). A taken " +
-      "email is 422 (`details[].path` = `email`); a taken username is 409 `username_taken`, as on update. " +
-      "When the mail cannot be sent the answer is 503 `email_unavailable` and no account is kept.",
+      "Creates the account and mails a 6-digit verification code (valid 30 minutes, 5 tries) while the " +
+      "client waits: when the mail cannot be sent the answer is 503 `email_unavailable` and no account is " +
+      "kept, so the same registration can be retried. Registration never tells whether an email has an " +
+      "account: a taken email also answers 201 with a `user_id`, after the same work, and its owner gets a " +
+      '"someone tried to register" mail instead of a code (that id belongs to no account; verifying it ' +
+      "answers 422 `invalid_code`). A taken username is 409 `username_taken`, decided on the username " +
+      "alone. 429 `rate_limited` (with `Retry-After`) past `RATE_LIMIT_REGISTER_PER_EMAIL` registrations " +
+      "of the email per hour, or `RATE_LIMIT_AUTH_PER_IP` requests from the address in 15 minutes. 503 " +
+      "`service_unavailable` (with `Retry-After`) when every password-hashing slot is busy.",
     request: body(registerRequestSchema),
     responses: {
-      201: json(successEnvelope(registerResponseSchema), "Account created, pending verification."),
+      201: json(
+        successEnvelope(registerResponseSchema),
+        "Account created, pending verification (or the email was taken).",
+      ),
       ...errors(409, 422, 429, 503),
     },
   });
@@ -68,6 +76,10 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     path: "/verify-email",
     tags,
     summary: "Verify the email address with the mailed code",
+    description:
+      "A wrong, expired or spent code is 422 `invalid_code`. 20 wrong verification codes for an account " +
+      "within 24 hours (over any number of codes) lock verification for the rest of those 24 hours: no " +
+      "code is sent or accepted (the answer stays `invalid_code`) and the owner is told by mail.",
     request: body(verifyEmailRequestSchema),
     responses: {
       200: json(successEnvelope(verifiedSchema), "The account is active."),
@@ -81,12 +93,14 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     tags,
     summary: "Mail a new verification code",
     description:
-      "202 whether or not the account exists; a code is mailed only to an account pending verification. " +
-      "Within 60 s of the last verification code: 429 `rate_limited` with `Retry-After`.",
+      "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
+      "the mail sent by the outbox worker shortly after, only to an account pending verification and not " +
+      "within the cooldown of its last code (60 s for the first three codes of a day, then doubling up to " +
+      "an hour). Status and timing are the same for an unknown email, so a resend reveals nothing.",
     request: body(emailRequestSchema),
     responses: {
       202: json(successEnvelope(acceptedSchema), "Accepted."),
-      ...errors(422, 429, 503),
+      ...errors(422, 429),
     },
   });
 
@@ -99,9 +113,13 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
       "No session is created: tokens come from `/login/verify` with the mailed 6-digit code (valid 15 " +
       "minutes, 5 tries). An unknown email and a wrong password answer the same 401 " +
       "`invalid_credentials` in the same time. A right password on an unverified account is 403 " +
-      "`email_not_verified`, on a suspended one 403 `account_suspended`. 429 `rate_limited` (with " +
-      "`Retry-After`) within 60 s of the last sign-in code, after 10 wrong passwords for the account in 15 " +
-      "minutes, or past `RATE_LIMIT_AUTH_PER_IP` requests from the address in 15 minutes.",
+      "`email_not_verified`, on a suspended one 403 `account_suspended`. The code is mailed while the " +
+      "client waits: 503 `email_unavailable` when it cannot be sent (no code kept). 429 `rate_limited` " +
+      "(with `Retry-After`) within the cooldown of the last sign-in code (60 s for the first three codes " +
+      "of a day, then doubling up to an hour), while sign-in codes are locked after 20 wrong ones in 24 " +
+      "hours, after 10 sign-in tries for the account in 15 minutes (every try counts; the right password " +
+      "clears the count), or past `RATE_LIMIT_AUTH_PER_IP` requests from the address in 15 minutes. 503 " +
+      "`service_unavailable` (with `Retry-After`) when every password-hashing slot is busy.",
     request: body(loginRequestSchema),
     responses: {
       202: json(successEnvelope(codeSentSchema), "Code sent; no session yet."),
@@ -114,7 +132,10 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     path: "/login/verify",
     tags,
     summary: "Exchange the sign-in code for a session",
-    description: "The code works once; a wrong, expired or spent code is 401 `invalid_code`.",
+    description:
+      "The code works once; a wrong, expired or spent code is 401 `invalid_code`. 20 wrong sign-in codes " +
+      "for an account within 24 hours (over any number of codes) lock sign-in codes for the rest of those " +
+      "24 hours: no code is sent (`/login` answers 429) or accepted, and the owner is told by mail.",
     request: body(loginVerifyRequestSchema),
     responses: {
       200: json(successEnvelope(sessionSchema), "Session created."),
@@ -128,13 +149,14 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     tags,
     summary: "Mail a new sign-in code",
     description:
-      "202 whatever the account; a code is mailed only for an active account with a sign-in in progress " +
-      "(a live code issued after a correct password), so a resend never starts a sign-in on its own. " +
-      "Within 60 s of the last sign-in code: 429.",
+      "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
+      "the mail sent by the outbox worker shortly after, only for an active account with a sign-in in " +
+      "progress (a live code issued after a correct password), so a resend never starts a sign-in on its " +
+      "own, and not within the cooldown of the last sign-in code. Status and timing reveal nothing.",
     request: body(emailRequestSchema),
     responses: {
       202: json(successEnvelope(acceptedSchema), "Accepted."),
-      ...errors(422, 429, 503),
+      ...errors(422, 429),
     },
   });
 
@@ -146,7 +168,9 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     description:
       "Refresh tokens are single-use. The same token presented again within `REFRESH_REUSE_GRACE_SECONDS` " +
       "(default 10) of its rotation still gets a valid session in the same chain; later, it is treated as " +
-      "theft: the whole chain is revoked (its newest token too) and the answer is 401.",
+      "theft: the whole chain is revoked (its newest token too) and the answer is 401. A session has an " +
+      "absolute lifetime (`SESSION_MAX_AGE_SECONDS`, default 90 days from sign-in) that rotation does not " +
+      "extend: refresh tokens never outlive it, and past it the answer is 401 and the user signs in again.",
     request: body(refreshRequestSchema),
     responses: {
       200: json(successEnvelope(sessionSchema), "New access and refresh tokens."),
@@ -210,9 +234,13 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     tags,
     summary: "Mail a password reset code",
     description:
-      "Always 202, never revealing whether the account exists: a code (valid 30 minutes, 5 tries) is mailed " +
-      "only to an active account and not within 60 s of the previous one; a mail failure is logged, not " +
-      "reported. Only `RATE_LIMIT_AUTH_PER_IP` can answer 429.",
+      "Always 202, never revealing whether the account exists: the same work is done for any email (the " +
+      "request is queued), and the outbox worker mails a code (valid 30 minutes, 5 tries) shortly after, " +
+      "only to an active account, not within the cooldown of the previous reset code (60 s for the first " +
+      "three of a day, then doubling up to an hour) and not while reset codes are locked. A mail the " +
+      "provider refuses is retried by the worker with backoff. 429 `rate_limited` (with `Retry-After`) " +
+      "only past `RATE_LIMIT_RESET_PER_EMAIL` requests for the email per hour or `RATE_LIMIT_AUTH_PER_IP` " +
+      "requests from the address in 15 minutes; both count every request alike.",
     request: body(emailRequestSchema),
     responses: {
       202: json(successEnvelope(acceptedSchema), "Accepted."),
@@ -226,11 +254,14 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     tags,
     summary: "Set a new password with the reset code",
     description:
-      "Every session of the account is revoked. A wrong, expired or spent code is 422 `invalid_code`.",
+      "Every session of the account is revoked. A wrong, expired or spent code is 422 `invalid_code`; the " +
+      "code is checked before the new password is hashed. 20 wrong reset codes for an account within 24 " +
+      "hours lock reset codes for the rest of those 24 hours (no code is sent or accepted; the answer stays " +
+      "`invalid_code`) and the owner is told by mail.",
     request: body(passwordResetConfirmSchema),
     responses: {
       200: json(successEnvelope(passwordChangedSchema), "Password changed."),
-      ...errors(422, 429),
+      ...errors(422, 429, 503),
     },
   });
 
@@ -321,13 +352,10 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
       return ok(c, { user_id: actor.userId, status: "deleted" as const });
     })
     .openapi(resetRequest, async (c) => {
-      const outcome = await requestPasswordReset(identity, {
+      await requestPasswordReset(identity, {
         email: c.req.valid("json").email,
         clientIp: clientIp(c, trustProxy),
       });
-      if (outcome === "mail_failed") {
-        requestLogger(c).warn("password reset mail could not be sent");
-      }
 
       return ok(c, { status: "accepted" as const }, { status: 202 });
     })

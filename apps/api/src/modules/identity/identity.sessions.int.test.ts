@@ -20,6 +20,30 @@ describe("sessions: refresh, logout and the current user", () => {
   const me = (accessToken: string) => h.get<ErrorBody>("/api/v1/auth/me", { token: accessToken });
 
   describe("POST /api/v1/auth/refresh", () => {
+    it("ends a session 90 days after sign-in however often it is refreshed (rotation does not extend it)", async () => {
+      const s = await h.signIn();
+      const day = 24 * 3600_000;
+      let token = s.refreshToken;
+      for (let i = 0; i < 3; i += 1) {
+        h.clock.advance(29 * day);
+        const res = await refresh(token);
+        expect(res.status, `refresh ${i}`).toBe(200);
+        token = res.body.data.refresh_token;
+      }
+      // Day 87: the new refresh token expires with the session, on day 90, not 30 days later.
+      const { rows } = await h.db.sql.query<{ expires_at: Date; created_at: Date }>(
+        `SELECT rt.expires_at, s.created_at FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
+          WHERE s.id = $1 ORDER BY rt.created_at DESC LIMIT 1`,
+        [s.sessionId],
+      );
+      const row = rows[0];
+      expect(row && row.expires_at.getTime() - row.created_at.getTime()).toBe(90 * day);
+      h.clock.advance(3 * day);
+      const late = await refresh(token);
+      expect(late.status).toBe(401);
+      expect(late.body.error.code).toBe("invalid_refresh_token");
+    });
+
     it("rotates: new tokens that work, the old refresh token spent", async () => {
       const s = await h.signIn();
       const res = await refresh(s.refreshToken);

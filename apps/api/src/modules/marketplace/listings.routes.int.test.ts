@@ -150,6 +150,45 @@ describe("listings and menu items", () => {
       }
     });
 
+    it("follows the owner: a suspended or deleted provider's listings are neither public nor orderable", async () => {
+      const seller = await h.orderable({ displayName: "Soon Suspended" });
+      const buyer = await h.signIn();
+      const visible = async () => ({
+        get: (await h.get(`/api/v1/listings/${seller.listingId}`)).status,
+        search: (await h.get<SearchBody>("/api/v1/listings?q=soon%20suspended")).body.meta.total,
+        contact: (await h.get(`/api/v1/listings/${seller.listingId}/contact`, { token: buyer.accessToken }))
+          .status,
+      });
+      const order = () =>
+        h.post<ErrorBody>(
+          "/api/v1/orders",
+          { menu_item_id: seller.itemId, quantity: 1 },
+          { token: buyer.accessToken, headers: { "idempotency-key": h.runtime.ids.next() } },
+        );
+      expect(await visible()).toEqual({ get: 200, search: 1, contact: 200 });
+      expect((await order()).status).toBe(201);
+
+      const setStatus = (status: string) =>
+        h.patch(
+          `/api/v1/admin/users/${seller.seller.user.id}/status`,
+          { status },
+          { token: admin.accessToken },
+        );
+      expect((await setStatus("suspended")).status).toBe(200);
+      expect(await visible()).toEqual({ get: 404, search: 0, contact: 404 });
+      const refused = await order();
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe("item_unavailable");
+
+      expect((await setStatus("active")).status).toBe(200);
+      expect(await visible()).toEqual({ get: 200, search: 1, contact: 200 });
+
+      const deleter = await h.openSession(seller.seller.user);
+      expect((await h.delete("/api/v1/auth/me", { token: deleter.accessToken })).status).toBe(200);
+      expect(await visible()).toEqual({ get: 404, search: 0, contact: 404 });
+      expect((await order()).status).toBe(422);
+    });
+
     it("hides a listing once its subscription expires, while its status stays active", async () => {
       const start = h.clock.now();
       const id = await h.listing(owner.providerId, { expiresAt: new Date(start.getTime() + 2 * DAY) });
@@ -524,7 +563,7 @@ describe("listing search", () => {
 
   it("treats % and _ in q as plain characters", async () => {
     expect((await search("?q=100%25_")).body.data.map((l) => l.id)).toEqual([ids.other]);
-    expect((await search("?q=%25")).body.data.map((l) => l.id)).toEqual([ids.other]);
+    expect((await search("?q=0%25_")).body.data.map((l) => l.id)).toEqual([ids.other]);
   });
 
   it("filters by category, combined with q", async () => {
@@ -548,6 +587,20 @@ describe("listing search", () => {
       const res = await search(query);
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe("invalid_pagination");
+    }
+  });
+
+  it("answers 422 for a q of 1 or 2 characters (too short for the index); an empty or blank q browses", async () => {
+    for (const query of ["?q=p", "?q=pi", "?q=%20pi%20", "?q=%25"]) {
+      const res = await search(query);
+      expect(res.status, query).toBe(422);
+      expect(res.body.error).toMatchObject({ code: "validation_failed", details: [{ path: "q" }] });
+    }
+    expect((await search("?q=piz")).body.data.map((l) => l.id)).toEqual([ids.pizza]);
+    for (const query of ["?q=", "?q=%20%20"]) {
+      const res = await search(query);
+      expect(res.status, query).toBe(200);
+      expect(res.body.meta.total).toBe(5);
     }
   });
 

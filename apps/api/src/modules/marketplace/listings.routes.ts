@@ -76,10 +76,13 @@ export const createListingRoutes = ({
     summary: "Search public listings",
     description:
       "Only publicly visible listings: active, subscription active and not expired (checked now), provider " +
-      "approved. `q` matches a substring of name, description or provider name, case-insensitively. Featured " +
-      "listings (featured-until in the future) come first, then the most recently updated, then by id. " +
-      "`meta` carries `{ limit, offset, total }`. A non-integer limit or offset is 400 `invalid_pagination`; " +
-      "out of range (limit 1-100, offset 0 or more), `q` over 120 or `category_id` over 64 characters is 422.",
+      "approved, and the provider's account active (a suspended or deleted owner's listings disappear). `q` " +
+      "matches a substring of name, description or provider name, case-insensitively; it needs at least 3 " +
+      "characters after trimming (the search index works on three-character sequences, so 1 or 2 are 422 " +
+      "`validation_failed`; an empty `q` browses). Featured listings (featured-until in the future) come " +
+      "first, then the most recently updated, then by id. `meta` carries `{ limit, offset, total }`. A " +
+      "non-integer limit or offset is 400 `invalid_pagination`; out of range (limit 1-100, offset 0 or " +
+      "more), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422.",
     request: { query: listingSearchQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(publicListingSchema), pageMetaSchema), "A page of listings."),
@@ -107,7 +110,9 @@ export const createListingRoutes = ({
     path: "/listings/{id}",
     tags,
     summary: "A public listing with its active menu items",
-    description: "404 when the listing is absent or not publicly visible.",
+    description:
+      "404 when the listing is absent or not publicly visible (including when its provider's account is " +
+      "suspended or deleted).",
     request: { params: idParamSchema },
     responses: { 200: json(successEnvelope(publicListingSchema), "The listing."), ...errors(404) },
   });

@@ -1,4 +1,5 @@
 import { notificationId } from "@agora/domain/notifications/notify";
+import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 
@@ -86,7 +87,7 @@ describe("notifications and devices", () => {
       expect(await devicesOf(s.user.id)).toEqual([{ token: "fcm-token-b", platform: "web" }]);
     });
 
-    it("moves a token registered by another user to the caller", async () => {
+    it("moves a token to the caller at once when the session that registered it has signed out", async () => {
       const before = await h.signIn();
       const after = await h.signIn();
       await h.post(
@@ -94,6 +95,7 @@ describe("notifications and devices", () => {
         { token: "shared-phone", platform: "ios" },
         { token: before.accessToken },
       );
+      expect((await h.post("/api/v1/auth/logout", { refresh_token: before.refreshToken })).status).toBe(200);
       const res = await h.post<DeviceBody>(
         "/api/v1/devices",
         { token: "shared-phone", platform: "ios" },
@@ -102,6 +104,46 @@ describe("notifications and devices", () => {
       expect(res.status).toBe(201);
       expect(await devicesOf(before.user.id)).toEqual([]);
       expect(await devicesOf(after.user.id)).toEqual([{ token: "shared-phone", platform: "ios" }]);
+    });
+
+    it("keeps a token held by another user's live session (202 proof_sent; push is off, so no proof)", async () => {
+      const owner = await h.signIn();
+      const intruder = await h.signIn();
+      await h.post(
+        "/api/v1/devices",
+        { token: "owners-phone", platform: "android" },
+        { token: owner.accessToken },
+      );
+      const res = await h.post<{ data: { status: string } }>(
+        "/api/v1/devices",
+        { token: "owners-phone", platform: "android" },
+        { token: intruder.accessToken },
+      );
+      expect(res.status).toBe(202);
+      expect(res.body.data).toEqual({ status: "proof_sent" });
+      expect(await devicesOf(owner.user.id)).toEqual([{ token: "owners-phone", platform: "android" }]);
+      expect(await devicesOf(intruder.user.id)).toEqual([]);
+    });
+
+    it("keeps at most 10 registrations per user, evicting the least recently registered", async () => {
+      const s = await h.signIn();
+      for (let i = 0; i < 12; i += 1) {
+        h.clock.advance(1000);
+        const token = `cap-${String(i).padStart(2, "0")}`;
+        expect(
+          (await h.post("/api/v1/devices", { token, platform: "web" }, { token: s.accessToken })).status,
+        ).toBe(201);
+        if (i === 5) {
+          // Registering an old token again makes it recent.
+          h.clock.advance(1000);
+          await h.post("/api/v1/devices", { token: "cap-00", platform: "web" }, { token: s.accessToken });
+        }
+      }
+      const tokens = (await devicesOf(s.user.id)).map((device) => device.token);
+      expect(tokens).toHaveLength(10);
+      expect(tokens).toContain("cap-00");
+      expect(tokens).not.toContain("cap-01");
+      expect(tokens).not.toContain("cap-02");
     });
 
     it("answers 401 without a token and registers nothing", async () => {
@@ -267,5 +309,75 @@ describe("notifications and devices", () => {
     }
     expect(Object.keys(operations[0]?.responses ?? {})).toEqual(expect.arrayContaining(["201", "422"]));
     expect(Object.keys(operations[2]?.responses ?? {})).toEqual(expect.arrayContaining(["200", "404"]));
+  });
+});
+
+describe("device tokens held by another account, with push on", () => {
+  let h: Harness;
+  let push: MemoryPush;
+
+  beforeAll(async () => {
+    push = createMemoryPush();
+    h = await createHarness({ seed: false, push });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const register = (session: SignedIn, body: Record<string, unknown>) =>
+    h.post<{ data: Record<string, unknown> } & ErrorBody>("/api/v1/devices", body, {
+      token: session.accessToken,
+    });
+
+  it("moves a held token only with the proof pushed to that token", async () => {
+    const owner = await h.signIn();
+    const newcomer = await h.signIn();
+    expect((await register(owner, { token: "phone-1", platform: "ios" })).status).toBe(201);
+
+    const first = await register(newcomer, { token: "phone-1", platform: "ios" });
+    expect(first.status).toBe(202);
+    const challenge = push.sentTo("phone-1").at(-1);
+    expect(challenge?.tokens).toEqual(["phone-1"]);
+    expect(challenge?.message.title).toBeUndefined();
+    expect(challenge?.message.data.kind).toBe("device.proof");
+    const proof = challenge?.message.data.proof ?? "";
+    expect(proof).toMatch(/^[A-Za-z0-9_-]{32}$/);
+
+    // The proof is bound to the user and the token: no use to anyone else or for another token.
+    const stranger = await h.signIn();
+    const stolen = await register(stranger, { token: "phone-1", platform: "ios", proof });
+    expect(stolen.status).toBe(422);
+    expect(stolen.body.error.details?.map((detail) => detail.path)).toEqual(["proof"]);
+    expect((await register(newcomer, { token: "phone-2", platform: "ios", proof })).status).toBe(422);
+
+    const moved = await register(newcomer, { token: "phone-1", platform: "ios", proof });
+    expect(moved.status).toBe(201);
+    const owners = await h.db.sql.query("SELECT 1 FROM devices WHERE user_id = $1", [owner.user.id]);
+    expect(owners.rows).toHaveLength(0);
+  });
+
+  it("refuses a proof older than 20 minutes", async () => {
+    const owner = await h.signIn();
+    const newcomer = await h.signIn();
+    await register(owner, { token: "phone-3", platform: "android" });
+    await register(newcomer, { token: "phone-3", platform: "android" });
+    const proof = push.sentTo("phone-3").at(-1)?.message.data.proof ?? "";
+    h.clock.advance(21 * 60_000);
+    // A fresh access token (the first expired meanwhile), same user.
+    const later = await h.openSession(newcomer.user);
+    expect((await register(later, { token: "phone-3", platform: "android", proof })).status).toBe(422);
+  });
+
+  it("stops pushing a user's notifications to a phone once that session signs out", async () => {
+    const s = await h.signIn();
+    const other = await h.openSession(s.user);
+    await register(s, { token: "signed-out-phone", platform: "ios" });
+    await register(other, { token: "still-signed-in", platform: "ios" });
+    expect(await h.runtime.notifications.devices.findTokensByUser(s.user.id)).toEqual([
+      "signed-out-phone",
+      "still-signed-in",
+    ]);
+    await h.post("/api/v1/auth/logout", { refresh_token: s.refreshToken });
+    expect(await h.runtime.notifications.devices.findTokensByUser(s.user.id)).toEqual(["still-signed-in"]);
   });
 });

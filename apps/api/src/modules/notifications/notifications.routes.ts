@@ -1,5 +1,6 @@
 import { successEnvelope } from "@agora/contracts/envelope";
 import {
+  deviceProofSentSchema,
   deviceSchema,
   notificationListSchema,
   notificationSchema,
@@ -31,16 +32,26 @@ export const createNotificationRoutes = ({ identity, notifications }: Notificati
     tags,
     summary: "Register a device for push notifications",
     description:
-      "Registers the push token of the caller's device (the user comes from the session). One " +
-      "registration per token: registering a known token again updates it, and a token registered by " +
-      "another account moves to the caller, so a shared phone only receives its current user's " +
-      "notifications. Always 201 with the registration. Tokens the push provider reports invalid are " +
-      "deleted. Push carries notifications only, never sign-in or verification codes.",
+      "Registers the push token of the caller's device for the caller's session: pushes go only to " +
+      "registrations of live sessions, so a phone stops receiving a user's notifications once that user " +
+      "signs out (register again after every sign-in). One registration per token: a new token or the " +
+      "caller's own is 201 with the registration, and so is a token whose registering session has ended " +
+      "(the previous user signed out on this phone). A token held by another account's live session is " +
+      "not taken on the caller's word (that would silence the other account's pushes): the answer is 202 " +
+      "`proof_sent` and the service sends that token a data-only push with `data.kind` = `device.proof` " +
+      "and `data.proof` (when push is configured; without push the token cannot move and does not need " +
+      "to); the app registers again with `proof` and gets 201 (a wrong or stale proof is 422). A user keeps at most 10 registrations; registering an eleventh evicts the least recently " +
+      "registered. Tokens the push provider reports invalid are deleted. Push carries notifications " +
+      "only, never sign-in or verification codes.",
     security: secured,
     middleware: [auth],
     request: body(registerDeviceRequestSchema),
     responses: {
       201: json(successEnvelope(deviceSchema), "The device registration."),
+      202: json(
+        successEnvelope(deviceProofSentSchema),
+        "The token is held elsewhere; a proof was pushed to it.",
+      ),
       ...errors(401, 422),
     },
   });
@@ -81,9 +92,11 @@ export const createNotificationRoutes = ({ identity, notifications }: Notificati
 
   return createRouter()
     .openapi(registerDeviceRoute, async (c) => {
-      const device = await registerDevice(notifications, actorOf(c), c.req.valid("json"));
+      const outcome = await registerDevice(notifications, actorOf(c), c.req.valid("json"));
 
-      return ok(c, toDeviceDto(device), { status: 201 });
+      return outcome.status === "registered"
+        ? ok(c, toDeviceDto(outcome.device), { status: 201 })
+        : ok(c, { status: outcome.status }, { status: 202 });
     })
     .openapi(listRoute, async (c) => {
       const list = await listNotifications(notifications, actorOf(c));

@@ -117,14 +117,20 @@ const helpers = (h: Harness) => {
           [eventId],
         )
       ).rows,
-    addDevice: (userId: string, token: string) =>
-      h.runtime.notifications.devices.upsert({
-        id: h.runtime.ids.next(),
+    /** A device of `userId`, registered by a live session of its own. */
+    addDevice: async (userId: string, token: string) => {
+      const sessionId = h.runtime.ids.next();
+      await h.db.sql.query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, $3)", [
+        sessionId,
         userId,
-        token,
-        platform: "android",
-        at: h.clock.now(),
-      }),
+        h.clock.now(),
+      ]);
+
+      return h.runtime.notifications.devices.register(
+        { id: h.runtime.ids.next(), userId, sessionId, token, platform: "android", at: h.clock.now() },
+        { takeOver: false },
+      );
+    },
   };
 };
 

@@ -626,3 +626,69 @@ describe("orders", () => {
     });
   });
 });
+
+describe("guest order limits", () => {
+  let h: Harness;
+  let shop: Awaited<ReturnType<Harness["orderable"]>>;
+
+  beforeAll(async () => {
+    h = await createHarness({
+      config: { trustProxy: true, rateLimitGuestOrdersPerIp: 5, rateLimitGuestOrdersPerEmail: 3 },
+    });
+    shop = await h.orderable();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const guestOrder = (email: string, ip: string, key = h.runtime.ids.next()) =>
+    h.post<OrderBody>(
+      "/api/v1/orders",
+      { menu_item_id: shop.itemId, quantity: 1, email, phone: "+1 555 0100" },
+      { headers: { "idempotency-key": key, "x-forwarded-for": ip } },
+    );
+  const guestOrders = async () =>
+    (await h.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM orders WHERE customer_id IS NULL"))
+      .rows[0]?.n;
+
+  it("answers a burst of guest orders from one address with 429 and Retry-After past the limit", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => guestOrder(`burst${i}@example.com`, "198.51.100.20")),
+    );
+    const statuses = results.map((res) => res.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+    const limited = results.find((res) => res.status === 429);
+    expect(limited?.body.error.code).toBe("rate_limited");
+    expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await guestOrders()).toBe(5);
+    // Another address is not affected; a neighbour in the same IPv6 /64 is.
+    expect((await guestOrder("elsewhere@example.com", "198.51.100.21")).status).toBe(201);
+    for (let i = 0; i < 5; i += 1) {
+      await guestOrder(`v6-${i}@example.com`, `2001:db8:5:6::${i + 1}`);
+    }
+    expect((await guestOrder("v6-next@example.com", "2001:db8:5:6:aaaa::1")).status).toBe(429);
+  });
+
+  it("limits guest orders per email across addresses, and never limits members this way", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push((await guestOrder("Same.Guest@example.com", `203.0.113.${40 + i}`)).status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const member = await h.signIn();
+    for (let i = 0; i < 8; i += 1) {
+      const res = await h.post(
+        "/api/v1/orders",
+        { menu_item_id: shop.itemId, quantity: 1 },
+        { token: member.accessToken, headers: { "x-forwarded-for": "198.51.100.20" } },
+      );
+      expect(res.status).toBe(201);
+    }
+  });
+
+  it("lets the window pass: an hour later the address may order again", async () => {
+    h.clock.advance(3600_000 + 1000);
+    expect((await guestOrder("after@example.com", "198.51.100.20")).status).toBe(201);
+  });
+});

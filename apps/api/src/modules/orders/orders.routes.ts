@@ -23,7 +23,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { created, idempotencyRequest } from "../../http/idempotency";
-import { actorOf, optionalAuth, requireAuth } from "../../http/middleware/auth";
+import { actorOf, clientIp, optionalAuth, requireAuth } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
 import { toOrderDto } from "./orders.presenter";
@@ -65,7 +65,15 @@ export const transitionHandler =
     return ok(c, toOrderDto(order));
   };
 
-export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps; orders: OrdersDeps }) => {
+export const createOrderRoutes = ({
+  identity,
+  orders,
+  config,
+}: {
+  identity: IdentityDeps;
+  orders: OrdersDeps;
+  config: { trustProxy: boolean };
+}) => {
   const auth = requireAuth(identity);
 
   const list = createRoute({
@@ -97,13 +105,16 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
       "the total (422 when it would exceed 2^53-1). A guest's 201 carries `guest_access_token` (64 characters, " +
       "valid 90 days) for `GET /guest/orders/{id}`. Idempotency-Key (1-128): the same key and body replay the " +
       "first outcome (its 201, or its refusal) with `Idempotent-Replayed: true`; another body is 409 " +
-      "`idempotency_conflict`; keys are scoped to the caller (user, or the guest's email) and kept 24 hours.",
+      "`idempotency_conflict`; keys are scoped to the caller (user, or the guest's email) and kept 24 hours. " +
+      "Guest requests are limited per client address (IPv6 per /64; `RATE_LIMIT_GUEST_ORDERS_PER_IP` per hour) " +
+      "and per guest email (`RATE_LIMIT_GUEST_ORDERS_PER_EMAIL` per hour), replays included: past either, 429 " +
+      "`rate_limited` with `Retry-After` (members are not limited this way).",
     security: [{}, ...secured],
     middleware: [optionalAuth(identity)],
     request: { headers: createOrderHeadersSchema, ...body(createOrderRequestSchema) },
     responses: {
       201: json(successEnvelope(createdOrderSchema), "Created (or replayed)."),
-      ...errors(401, 409, 422),
+      ...errors(401, 409, 422, 429),
     },
   });
 
@@ -174,7 +185,9 @@ export const createOrderRoutes = ({ identity, orders }: { identity: IdentityDeps
         if (missing.length > 0 || input.email === undefined || input.phone === undefined) {
           throw new ValidationError(missing);
         }
-        caller = { guest: { email: input.email, phone: input.phone } };
+        caller = {
+          guest: { email: input.email, phone: input.phone, clientIp: clientIp(c, config.trustProxy) },
+        };
         scope = `guest:${input.email}`;
       }
       const outcome = await createOrder(

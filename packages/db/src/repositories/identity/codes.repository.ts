@@ -40,6 +40,21 @@ export const createCodeRepository = (db: SqlExecutor): CodeRepository => ({
     return rows.length === 1;
   },
 
+  async discard(userId, purpose, codeHash) {
+    await db.query("DELETE FROM auth_codes WHERE user_id = $1 AND purpose = $2 AND code_hash = $3", [
+      userId,
+      purpose,
+      codeHash,
+    ]);
+  },
+
+  async spend(userId, purpose, maxAttempts) {
+    await db.query(
+      "UPDATE auth_codes SET attempts = GREATEST(attempts, $3) WHERE user_id = $1 AND purpose = $2",
+      [idParam(userId), purpose, maxAttempts],
+    );
+  },
+
   async attempt(userId, purpose, codeHash, now, maxAttempts) {
     // One statement under the row lock: a match consumes the code, a miss counts the try.
     const { rows } = await db.query<{ accepted: boolean }>(

@@ -5,7 +5,7 @@ import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 
 type TokenRow = Pick<RowOf<RefreshToken>, "id" | "session_id" | "expires_at" | "rotated_at"> &
-  Pick<RowOf<Session>, "user_id" | "revoked_at">;
+  Pick<RowOf<Session>, "user_id" | "revoked_at"> & { session_created_at: Date };
 
 export const createSessionRepository = (db: SqlExecutor): SessionRepository => ({
   async create(session) {
@@ -26,7 +26,8 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
 
   async findRefreshTokenForUpdate(tokenHash) {
     const { rows } = await db.query<TokenRow>(
-      `SELECT rt.id, rt.session_id, s.user_id, rt.expires_at, rt.rotated_at, s.revoked_at
+      `SELECT rt.id, rt.session_id, s.user_id, rt.expires_at, rt.rotated_at, s.revoked_at,
+              s.created_at AS session_created_at
          FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
         WHERE rt.token_hash = $1
         FOR UPDATE OF rt`,
@@ -43,6 +44,7 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
           expiresAt: row.expires_at,
           rotatedAt: row.rotated_at,
           sessionRevokedAt: row.revoked_at,
+          sessionCreatedAt: row.session_created_at,
         }
       : null;
   },

@@ -91,6 +91,29 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
     return taken.rows[0]?.email_taken ? "email_taken" : "username_taken";
   },
 
+  async isUsernameTaken(username) {
+    const { rows } = await db.query<{ taken: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM users WHERE username = $1) AS taken",
+      [username],
+      "users_username_taken",
+    );
+
+    return rows[0]?.taken === true;
+  },
+
+  async deletePending(id) {
+    await db.query("DELETE FROM users WHERE id = $1 AND status = 'pending_verification'", [id]);
+  },
+
+  async lockActiveAdmins() {
+    const { rows } = await db.query<{ id: string }>(
+      "SELECT id FROM users WHERE role = 'admin' AND status = 'active' ORDER BY id FOR UPDATE",
+      [],
+    );
+
+    return rows.map((row) => row.id);
+  },
+
   async updateProfile(id, profile, at) {
     try {
       const { rows } = await db.query<UserRow>(
@@ -109,12 +132,20 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
   },
 
   async setStatus(id, status, at) {
+    // The user's listings mirror whether the account is active (their public predicate reads it).
     const { rows } = await db.query<UserRow>(
-      `UPDATE users
-          SET status = $2,
-              email_verified_at = CASE WHEN $2 = 'active' THEN COALESCE(email_verified_at, $3) ELSE email_verified_at END,
-              updated_at = $3
-        WHERE id = $1 RETURNING ${columns}`,
+      `WITH changed AS (
+         UPDATE users
+            SET status = $2,
+                email_verified_at = CASE WHEN $2 = 'active' THEN COALESCE(email_verified_at, $3) ELSE email_verified_at END,
+                updated_at = $3
+          WHERE id = $1 RETURNING ${columns}
+       ), mirrored AS (
+         UPDATE listings l SET owner_active = (changed.status = 'active')
+           FROM changed JOIN provider_profiles p ON p.user_id = changed.id
+          WHERE l.provider_id = p.id AND l.owner_active IS DISTINCT FROM (changed.status = 'active')
+       )
+       SELECT * FROM changed`,
       [id, status, at],
     );
 
@@ -150,11 +181,16 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
 
   async markDeleted(id, at) {
     await db.query(
-      `UPDATE users
-          SET status = 'deleted', deleted_at = $2, updated_at = $2,
-              email = 'deleted+' || id || '@deleted.invalid', username = 'deleted-' || id,
-              display_name = '', locale = NULL, password_hash = ''
-        WHERE id = $1 AND status <> 'deleted'`,
+      `WITH deleted AS (
+         UPDATE users
+            SET status = 'deleted', deleted_at = $2, updated_at = $2,
+                email = 'deleted+' || id || '@deleted.invalid', username = 'deleted-' || id,
+                display_name = '', locale = NULL, password_hash = ''
+          WHERE id = $1 AND status <> 'deleted' RETURNING id
+       )
+       UPDATE listings l SET owner_active = false
+         FROM deleted JOIN provider_profiles p ON p.user_id = deleted.id
+        WHERE l.provider_id = p.id`,
       [id, at],
     );
   },

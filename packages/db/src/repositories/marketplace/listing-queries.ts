@@ -24,17 +24,16 @@ export const menuItemsJson = `COALESCE((
 
 /**
  * Public visibility (SPEC): active, subscription active and unexpired at `now` (a parameter),
- * provider approved (mirrored on the listing). The one copy of the rule in SQL: listing reads,
- * search and the orderable menu item all use it. The static part is the partial indexes' predicate.
+ * provider approved and the provider's account active (both mirrored on the listing, so a
+ * suspended or deleted owner's listings are neither public nor orderable). The one copy of the rule
+ * in SQL: listing reads, search and the orderable menu item all use it. The static part is the
+ * partial indexes' predicate.
  */
 export const visibleAt = (now: string) =>
-  `l.status = 'active' AND l.subscription_status = 'active' AND l.provider_approved
+  `l.status = 'active' AND l.subscription_status = 'active' AND l.provider_approved AND l.owner_active
   AND l.subscription_expires_at > ${now}`;
 
-/**
- * Public visibility (SPEC): active, subscription active and unexpired at $1, provider approved
- * (mirrored on the listing). The static part is the predicate of the partial indexes.
- */
+/** Public visibility at $1 (see visibleAt). */
 export const visible = visibleAt("$1");
 
 export type PublicListingJson = {
