@@ -3,7 +3,7 @@ import type { Actor } from "../shared/actor";
 import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ReportStatus } from "./community.types";
-import { reportClosed } from "./events/report-closed";
+import { reportClosedEvent } from "./events/report-closed";
 import { canMoveReport } from "./moderation.policy";
 
 /**
@@ -45,16 +45,7 @@ export const changeReportStatus = async (
       now,
     );
     if (input.status === "resolved" || input.status === "dismissed") {
-      await tx.outbox.append(
-        reportClosed.event(report.id, {
-          report_id: report.id,
-          reporter_id: report.reporterId,
-          moment_id: report.momentId,
-          status: input.status,
-          action: null,
-        }),
-        now,
-      );
+      await tx.outbox.append(reportClosedEvent(report, input.status, null), now);
     }
 
     return changed;

@@ -3,7 +3,7 @@ import type { Actor } from "../shared/actor";
 import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ModerationAction } from "./community.types";
-import { reportClosed } from "./events/report-closed";
+import { reportClosedEvent } from "./events/report-closed";
 import { isReportOpen } from "./moderation.policy";
 
 /**
@@ -83,16 +83,7 @@ export const moderateReport = async (
       },
       now,
     );
-    await tx.outbox.append(
-      reportClosed.event(report.id, {
-        report_id: report.id,
-        reporter_id: report.reporterId,
-        moment_id: report.momentId,
-        status,
-        action: input.action,
-      }),
-      now,
-    );
+    await tx.outbox.append(reportClosedEvent(report, status, input.action), now);
 
     return closed;
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type NotifyDeps, notify } from "../../notifications/notify";
 import { defineEventKind } from "../../outbox/event-kind";
-import { moderationActions } from "../community.types";
+import { type ModeratedReport, type ModerationAction, moderationActions } from "../community.types";
 
 const outcomes: Record<(typeof moderationActions)[number] | "dismissed", string> = {
   hide_moment: "The moment you reported was hidden.",
@@ -41,3 +41,17 @@ export const reportClosed = defineEventKind({
     ]);
   },
 });
+
+/** The event of `report` closing as `status`, by a moderation `action` or (null) a status move. */
+export const reportClosedEvent = (
+  report: Pick<ModeratedReport, "id" | "reporterId" | "momentId">,
+  status: "resolved" | "dismissed",
+  action: ModerationAction | null,
+) =>
+  reportClosed.event(report.id, {
+    report_id: report.id,
+    reporter_id: report.reporterId,
+    moment_id: report.momentId,
+    status,
+    action,
+  });
