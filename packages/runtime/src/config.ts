@@ -13,7 +13,7 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-const intFrom = (min: number, max: number, fallback: number) =>
+const intFrom = <F extends number | undefined>(min: number, max: number, fallback: F) =>
   z
     .string()
     .trim()
@@ -110,6 +110,15 @@ const envSchema = z.object({
   ALLOWED_ORIGINS: optionalText,
   READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
   WORKER: z.enum(["embedded", "off"]).default("embedded"),
+  OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
+  // Unset: a default that depends on APP_ENV (see shutdownDelayMs below).
+  SHUTDOWN_DELAY_MS: intFrom(0, 600_000, undefined),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL")
+      .optional(),
+  ),
   RATE_LIMIT_AUTH_PER_IP: intFrom(0, 1_000_000, 100),
   TRUST_PROXY: boolFrom(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -170,6 +179,9 @@ export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
   videoMs: 5_000,
 });
 
+/** SHUTDOWN_DELAY_MS in staging and production when unset. */
+const DEFAULT_SHUTDOWN_DELAY_MS = 5_000;
+
 export type Config = Readonly<{
   appEnv: AppEnvName;
   host: string;
@@ -196,6 +208,15 @@ export type Config = Readonly<{
   allowedOrigins: string[];
   readinessChecks: boolean;
   worker: "embedded" | "off";
+  /** How long an outbox claim holds its events before another worker may take them again. */
+  outboxLeaseSeconds: number;
+  /**
+   * After SIGTERM, how long the API keeps serving with `/ready` at 503 (and `Connection: close`)
+   * before it stops accepting, so a balancer polling `/ready` moves traffic away first.
+   */
+  shutdownDelayMs: number;
+  /** OpenTelemetry traces go to this OTLP/HTTP endpoint (`/v1/traces` is appended); unset = none. */
+  otel: { endpoint: string } | undefined;
   rateLimitAuthPerIp: number;
   trustProxy: boolean;
   logLevel: string;
@@ -377,6 +398,10 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     videoMs: env.VIDEO_TIMEOUT_MS,
   });
   errors.push(...timeoutErrors(timeouts));
+  // A delivery that outlives its lease may be claimed again while it runs: at least one push must fit.
+  if (env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.pushMs) {
+    errors.push("OUTBOX_LEASE_SECONDS: must be longer than PUSH_TIMEOUT_MS");
+  }
 
   if (errors.length > 0 || tokenSecret === undefined) {
     return { ok: false, errors };
@@ -410,6 +435,12 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       .filter(Boolean),
     readinessChecks: env.READINESS_CHECKS ? env.READINESS_CHECKS === "enabled" : strict,
     worker: env.WORKER,
+    outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
+    // Balancers in front of staging and production get a moment; development stops at once.
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? (strict ? DEFAULT_SHUTDOWN_DELAY_MS : 0),
+    otel: env.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "") }
+      : undefined,
     rateLimitAuthPerIp: env.RATE_LIMIT_AUTH_PER_IP,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
@@ -442,6 +473,9 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     allowedOrigins: [],
     readinessChecks: false,
     worker: "off",
+    outboxLeaseSeconds: 60,
+    shutdownDelayMs: 0,
+    otel: undefined,
     rateLimitAuthPerIp: 100,
     trustProxy: false,
     logLevel: "silent",
