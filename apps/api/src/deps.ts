@@ -1,9 +1,10 @@
 // The composition root: the one place that knows every adapter and wires them together.
 import { openChatFanOut } from "@agora/db/chat-fan-out";
 import { type Database, openDatabase } from "@agora/db/client";
-import { migrate } from "@agora/db/migrator";
+import { migrate, migrationLevel } from "@agora/db/migrator";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories, createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
+import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { seedCatalog } from "@agora/db/seed";
 import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
 import type { ChatDeps } from "@agora/domain/chat/chat.deps";
@@ -34,14 +35,17 @@ import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens
 import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
 import { createLiveKitTokens } from "@agora/runtime/video/livekit-tokens";
 import type { Logger } from "pino";
+import { createLifecycle, type Lifecycle } from "./http/lifecycle";
 import { createMetrics, type Metrics } from "./http/metrics";
-import type { ReadinessProbe } from "./modules/system/system.routes";
+import { passOnce, ReadinessFailure, type ReadinessProbe } from "./modules/system/system.routes";
 import type { RealtimeDeps } from "./realtime/realtime-server";
 
 export type AppDeps = {
   config: Config;
   logger: Logger;
   metrics: Metrics;
+  /** Draining after SIGTERM (read by /ready and the request handler). */
+  lifecycle: Lifecycle;
   clock: Clock;
   ids: IdGenerator;
   probes: ReadinessProbe[];
@@ -81,6 +85,29 @@ export type DepsOverrides = {
 
 const openConfiguredDatabase = (config: Config, applicationName: string) =>
   openDatabase(databaseOptions(config, applicationName));
+
+/** The outbox figures' statement timeout: a scrape answers within a second and a half regardless. */
+const OUTBOX_FIGURES_TIMEOUT_MS = 1_000;
+
+/**
+ * Readiness of the schema: every migration this build carries is applied (and unchanged). Its good
+ * answer is kept, so after the first pass a probe costs nothing.
+ */
+const schemaProbe = (database: Database): ReadinessProbe => ({
+  name: "schema",
+  requires: "database",
+  check: passOnce(async () => {
+    const { pending, changed } = await migrationLevel(database.sql);
+    if (pending.length > 0) {
+      throw new ReadinessFailure(
+        `${pending.length} migration${pending.length === 1 ? "" : "s"} not applied: ${pending.join(", ")}`,
+      );
+    }
+    if (changed.length > 0) {
+      throw new ReadinessFailure(`applied migrations differ from this build's: ${changed.join(", ")}`);
+    }
+  }),
+});
 
 /**
  * The outbox worker over `database`: claims on its pool, and delivery by event kind through the
@@ -139,10 +166,15 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     },
   };
 
+  const metrics = createMetrics();
+  metrics.watchPool("api", () => database.poolStats());
+  metrics.watchOutbox(() => readOutboxFigures(database.sql, OUTBOX_FIGURES_TIMEOUT_MS));
+
   return {
     config,
     logger,
-    metrics: createMetrics(),
+    metrics,
+    lifecycle: createLifecycle(),
     clock,
     ids,
     database,
@@ -182,7 +214,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       ids,
     },
     outbox: createOutboxDeps(database, { clock, push, logger }),
-    probes: [{ name: "database", check: () => database.ping() }],
+    probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
       await mail.close();
       await fcm?.close();
@@ -234,6 +266,8 @@ export const EMBEDDED_WORKER_POOL_MAX = 3;
 
 export type EmbeddedWorkerDeps = {
   outbox: OutboxDeps;
+  /** Its own pool's connections (PostgreSQL), for /metrics. */
+  poolStats(): ReturnType<Database["poolStats"]>;
   /** Runs housekeeping until `signal` aborts. */
   housekeeping: (signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
@@ -258,6 +292,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
     outbox: shared
       ? runtime.outbox
       : createOutboxDeps(database, { clock, push: runtime.notifications.push, logger }),
+    poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>
       runHousekeeping(
         { housekeeper: createHousekeeper(database.sql), objects: runtime.objects.store, clock },

@@ -60,7 +60,7 @@ try {
         random: Math.random,
         observe: logOutboxOutcome(logger),
       },
-      { signal: controller.signal },
+      { signal: controller.signal, leaseSeconds: config.outboxLeaseSeconds },
     ),
     runHousekeeping(
       { housekeeper: createHousekeeper(database.sql), objects: objects.store, clock },

@@ -3,6 +3,7 @@ import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env";
+import type { Lifecycle } from "./lifecycle";
 import type { Metrics } from "./metrics";
 import { COMPLETE, SWITCHING_PROTOCOLS } from "./respond";
 import { createRouteTable } from "./route-table";
@@ -29,7 +30,17 @@ export type RequestHandler = (
  */
 export const createRequestHandler = (
   app: Hono<AppEnv>,
-  { logger, metrics, gate }: { logger: Logger; metrics: Metrics; gate?: StartupGate | undefined },
+  {
+    logger,
+    metrics,
+    gate,
+    lifecycle,
+  }: {
+    logger: Logger;
+    metrics: Metrics;
+    gate?: StartupGate | undefined;
+    lifecycle?: Lifecycle | undefined;
+  },
 ): RequestHandler => {
   const routeTable = createRouteTable(app);
   // Most traffic repeats a few concrete paths; remember their templates (bounded).
@@ -65,6 +76,13 @@ export const createRequestHandler = (
   return (request, bindings) => {
     const started = performance.now();
     const incoming = bindings?.incoming;
+    if (lifecycle?.draining) {
+      // Shutting down: this connection ends after this response (Node honours the header).
+      const outgoing = bindings?.outgoing;
+      if (outgoing && "setHeader" in outgoing && !outgoing.headersSent) {
+        outgoing.setHeader("connection", "close");
+      }
+    }
     const offered = incoming
       ? incoming.headers["x-request-id"]
       : (request.headers.get("x-request-id") ?? undefined);
