@@ -33,11 +33,13 @@ import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
 import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
+import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
+import { startTracing, type Tracing } from "@agora/runtime/telemetry/tracing";
 import { createLiveKitTokens } from "@agora/runtime/video/livekit-tokens";
 import type { Logger } from "pino";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle";
 import { createMetrics, type Metrics } from "./http/metrics";
-import { passOnce, ReadinessFailure, type ReadinessProbe } from "./modules/system/system.routes";
+import { API_VERSION, passOnce, ReadinessFailure, type ReadinessProbe } from "./modules/system/system.routes";
 import type { RealtimeDeps } from "./realtime/realtime-server";
 
 export type AppDeps = {
@@ -46,6 +48,8 @@ export type AppDeps = {
   metrics: Metrics;
   /** Draining after SIGTERM (read by /ready and the request handler). */
   lifecycle: Lifecycle;
+  /** OpenTelemetry spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing | undefined;
   clock: Clock;
   ids: IdGenerator;
   probes: ReadinessProbe[];
@@ -83,8 +87,8 @@ export type DepsOverrides = {
   push?: PushSender;
 };
 
-const openConfiguredDatabase = (config: Config, applicationName: string) =>
-  openDatabase(databaseOptions(config, applicationName));
+const openConfiguredDatabase = (config: Config, applicationName: string, tracing?: Tracing) =>
+  openDatabase(databaseOptions(config, applicationName, tracing));
 
 /** The outbox figures' statement timeout: a scrape answers within a second and a half regardless. */
 const OUTBOX_FIGURES_TIMEOUT_MS = 1_000;
@@ -115,7 +119,12 @@ const schemaProbe = (database: Database): ReadinessProbe => ({
  */
 const createOutboxDeps = (
   database: Database,
-  { clock, push, logger }: { clock: Clock; push: PushSender | undefined; logger: Logger },
+  {
+    clock,
+    push,
+    logger,
+    tracing,
+  }: { clock: Clock; push: PushSender | undefined; logger: Logger; tracing: Tracing | undefined },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
@@ -127,9 +136,11 @@ const createOutboxDeps = (
     chat: repos.chat,
   };
 
+  const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
+
   return {
     outbox: repos.outbox,
-    deliver: (event) => registry.deliver(delivery, event),
+    deliver: tracing ? traceDelivery(tracing, deliver) : deliver,
     clock,
     random: Math.random,
     observe: logOutboxOutcome(logger),
@@ -138,7 +149,11 @@ const createOutboxDeps = (
 
 export const createDeps = async (config: Config, overrides: DepsOverrides = {}): Promise<Runtime> => {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api"));
+  // Traces belong to the serving process: tests and CLI verbs hand in their database and send none.
+  const tracing = overrides.database
+    ? undefined
+    : await startTracing(config, { name: "agora-api", version: API_VERSION });
+  const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api", tracing));
   const ownsDatabase = overrides.database === undefined;
   const clock = overrides.clock ?? systemClock;
   const ids = uuidV7Ids;
@@ -175,6 +190,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     logger,
     metrics,
     lifecycle: createLifecycle(),
+    tracing,
     clock,
     ids,
     database,
@@ -213,7 +229,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       clock,
       ids,
     },
-    outbox: createOutboxDeps(database, { clock, push, logger }),
+    outbox: createOutboxDeps(database, { clock, push, logger, tracing }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
       await mail.close();
@@ -222,6 +238,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       if (ownsDatabase) {
         await database.close();
       }
+      // Last: the spans of everything above are sent.
+      await tracing?.shutdown();
     },
   };
 };
@@ -285,13 +303,19 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
     : await openConfiguredDatabase(
         { ...runtime.config, databasePoolMax: EMBEDDED_WORKER_POOL_MAX },
         "agora-outbox",
+        runtime.tracing,
       );
   const { clock, logger } = runtime;
 
   return {
     outbox: shared
       ? runtime.outbox
-      : createOutboxDeps(database, { clock, push: runtime.notifications.push, logger }),
+      : createOutboxDeps(database, {
+          clock,
+          push: runtime.notifications.push,
+          logger,
+          tracing: runtime.tracing,
+        }),
     poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>
       runHousekeeping(

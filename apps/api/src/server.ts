@@ -181,6 +181,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
         env: config.appEnv,
         database: runtime.database.kind,
         worker: config.worker,
+        tracing: runtime.tracing ? "otlp" : "off",
       },
       "agora api listening",
     );

@@ -6,6 +6,7 @@ import { createHousekeeper } from "@agora/db/repositories/housekeeping.repositor
 import { createOutboxRepositories } from "@agora/db/repositories/index";
 import { eventKinds } from "@agora/domain/event-kinds";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
+import type { OutboxEvent } from "@agora/domain/outbox/outbox.types";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
 import { runHousekeeping } from "@agora/domain/shared/housekeeping";
@@ -16,6 +17,8 @@ import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging
 import { createPush } from "@agora/runtime/push/create-push";
 import { waitUntilAvailable } from "@agora/runtime/startup";
 import { createObjectStore } from "@agora/runtime/storage/create-object-store";
+import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
+import { startTracing } from "@agora/runtime/telemetry/tracing";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -30,7 +33,9 @@ if (!config.databaseUrl) {
 }
 
 try {
-  const database = await openDatabase(databaseOptions(config, "agora-worker"));
+  // OpenTelemetry is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = await startTracing(config, { name: "agora-worker" });
+  const database = await openDatabase(databaseOptions(config, "agora-worker", tracing));
   // An unreachable database is waited for (one line per attempt, up to DATABASE_STARTUP_TIMEOUT_MS),
   // as the API does; later outages are the loop's own backoff.
   await waitUntilAvailable(() => database.ping(), {
@@ -50,12 +55,13 @@ try {
     clock,
     chat: repos.chat,
   };
+  const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
   const controller = new AbortController();
   const running = Promise.all([
     runOutbox(
       {
         outbox: repos.outbox,
-        deliver: (event) => registry.deliver(delivery, event),
+        deliver: tracing ? traceDelivery(tracing, deliver) : deliver,
         clock,
         random: Math.random,
         observe: logOutboxOutcome(logger),
@@ -68,7 +74,13 @@ try {
     ),
   ]);
   logger.info(
-    { database: database.kind, push: push ? "fcm" : "off", event_kinds: registry.kinds },
+    {
+      database: database.kind,
+      push: push ? "fcm" : "off",
+      tracing: tracing ? "otlp" : "off",
+      lease_seconds: config.outboxLeaseSeconds,
+      event_kinds: registry.kinds,
+    },
     "agora worker started",
   );
 
@@ -84,6 +96,7 @@ try {
     await push?.close();
     objects.close();
     await database.close();
+    await tracing?.shutdown();
     logger.info("agora worker stopped");
     logger.flush();
     process.exit(0);

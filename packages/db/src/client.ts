@@ -122,11 +122,9 @@ const routedPool = (pool: pg.Pool, tracer: QueryTracer | undefined): pg.Pool => 
   Object.assign(routed, {
     query: tracer
       ? (...args: Parameters<pg.Pool["query"]>) => {
-          const first = args[0] as string | { text: string; name?: string | undefined };
-          const statement =
-            typeof first === "string"
-              ? { text: first, name: undefined }
-              : { text: first.text, name: first.name ?? undefined };
+          // Prisma's statement names are generated (prisma_N): they say nothing, so none is passed.
+          const first = args[0] as string | { text: string };
+          const statement = { text: typeof first === "string" ? first : first.text, name: undefined };
 
           return tracer(statement, () => send(...args));
         }
@@ -148,16 +146,24 @@ const routedPool = (pool: pg.Pool, tracer: QueryTracer | undefined): pg.Pool => 
 };
 
 /** The same routing for PGlite: inside a unit of work, Prisma's queries run on its transaction. */
-const routedPglite = (db: PGlite): PGlite => {
+const routedPglite = (db: PGlite, tracer: QueryTracer | undefined): PGlite => {
   const routed = Object.create(db) as PGlite;
   const connectionOf = () => {
     const open = openTransaction.getStore();
 
     return open && "pglite" in open ? open.pglite : db;
   };
+  const query = (...args: Parameters<PGlite["query"]>) => connectionOf().query(...args);
+  const exec = (...args: Parameters<PGlite["exec"]>) => connectionOf().exec(...args);
   Object.assign(routed, {
-    query: (...args: Parameters<PGlite["query"]>) => connectionOf().query(...args),
-    exec: (...args: Parameters<PGlite["exec"]>) => connectionOf().exec(...args),
+    query: tracer
+      ? (...args: Parameters<PGlite["query"]>) =>
+          tracer({ text: args[0], name: undefined }, () => query(...args))
+      : query,
+    exec: tracer
+      ? (...args: Parameters<PGlite["exec"]>) =>
+          tracer({ text: args[0], name: undefined }, () => exec(...args))
+      : exec,
     transaction: (...args: Parameters<PGlite["transaction"]>) =>
       openTransaction.getStore() ? Promise.reject(nestedTransaction()) : db.transaction(...args),
   });
@@ -267,7 +273,9 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     unlock();
     throw error;
   });
-  const prisma = translatingErrors(new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db)) }));
+  const prisma = translatingErrors(
+    new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db, options.tracer)) }),
+  );
 
   return {
     kind: "pglite",

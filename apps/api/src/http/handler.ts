@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ActiveSpan, Tracing } from "@agora/runtime/telemetry/tracing";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
@@ -35,11 +36,14 @@ export const createRequestHandler = (
     metrics,
     gate,
     lifecycle,
+    tracing,
   }: {
     logger: Logger;
     metrics: Metrics;
     gate?: StartupGate | undefined;
     lifecycle?: Lifecycle | undefined;
+    /** With tracing on, each request runs in a server span (continuing an incoming `traceparent`). */
+    tracing?: Tracing | undefined;
   },
 ): RequestHandler => {
   const routeTable = createRouteTable(app);
@@ -73,7 +77,11 @@ export const createRequestHandler = (
     return found;
   };
 
-  return (request, bindings) => {
+  const handle = (
+    request: Request,
+    bindings: Parameters<RequestHandler>[1],
+    span?: ActiveSpan,
+  ): Response | Promise<Response> => {
     const started = performance.now();
     const incoming = bindings?.incoming;
     if (lifecycle?.draining) {
@@ -120,6 +128,18 @@ export const createRequestHandler = (
       } else {
         logger.info(line, "request");
       }
+      if (span) {
+        span.updateName(`${method} ${route}`);
+        span.setAttributes({
+          "http.route": route,
+          "http.response.status_code": status,
+          "url.path": pathOf(),
+          "agora.request_id": requestId,
+        });
+        if (status >= 500) {
+          span.fail();
+        }
+      }
 
       return response;
     };
@@ -139,4 +159,27 @@ export const createRequestHandler = (
 
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
+
+  if (!tracing) {
+    return handle;
+  }
+  const header = (request: Request, bindings: Parameters<RequestHandler>[1], name: string) => {
+    const value = bindings?.incoming ? bindings.incoming.headers[name] : request.headers.get(name);
+
+    return typeof value === "string" ? value : undefined;
+  };
+
+  return (request, bindings) =>
+    tracing.inSpan(
+      request.method,
+      {
+        kind: "server",
+        attributes: { "http.request.method": request.method },
+        carrier: {
+          traceparent: header(request, bindings, "traceparent"),
+          tracestate: header(request, bindings, "tracestate"),
+        },
+      },
+      (span) => handle(request, bindings, span),
+    );
 };
