@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
@@ -10,6 +11,7 @@ import type { Logger } from "pino";
 import { createApp, createHttpHandler } from "./app";
 import { createDeps, openEmbeddedWorker, prepareDatabase } from "./deps";
 import { answerClientErrors } from "./http/client-error";
+import { type ConnectionTracker, trackConnections } from "./http/connections";
 import type { RequestHandler } from "./http/handler";
 import { createStartupGate } from "./http/startup-gate";
 import { type RealtimeServer, startRealtime } from "./realtime/realtime-server";
@@ -19,6 +21,8 @@ import { type RealtimeServer, startRealtime } from "./realtime/realtime-server";
  * the server stops accepting, before connections are cut and the process exits anyway.
  */
 const SHUTDOWN_GRACE_MS = 10_000;
+
+const trackers = new WeakMap<Server, ConnectionTracker>();
 
 /**
  * Starts the Node HTTP server with explicit header, request and keep-alive timeouts; requests the
@@ -35,6 +39,7 @@ export const listen = (
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
+    trackers.set(server, trackConnections(server));
     answerClientErrors(server, logger);
     server.on("error", reject);
   });
@@ -42,12 +47,25 @@ export const listen = (
 /**
  * Stops accepting connections and lets in-flight requests finish within `graceMs`; after that the
  * remaining connections are cut. Resolves true when everything finished in time.
+ *
+ * Idle keep-alive connections are closed once they have been idle a moment (IDLE_CUT_AFTER_MS),
+ * not at once as `server.close()` would: a connection accepted just before the listener closed,
+ * or one a balancer is sending on, gets its request served (with `Connection: close`) instead of
+ * a reset.
  */
 export const drain = async (server: Server, graceMs = SHUTDOWN_GRACE_MS): Promise<boolean> => {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Idle keep-alive sockets are closed at once, and again as in-flight requests finish.
-  const sweeper = setInterval(() => server.closeIdleConnections(), 100);
-  server.closeIdleConnections();
+  const tracker = trackers.get(server);
+  const closed = new Promise<void>((resolve) => {
+    if (tracker) {
+      // The listener only: http.Server#close would also cut every connection Node deems idle.
+      NetServer.prototype.close.call(server, () => resolve());
+    } else {
+      server.close(() => resolve());
+    }
+  });
+  const closeIdle = () => (tracker ? tracker.closeIdle() : server.closeIdleConnections());
+  const sweeper = setInterval(closeIdle, 50);
+  closeIdle();
   const timedOut = await Promise.race([
     closed.then(() => false),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref()),
