@@ -16,6 +16,7 @@ import {
   requestsFor,
 } from "../../test/fuzz/requests";
 import { createHarness, type Harness } from "../../test/harness";
+import { type LocalS3, startLocalS3 } from "../../test/s3";
 import { MAX_BODY_BYTES, OPENAPI_PATH } from "../app";
 import { drain, listen } from "../server";
 
@@ -30,8 +31,16 @@ const PASSWORD = "correct horse battery";
 
 type Outcome = { status: number; headers: Headers; text: string };
 
+const video = {
+  url: "wss://video.example.test",
+  apiKey: "APIagora",
+  apiSecret: "livekit-secret-that-is-long-enough-0123456789",
+};
+
 describe("fuzzing every documented operation from the OpenAPI document", () => {
   let h: Harness;
+  // Every dependency configured, with real local peers where one exists: a 503 is then a fault.
+  let s3: LocalS3;
   let doc: OpenApiDocument;
   let operations: Operation[];
   let base: { ids: string[]; fieldValues: Record<string, string[]> };
@@ -57,11 +66,16 @@ describe("fuzzing every documented operation from the OpenAPI document", () => {
     };
   };
 
-  const secrets = () => [h.config.tokenSecret];
+  const secrets = () => [h.config.tokenSecret, s3.config.secretAccessKey, video.apiSecret];
 
   beforeAll(async () => {
+    s3 = await startLocalS3();
     h = await createHarness({
-      config: { listingPlan: { priceAmount: 990, currency: "USD", durationDays: 30 } },
+      config: {
+        listingPlan: { priceAmount: 990, currency: "USD", durationDays: 30 },
+        s3: s3.config,
+        video,
+      },
     });
     doc = (await h.get<OpenApiDocument>(OPENAPI_PATH)).body;
     operations = operationsOf(doc);
@@ -111,6 +125,7 @@ describe("fuzzing every documented operation from the OpenAPI document", () => {
   });
   afterAll(async () => {
     await h?.close();
+    await s3?.close();
   });
 
   it(

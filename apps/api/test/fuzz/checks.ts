@@ -19,7 +19,7 @@ const envelopeKeys = ["data", "error", "meta", "request_id", "success"].join(","
 const knownCodes = new Set<string>(errorCodes);
 
 /** Routes that answer something other than the JSON envelope by design. */
-const nonEnvelopePaths = new Set(["/metrics", "/docs"]);
+const nonEnvelopePaths = new Set(["/metrics", "/docs", "/api/v1/admin/exports/reports.csv"]);
 
 /**
  * Problems with one response (empty = fine): a 5xx, a body that is not the envelope, `success`
