@@ -169,21 +169,28 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       await sleep(delayMs);
     }
     logger.info("no new connections; draining in-flight requests");
-    // drain() closes the listener at once; realtime sockets close beside it (the server's close
-    // waits for every connection, upgraded ones included) and the worker finishes its batch.
-    const [drained, , workerStopped] = await Promise.all([
-      server ? drain(server, SHUTDOWN_GRACE_MS) : true,
-      realtime?.close(),
-      worker ? settlesWithin(worker.stop(), SHUTDOWN_GRACE_MS) : true,
-    ]);
-    if (!workerStopped) {
-      logger.warn("the outbox batch in flight did not finish in time; its events return after their lease");
+    let exitCode = 0;
+    try {
+      // drain() closes the listener at once; realtime sockets close beside it (the server's close
+      // waits for every connection, upgraded ones included) and the worker finishes its batch.
+      const [drained, , workerStopped] = await Promise.all([
+        server ? drain(server, SHUTDOWN_GRACE_MS) : true,
+        realtime?.close(),
+        worker ? settlesWithin(worker.stop(), SHUTDOWN_GRACE_MS) : true,
+      ]);
+      if (!workerStopped) {
+        logger.warn("the outbox batch in flight did not finish in time; its events return after their lease");
+      }
+      await workerDeps?.close();
+      await runtime.close();
+      logger.info({ drained }, "stopped");
+    } catch (error) {
+      logger.error({ err: safeError(error) }, "shutdown failed");
+      exitCode = 1;
+    } finally {
+      logger.flush();
+      process.exit(exitCode);
     }
-    await workerDeps?.close();
-    await runtime.close();
-    logger.info({ drained }, "stopped");
-    logger.flush();
-    process.exit(0);
   };
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   process.once("SIGINT", () => void shutdown("SIGINT"));

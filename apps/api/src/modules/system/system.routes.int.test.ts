@@ -72,7 +72,9 @@ describe("system routes", () => {
         expect(body.error.details).toEqual([
           { path: "schema", message: `2 migrations not applied: ${missing.join(", ")}` },
         ]);
-        expect(body.error.message).toBe(`Not ready: schema 2 migrations not applied: ${missing.join(", ")}.`);
+        expect(body.error.message).toBe(
+          `Not ready: schema (2 migrations not applied: ${missing.join(", ")}).`,
+        );
 
         await migrate(behind.db.sql, migrations);
         const after = await handler(new Request("http://agora.test/ready"));

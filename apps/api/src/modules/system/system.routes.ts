@@ -152,7 +152,13 @@ export const createSystemRoutes = ({ readinessChecks, probes, metrics, lifecycle
         failing.sort((a, b) => a.path.localeCompare(b.path));
         throw new AppError(
           "service_unavailable",
-          `Not ready: ${failing.map((failure) => `${failure.path} ${failure.message}`).join("; ")}.`,
+          `Not ready: ${failing
+            .map((failure) =>
+              failure.message === "unavailable"
+                ? `${failure.path} unavailable`
+                : `${failure.path} (${failure.message})`,
+            )
+            .join("; ")}.`,
           { details: failing },
         );
       }
