@@ -212,7 +212,9 @@ describe.skipIf(!testDatabaseUrl)(
         }).catch(() => {});
         expect(ready).toEqual({
           status: 200,
-          body: expect.objectContaining({ data: { status: "ready", checks: { database: "ok" } } }),
+          body: expect.objectContaining({
+            data: { status: "ready", checks: { database: "ok", schema: "ok" } },
+          }),
         });
         // pino writes asynchronously to a pipe: the start line may trail the first response.
         await eventually(() => (/"msg":"agora api listening"/.test(server.output()) ? true : undefined));
@@ -223,8 +225,17 @@ describe.skipIf(!testDatabaseUrl)(
         expect((await runIn(isolation, apiTree, healthcheck, env)).code).toBe(0);
 
         server.child.kill("SIGTERM");
+        // The image's production defaults pause 5 s (SHUTDOWN_DELAY_MS) serving, with /ready 503.
+        const draining = await eventually(async () => {
+          const response = await fetch(`http://127.0.0.1:${port}/ready`);
+          await response.arrayBuffer();
+
+          return response.status === 503 ? response.status : undefined;
+        }, 4_000);
+        expect(draining).toBe(503);
         expect(await server.exited).toBe(0);
         expect(server.output()).toContain('"msg":"stopped"');
+        expect(server.output()).toMatch(/"delay_ms":5000,"msg":"shutting down: \/ready answers 503"/);
         // The same check fails once nothing answers: it can tell.
         expect((await runIn(isolation, apiTree, healthcheck, env)).code).toBe(1);
       } finally {

@@ -160,4 +160,10 @@ export type App = ReturnType<typeof createApp>;
  * the start-up gate when the server opens it only once the database is ready.
  */
 export const createHttpHandler = (deps: AppDeps, app: App = createApp(deps), gate?: StartupGate) =>
-  createRequestHandler(app, { logger: deps.logger, metrics: deps.metrics, gate });
+  createRequestHandler(app, {
+    logger: deps.logger,
+    metrics: deps.metrics,
+    gate,
+    lifecycle: deps.lifecycle,
+    tracing: deps.tracing,
+  });

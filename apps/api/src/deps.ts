@@ -1,9 +1,10 @@
 // The composition root: the one place that knows every adapter and wires them together.
 import { openChatFanOut } from "@agora/db/chat-fan-out";
 import { type Database, openDatabase } from "@agora/db/client";
-import { migrate } from "@agora/db/migrator";
+import { migrate, migrationLevel } from "@agora/db/migrator";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories, createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
+import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { seedCatalog } from "@agora/db/seed";
 import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
 import type { ChatDeps } from "@agora/domain/chat/chat.deps";
@@ -34,16 +35,23 @@ import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
 import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
+import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
+import { startTracing, type Tracing } from "@agora/runtime/telemetry/tracing";
 import { createLiveKitTokens } from "@agora/runtime/video/livekit-tokens";
 import type { Logger } from "pino";
+import { createLifecycle, type Lifecycle } from "./http/lifecycle";
 import { createMetrics, type Metrics } from "./http/metrics";
-import type { ReadinessProbe } from "./modules/system/system.routes";
+import { API_VERSION, passOnce, ReadinessFailure, type ReadinessProbe } from "./modules/system/system.routes";
 import type { RealtimeDeps } from "./realtime/realtime-server";
 
 export type AppDeps = {
   config: Config;
   logger: Logger;
   metrics: Metrics;
+  /** Draining after SIGTERM (read by /ready and the request handler). */
+  lifecycle: Lifecycle;
+  /** OpenTelemetry spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing | undefined;
   clock: Clock;
   ids: IdGenerator;
   probes: ReadinessProbe[];
@@ -81,8 +89,31 @@ export type DepsOverrides = {
   push?: PushSender;
 };
 
-const openConfiguredDatabase = (config: Config, applicationName: string) =>
-  openDatabase(databaseOptions(config, applicationName));
+const openConfiguredDatabase = (config: Config, applicationName: string, tracing?: Tracing) =>
+  openDatabase(databaseOptions(config, applicationName, tracing));
+
+/** The outbox figures' statement timeout: a scrape answers within a second and a half regardless. */
+const OUTBOX_FIGURES_TIMEOUT_MS = 1_000;
+
+/**
+ * Readiness of the schema: every migration this build carries is applied (and unchanged). Its good
+ * answer is kept, so after the first pass a probe costs nothing.
+ */
+const schemaProbe = (database: Database): ReadinessProbe => ({
+  name: "schema",
+  requires: "database",
+  check: passOnce(async () => {
+    const { pending, changed } = await migrationLevel(database.sql);
+    if (pending.length > 0) {
+      throw new ReadinessFailure(
+        `${pending.length} migration${pending.length === 1 ? "" : "s"} not applied: ${pending.join(", ")}`,
+      );
+    }
+    if (changed.length > 0) {
+      throw new ReadinessFailure(`applied migrations differ from this build's: ${changed.join(", ")}`);
+    }
+  }),
+});
 
 /**
  * The outbox worker over `database`: claims on its pool, and delivery by event kind through the
@@ -96,7 +127,15 @@ const createOutboxDeps = (
     logger,
     mailer,
     codeKey,
-  }: { clock: Clock; push: PushSender | undefined; logger: Logger; mailer: Mailer; codeKey: string },
+    tracing,
+  }: {
+    clock: Clock;
+    push: PushSender | undefined;
+    logger: Logger;
+    mailer: Mailer;
+    codeKey: string;
+    tracing: Tracing | undefined;
+  },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
   const registry = createEventRegistry(eventKinds);
@@ -113,9 +152,11 @@ const createOutboxDeps = (
     codeKey,
   };
 
+  const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
+
   return {
     outbox: repos.outbox,
-    deliver: (event) => registry.deliver(delivery, event),
+    deliver: tracing ? traceDelivery(tracing, deliver) : deliver,
     clock,
     random: Math.random,
     observe: logOutboxOutcome(logger),
@@ -124,7 +165,11 @@ const createOutboxDeps = (
 
 export const createDeps = async (config: Config, overrides: DepsOverrides = {}): Promise<Runtime> => {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api"));
+  // Traces belong to the serving process: tests and CLI verbs hand in their database and send none.
+  const tracing = overrides.database
+    ? undefined
+    : await startTracing(config, { name: "agora-api", version: API_VERSION });
+  const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api", tracing));
   const ownsDatabase = overrides.database === undefined;
   const clock = overrides.clock ?? systemClock;
   const ids = uuidV7Ids;
@@ -159,10 +204,16 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     },
   };
 
+  const metrics = createMetrics();
+  metrics.watchPool("api", () => database.poolStats());
+  metrics.watchOutbox(() => readOutboxFigures(database.sql, OUTBOX_FIGURES_TIMEOUT_MS));
+
   return {
     config,
     logger,
-    metrics: createMetrics(),
+    metrics,
+    lifecycle: createLifecycle(),
+    tracing,
     clock,
     ids,
     database,
@@ -218,8 +269,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       clock,
       ids,
     },
-    outbox: createOutboxDeps(database, { clock, push, logger, mailer: mail.mailer, codeKey }),
-    probes: [{ name: "database", check: () => database.ping() }],
+    outbox: createOutboxDeps(database, { clock, push, logger, mailer: mail.mailer, codeKey, tracing }),
+    probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
       await mail.close();
       await fcm?.close();
@@ -227,6 +278,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       if (ownsDatabase) {
         await database.close();
       }
+      // Last: the spans of everything above are sent.
+      await tracing?.shutdown();
     },
   };
 };
@@ -271,6 +324,8 @@ export const EMBEDDED_WORKER_POOL_MAX = 3;
 
 export type EmbeddedWorkerDeps = {
   outbox: OutboxDeps;
+  /** Its own pool's connections (PostgreSQL), for /metrics. */
+  poolStats(): ReturnType<Database["poolStats"]>;
   /** Runs housekeeping until `signal` aborts. */
   housekeeping: (signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
@@ -288,6 +343,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
     : await openConfiguredDatabase(
         { ...runtime.config, databasePoolMax: EMBEDDED_WORKER_POOL_MAX },
         "agora-outbox",
+        runtime.tracing,
       );
   const { clock, logger } = runtime;
 
@@ -300,7 +356,9 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           logger,
           mailer: runtime.mail.mailer,
           codeKey: runtime.identity.settings.codeKey,
+          tracing: runtime.tracing,
         }),
+    poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>
       runHousekeeping(
         { housekeeper: createHousekeeper(database.sql), objects: runtime.objects.store, clock },

@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../test/harness";
 import { drain, listen } from "./server";
@@ -62,6 +62,49 @@ describe("node server lifecycle", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ finished: true });
     expect(await drained).toBe(true);
+  });
+
+  it("does not cut a keep-alive connection that has just answered: the next request written on it is served", async () => {
+    const server = await listen(h.handler, { host: "127.0.0.1", port: 0 });
+    const { port } = server.address() as AddressInfo;
+    const socket: Socket = connect(port, "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    const ended = new Promise<string>((resolve) => {
+      socket.once("close", () => resolve(received));
+      socket.once("error", () => resolve(`${received}<error>`));
+    });
+    const request = "GET /health HTTP/1.1\r\nHost: agora.test\r\n\r\n";
+    socket.write(request);
+    for (let waited = 0; !received.includes('"status":"ok"') && waited < 5_000; waited += 5) {
+      await sleep(5);
+    }
+    // Shutdown begins the moment the first answer is in, and the next request follows at once, as a
+    // balancer reusing its most recent connection would send it.
+    const drained = drain(server, 5_000);
+    socket.write(request);
+    const answer = await ended;
+    expect(answer.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+    expect(await drained).toBe(true);
+  });
+
+  it("closes an idle keep-alive connection a moment after shutdown begins", async () => {
+    const server = await listen(h.handler, { host: "127.0.0.1", port: 0 });
+    const { port } = server.address() as AddressInfo;
+    const socket: Socket = connect(port, "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    const firstAnswer = new Promise<void>((resolve) => socket.once("data", () => resolve()));
+    socket.write("GET /health HTTP/1.1\r\nHost: agora.test\r\n\r\n");
+    await firstAnswer;
+    const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(performance.now())));
+    const began = performance.now();
+    expect(await drain(server, 5_000)).toBe(true);
+    const at = await closed;
+    expect(at - began).toBeGreaterThanOrEqual(200);
+    expect(at - began).toBeLessThan(2_000);
   });
 
   it("cuts connections that outlive the grace period", async () => {

@@ -1,4 +1,6 @@
 import type { Server } from "node:http";
+import { Server as NetServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { type Config, unsafeDefaultsWarning } from "@agora/runtime/config";
@@ -9,12 +11,18 @@ import type { Logger } from "pino";
 import { createApp, createHttpHandler } from "./app";
 import { createDeps, openEmbeddedWorker, prepareDatabase } from "./deps";
 import { answerClientErrors } from "./http/client-error";
+import { type ConnectionTracker, trackConnections } from "./http/connections";
 import type { RequestHandler } from "./http/handler";
 import { createStartupGate } from "./http/startup-gate";
 import { type RealtimeServer, startRealtime } from "./realtime/realtime-server";
 
-/** How long in-flight requests get to finish after SIGTERM/SIGINT before connections are cut. */
+/**
+ * The drain limit: how long in-flight requests (and the embedded worker's batch) get to finish once
+ * the server stops accepting, before connections are cut and the process exits anyway.
+ */
 const SHUTDOWN_GRACE_MS = 10_000;
+
+const trackers = new WeakMap<Server, ConnectionTracker>();
 
 /**
  * Starts the Node HTTP server with explicit header, request and keep-alive timeouts; requests the
@@ -31,6 +39,7 @@ export const listen = (
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
+    trackers.set(server, trackConnections(server));
     answerClientErrors(server, logger);
     server.on("error", reject);
   });
@@ -38,12 +47,25 @@ export const listen = (
 /**
  * Stops accepting connections and lets in-flight requests finish within `graceMs`; after that the
  * remaining connections are cut. Resolves true when everything finished in time.
+ *
+ * Idle keep-alive connections are closed once they have been idle a moment (IDLE_CUT_AFTER_MS),
+ * not at once as `server.close()` would: a connection accepted just before the listener closed,
+ * or one a balancer is sending on, gets its request served (with `Connection: close`) instead of
+ * a reset.
  */
 export const drain = async (server: Server, graceMs = SHUTDOWN_GRACE_MS): Promise<boolean> => {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Idle keep-alive sockets are closed at once, and again as in-flight requests finish.
-  const sweeper = setInterval(() => server.closeIdleConnections(), 100);
-  server.closeIdleConnections();
+  const tracker = trackers.get(server);
+  const closed = new Promise<void>((resolve) => {
+    if (tracker) {
+      // The listener only: http.Server#close would also cut every connection Node deems idle.
+      NetServer.prototype.close.call(server, () => resolve());
+    } else {
+      server.close(() => resolve());
+    }
+  });
+  const closeIdle = () => (tracker ? tracker.closeIdle() : server.closeIdleConnections());
+  const sweeper = setInterval(closeIdle, 50);
+  closeIdle();
   const timedOut = await Promise.race([
     closed.then(() => false),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref()),
@@ -65,10 +87,11 @@ export type EmbeddedWorker = {
 export const startEmbeddedWorker = (
   outbox: OutboxDeps,
   housekeeping?: (signal: AbortSignal) => Promise<void>,
+  options: { leaseSeconds?: number } = {},
 ): EmbeddedWorker => {
   const controller = new AbortController();
   const running = Promise.all([
-    runOutbox(outbox, { signal: controller.signal }),
+    runOutbox(outbox, { signal: controller.signal, ...options }),
     housekeeping?.(controller.signal),
   ]);
 
@@ -80,8 +103,32 @@ export const startEmbeddedWorker = (
   };
 };
 
+/** Resolves true when `work` settles within `ms`, false when the time ran out first. */
+const settlesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
+  const controller = new AbortController();
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      sleep(ms, false, { signal: controller.signal }),
+    ]);
+  } finally {
+    controller.abort();
+  }
+};
+
 /**
- * Serves the API until SIGTERM/SIGINT, then stops accepting, drains, and closes the database.
+ * Serves the API until SIGTERM/SIGINT, then shuts down in this order:
+ *
+ * 1. draining: `/ready` answers 503 (`process: shutting down`) and every response carries
+ *    `Connection: close`, while requests are still served. On SIGTERM (once started) this lasts
+ *    SHUTDOWN_DELAY_MS, so a balancer polling `/ready` moves traffic away first; SIGINT skips it.
+ * 2. The listener closes (new connections are refused), in-flight requests finish, realtime sockets
+ *    close with 1001, and the embedded worker finishes the batch it holds; all within the drain
+ *    limit (10 s), after which remaining connections are cut.
+ * 3. The database closes (and traces are flushed); the process exits 0.
  *
  * It listens first and then waits for the database (and, with `prepare`, migrates and seeds): while
  * the database is unreachable `/health` is 200 and `/ready` 503, requests are 503, and each failed
@@ -114,16 +161,36 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
     }
     stopping = true;
     starting.abort();
-    logger.info({ signal }, "shutting down: no new connections, draining in-flight requests");
-    // Realtime sockets close first (1001): the HTTP server would otherwise wait for them.
-    await realtime?.close();
-    // The worker finishes its batch while requests drain; both end before the database closes.
-    const [drained] = await Promise.all([server ? drain(server) : true, worker?.stop()]);
-    await workerDeps?.close();
-    await runtime.close();
-    logger.info({ drained }, "stopped");
-    logger.flush();
-    process.exit(0);
+    runtime.lifecycle.drain();
+    // Nothing routes to a process that is still starting: no reason to wait then.
+    const delayMs = signal === "SIGTERM" && gate.isOpen ? config.shutdownDelayMs : 0;
+    logger.info({ signal, delay_ms: delayMs }, "shutting down: /ready answers 503");
+    if (delayMs > 0) {
+      await sleep(delayMs);
+    }
+    logger.info("no new connections; draining in-flight requests");
+    let exitCode = 0;
+    try {
+      // drain() closes the listener at once; realtime sockets close beside it (the server's close
+      // waits for every connection, upgraded ones included) and the worker finishes its batch.
+      const [drained, , workerStopped] = await Promise.all([
+        server ? drain(server, SHUTDOWN_GRACE_MS) : true,
+        realtime?.close(),
+        worker ? settlesWithin(worker.stop(), SHUTDOWN_GRACE_MS) : true,
+      ]);
+      if (!workerStopped) {
+        logger.warn("the outbox batch in flight did not finish in time; its events return after their lease");
+      }
+      await workerDeps?.close();
+      await runtime.close();
+      logger.info({ drained }, "stopped");
+    } catch (error) {
+      logger.error({ err: safeError(error) }, "shutdown failed");
+      exitCode = 1;
+    } finally {
+      logger.flush();
+      process.exit(exitCode);
+    }
   };
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   process.once("SIGINT", () => void shutdown("SIGINT"));
@@ -139,6 +206,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
         env: config.appEnv,
         database: runtime.database.kind,
         worker: config.worker,
+        tracing: runtime.tracing ? "otlp" : "off",
       },
       "agora api listening",
     );
@@ -165,8 +233,16 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
     }
     // Until here an upgrade request is an ordinary request, which the closed gate answers 503.
     realtime = await startRealtime(server, handler, { deps: runtime.realtime, logger });
+    const sockets = realtime;
+    runtime.metrics.watchRealtime(() => sockets.size);
     workerDeps = config.worker === "embedded" ? await openEmbeddedWorker(runtime) : undefined;
-    worker = workerDeps ? startEmbeddedWorker(workerDeps.outbox, workerDeps.housekeeping) : undefined;
+    const embedded = workerDeps;
+    if (embedded) {
+      runtime.metrics.watchPool("outbox", () => embedded.poolStats());
+      worker = startEmbeddedWorker(embedded.outbox, embedded.housekeeping, {
+        leaseSeconds: config.outboxLeaseSeconds,
+      });
+    }
     gate.open();
     logger.info("agora api ready");
   } catch (error) {

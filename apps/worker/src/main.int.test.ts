@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The built entry point, as `node apps/worker/dist/main.js` runs it (turbo builds before tests).
@@ -134,6 +135,72 @@ describe("worker process", () => {
         }
         expect(await worker.exited).toBe(0);
         expect(worker.output()).toContain("agora worker started");
+        expect(worker.output()).toContain("agora worker stopped");
+      });
+
+      it("on SIGTERM mid-batch finishes the delivery it holds (not left to the lease), then exits 0", async () => {
+        const userId = randomUUID();
+        const eventId = randomUUID();
+        const orderId = randomUUID();
+        const { sql } = target.db;
+        await sql.query(
+          `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
+         VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
+          [userId, `${userId}@example.com`, `u${userId.slice(0, 8)}`],
+        );
+        // Our lock on the recipient holds the delivery mid-batch: its inbox write checks the user.
+        const holder = new pg.Client({ connectionString: target.url });
+        await holder.connect();
+        await holder.query("BEGIN");
+        await holder.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userId]);
+        await sql.query(
+          `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
+         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
+          [
+            eventId,
+            orderId,
+            JSON.stringify({
+              order_id: orderId,
+              provider_user_id: userId,
+              customer_id: null,
+              item_name: "Tea",
+              quantity: 1,
+            }),
+          ],
+        );
+        const worker = start({ DATABASE_URL: target.url ?? "", DATA_DIR: dataDir });
+        try {
+          await eventually(async () => {
+            // Not on the holder: inside its transaction pg_stat_activity is a snapshot.
+            const { rows } = await sql.query(
+              "SELECT 1 FROM pg_stat_activity WHERE application_name = 'agora-worker' AND wait_event_type = 'Lock'",
+            );
+
+            return rows.length > 0;
+          });
+          worker.child.kill("SIGTERM");
+          await eventually(() => worker.output().includes("finishing the batch in flight"));
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          // Still there, still holding the event (its lease has most of a minute to run).
+          expect(worker.child.exitCode).toBeNull();
+          const held = await sql.query<{ processed: boolean; leased: boolean }>(
+            "SELECT processed_at IS NOT NULL AS processed, available_at > now() AS leased FROM outbox_events WHERE id = $1",
+            [eventId],
+          );
+          expect(held.rows[0]).toEqual({ processed: false, leased: true });
+          await holder.query("ROLLBACK");
+          expect(await worker.exited).toBe(0);
+        } finally {
+          await holder.end().catch(() => {});
+          worker.child.kill("SIGKILL");
+        }
+        const done = await sql.query<{ processed: boolean; inbox: number }>(
+          `SELECT processed_at IS NOT NULL AS processed,
+                  (SELECT count(*)::int FROM notifications WHERE event_id = $1) AS inbox
+             FROM outbox_events WHERE id = $1`,
+          [eventId],
+        );
+        expect(done.rows[0]).toEqual({ processed: true, inbox: 1 });
         expect(worker.output()).toContain("agora worker stopped");
       });
     },

@@ -7,6 +7,7 @@ import { createOutboxRepositories } from "@agora/db/repositories/index";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import { codeKeyFor } from "@agora/domain/identity/secrets";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
+import type { OutboxEvent } from "@agora/domain/outbox/outbox.types";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
 import { runHousekeeping } from "@agora/domain/shared/housekeeping";
@@ -18,6 +19,8 @@ import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging
 import { createPush } from "@agora/runtime/push/create-push";
 import { waitUntilAvailable } from "@agora/runtime/startup";
 import { createObjectStore } from "@agora/runtime/storage/create-object-store";
+import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
+import { startTracing } from "@agora/runtime/telemetry/tracing";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -32,7 +35,9 @@ if (!config.databaseUrl) {
 }
 
 try {
-  const database = await openDatabase(databaseOptions(config, "agora-worker"));
+  // OpenTelemetry is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = await startTracing(config, { name: "agora-worker" });
+  const database = await openDatabase(databaseOptions(config, "agora-worker", tracing));
   // An unreachable database is waited for (one line per attempt, up to DATABASE_STARTUP_TIMEOUT_MS),
   // as the API does; later outages are the loop's own backoff.
   await waitUntilAvailable(() => database.ping(), {
@@ -58,17 +63,18 @@ try {
     mailer: mail.mailer,
     codeKey: codeKeyFor(config.tokenSecret),
   };
+  const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
   const controller = new AbortController();
   const running = Promise.all([
     runOutbox(
       {
         outbox: repos.outbox,
-        deliver: (event) => registry.deliver(delivery, event),
+        deliver: tracing ? traceDelivery(tracing, deliver) : deliver,
         clock,
         random: Math.random,
         observe: logOutboxOutcome(logger),
       },
-      { signal: controller.signal },
+      { signal: controller.signal, leaseSeconds: config.outboxLeaseSeconds },
     ),
     runHousekeeping(
       { housekeeper: createHousekeeper(database.sql), objects: objects.store, clock },
@@ -76,7 +82,14 @@ try {
     ),
   ]);
   logger.info(
-    { database: database.kind, push: push ? "fcm" : "off", mail: mail.kind, event_kinds: registry.kinds },
+    {
+      database: database.kind,
+      push: push ? "fcm" : "off",
+      mail: mail.kind,
+      tracing: tracing ? "otlp" : "off",
+      lease_seconds: config.outboxLeaseSeconds,
+      event_kinds: registry.kinds,
+    },
     "agora worker started",
   );
 
@@ -93,6 +106,7 @@ try {
     objects.close();
     await mail.close();
     await database.close();
+    await tracing?.shutdown();
     logger.info("agora worker stopped");
     logger.flush();
     process.exit(0);

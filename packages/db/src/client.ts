@@ -7,7 +7,14 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/prisma/client";
-import { createPgliteSql, createPgSql, openTransaction, QUERY_TIMEOUT_GRACE_MS, type Sql } from "./sql";
+import {
+  createPgliteSql,
+  createPgSql,
+  openTransaction,
+  QUERY_TIMEOUT_GRACE_MS,
+  type QueryTracer,
+  type Sql,
+} from "./sql";
 import { translateDatabaseError } from "./unavailable";
 
 export type DatabaseOptions = {
@@ -24,7 +31,12 @@ export type DatabaseOptions = {
   lockWaitMs?: number | undefined;
   /** PostgreSQL: the bounds below (PGlite, one in-process connection, has none of them). */
   timeouts?: DatabaseTimeouts | undefined;
+  /** Wraps every statement, raw and Prisma's (tracing); none = statements run as they are. */
+  tracer?: QueryTracer | undefined;
 };
+
+/** A PostgreSQL pool's connections right now (`inUse` = checked out or connecting). */
+export type PoolStats = { max: number; inUse: number; idle: number; waiting: number };
 
 /** How long work may wait on PostgreSQL; every bound ends in DatabaseUnavailableError. */
 export type DatabaseTimeouts = {
@@ -53,6 +65,8 @@ export type Database = {
   readonly sql: Sql;
   /** A cheap round trip, for readiness. */
   ping(): Promise<void>;
+  /** The pool's connections (PostgreSQL); undefined for PGlite, which has one in-process connection. */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
 };
 
@@ -96,16 +110,25 @@ const nestedTransaction = () =>
  * serves both plain reads and repositories inside a transaction (a client per transaction measured
  * about 9 ms to start).
  */
-const routedPool = (pool: pg.Pool): pg.Pool => {
+const routedPool = (pool: pg.Pool, tracer: QueryTracer | undefined): pg.Pool => {
   const routed = Object.create(pool) as pg.Pool;
   const connectionOf = () => {
     const open = openTransaction.getStore();
 
     return open && "pg" in open ? open.pg : pool;
   };
+  const send = (...args: Parameters<pg.Pool["query"]>) =>
+    (connectionOf().query as (...a: Parameters<pg.Pool["query"]>) => Promise<unknown>)(...args);
   Object.assign(routed, {
-    query: (...args: Parameters<pg.Pool["query"]>) =>
-      (connectionOf().query as (...a: Parameters<pg.Pool["query"]>) => unknown)(...args),
+    query: tracer
+      ? (...args: Parameters<pg.Pool["query"]>) => {
+          // Prisma's statement names are generated (prisma_N): they say nothing, so none is passed.
+          const first = args[0] as string | { text: string };
+          const statement = { text: typeof first === "string" ? first : first.text, name: undefined };
+
+          return tracer(statement, () => send(...args));
+        }
+      : send,
     connect: () => (openTransaction.getStore() ? Promise.reject(nestedTransaction()) : pool.connect()),
     on: (...args: Parameters<pg.Pool["on"]>) => {
       pool.on(...args);
@@ -123,16 +146,24 @@ const routedPool = (pool: pg.Pool): pg.Pool => {
 };
 
 /** The same routing for PGlite: inside a unit of work, Prisma's queries run on its transaction. */
-const routedPglite = (db: PGlite): PGlite => {
+const routedPglite = (db: PGlite, tracer: QueryTracer | undefined): PGlite => {
   const routed = Object.create(db) as PGlite;
   const connectionOf = () => {
     const open = openTransaction.getStore();
 
     return open && "pglite" in open ? open.pglite : db;
   };
+  const query = (...args: Parameters<PGlite["query"]>) => connectionOf().query(...args);
+  const exec = (...args: Parameters<PGlite["exec"]>) => connectionOf().exec(...args);
   Object.assign(routed, {
-    query: (...args: Parameters<PGlite["query"]>) => connectionOf().query(...args),
-    exec: (...args: Parameters<PGlite["exec"]>) => connectionOf().exec(...args),
+    query: tracer
+      ? (...args: Parameters<PGlite["query"]>) =>
+          tracer({ text: args[0], name: undefined }, () => query(...args))
+      : query,
+    exec: tracer
+      ? (...args: Parameters<PGlite["exec"]>) =>
+          tracer({ text: args[0], name: undefined }, () => exec(...args))
+      : exec,
     transaction: (...args: Parameters<PGlite["transaction"]>) =>
       openTransaction.getStore() ? Promise.reject(nestedTransaction()) : db.transaction(...args),
   });
@@ -162,11 +193,12 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
   const ignore = () => {};
   pool.on("connect", (client) => client.on("error", ignore));
   pool.on("error", ignore);
-  const adapter = new PrismaPg(routedPool(pool), {
+  const adapter = new PrismaPg(routedPool(pool, options.tracer), {
     statementNameGenerator: (query) => statementName(query.sql),
   });
   const prisma = translatingErrors(new PrismaClient({ adapter }));
-  const sql = createPgSql(pool);
+  const sql = createPgSql(pool, options.tracer);
+  const max = options.poolMax ?? 10;
 
   return {
     kind: "postgres",
@@ -176,6 +208,12 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
     async ping() {
       await sql.query("SELECT 1");
     },
+    poolStats: () => ({
+      max,
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     async close() {
       await prisma.$disconnect();
       await pool.end();
@@ -235,16 +273,19 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     unlock();
     throw error;
   });
-  const prisma = translatingErrors(new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db)) }));
+  const prisma = translatingErrors(
+    new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db, options.tracer)) }),
+  );
 
   return {
     kind: "pglite",
     listenTarget: { kind: "pglite", db },
     prisma,
-    sql: createPgliteSql(db),
+    sql: createPgliteSql(db, options.tracer),
     async ping() {
       await db.query("SELECT 1");
     },
+    poolStats: () => undefined,
     async close() {
       await prisma.$disconnect();
       await db.close();

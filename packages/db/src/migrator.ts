@@ -62,6 +62,44 @@ const appliedChecksums = async (tx: SqlExecutor): Promise<Map<string, string>> =
   return new Map(rows.map((row) => [row.migration_name, row.checksum]));
 };
 
+export type MigrationLevel = {
+  /** Migrations of this build the database has not applied. */
+  pending: string[];
+  /** Migrations applied from a different file than this build carries. */
+  changed: string[];
+};
+
+/**
+ * Where the database stands against this build's migrations: two small reads (does the migrations
+ * table exist, then its rows, one per migration). A database without the table has applied none.
+ * Migrations the database has and this build lacks (a newer release migrated first) are not
+ * reported: a rolling deploy runs old code on the new schema, which only adds what old code ignores.
+ */
+export const migrationLevel = async (
+  sql: SqlExecutor,
+  migrations: Migration[] = loadMigrations(),
+): Promise<MigrationLevel> => {
+  const { rows } = await sql.query<{ exists: boolean }>(
+    "SELECT to_regclass('\"_prisma_migrations\"') IS NOT NULL AS exists",
+    [],
+    "migration_level_table",
+  );
+  const applied = rows[0]?.exists ? await appliedChecksums(sql) : new Map<string, string>();
+
+  return {
+    pending: migrations
+      .filter((migration) => !applied.has(migration.name))
+      .map((migration) => migration.name),
+    changed: migrations
+      .filter((migration) => {
+        const checksum = applied.get(migration.name);
+
+        return checksum !== undefined && checksum !== migration.checksum;
+      })
+      .map((migration) => migration.name),
+  };
+};
+
 /**
  * Applies pending migrations in name order inside one transaction that holds an advisory lock,
  * so concurrent migrators serialize and the later one finds nothing to do. Refuses to run when an

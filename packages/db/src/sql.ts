@@ -36,6 +36,13 @@ export type TransactionOptions = {
 export interface Sql extends SqlExecutor {
   readonly dialect: "postgres" | "pglite";
   /**
+   * Runs one statement without parameters under its own statement timeout, in one round trip
+   * (`SET LOCAL statement_timeout` and the statement as one implicit transaction, so the setting
+   * ends with it). For reads that must stay cheap whatever happens (the metrics scrape). PGlite has
+   * no timeouts: the statement runs as it is.
+   */
+  queryBounded<T = Row>(text: string, timeoutMs: number): Promise<QueryResult<T>>;
+  /**
    * Runs `work` in one transaction on one connection; rolls back when it throws. When the database
    * is unreachable or the connection breaks, it throws DatabaseUnavailableError (and the server
    * rolls back whatever the transaction had written).
@@ -45,6 +52,27 @@ export interface Sql extends SqlExecutor {
 
 /** The client-side bound of a statement: the server's statement_timeout plus this grace. */
 export const QUERY_TIMEOUT_GRACE_MS = 5_000;
+
+/**
+ * Wraps each statement sent (tracing). Called with the statement's text (parameters never) and
+ * its prepared-statement name when it has one; it must call `run` once and return its outcome.
+ */
+export type QueryTracer = <T>(
+  statement: { text: string; name: string | undefined },
+  run: () => Promise<T>,
+) => Promise<T>;
+
+/** The executor's methods through `tracer` (unchanged when there is none). */
+const traced = <E extends SqlExecutor>(executor: E, tracer: QueryTracer | undefined): E =>
+  tracer
+    ? {
+        ...executor,
+        query<T>(text: string, params?: readonly unknown[], name?: string) {
+          return tracer({ text, name }, () => executor.query<T>(text, params, name));
+        },
+        exec: (script: string) => tracer({ text: script, name: undefined }, () => executor.exec(script)),
+      }
+    : executor;
 
 const pgExecutor = (client: pg.Pool | pg.PoolClient, queryTimeoutMs?: number): SqlExecutor => ({
   async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
@@ -99,9 +127,29 @@ const checkOut = async (pool: pg.Pool): Promise<pg.PoolClient> => {
   }
 };
 
-export const createPgSql = (pool: pg.Pool): Sql => ({
+export const createPgSql = (pool: pg.Pool, tracer?: QueryTracer): Sql => ({
   dialect: "postgres",
-  ...pgExecutor(pool),
+  ...traced(pgExecutor(pool), tracer),
+  async queryBounded<T>(text: string, timeoutMs: number) {
+    const ms = Math.max(1, Math.trunc(timeoutMs));
+    const config: pg.QueryConfig & { query_timeout?: number } = {
+      text: `SET LOCAL statement_timeout = ${ms}; ${text}`,
+      query_timeout: ms + QUERY_TIMEOUT_GRACE_MS,
+    };
+    const run = async () => {
+      try {
+        // Two statements in one simple query: pg answers one result per statement.
+        const results = (await pool.query(config)) as unknown as pg.QueryResult[];
+        const last = results[results.length - 1];
+
+        return { rows: (last?.rows ?? []) as T[], rowCount: last?.rowCount ?? 0 };
+      } catch (error) {
+        throw translateDatabaseError(error);
+      }
+    };
+
+    return tracer ? tracer({ text, name: undefined }, run) : run();
+  },
   async transaction(work, options = {}) {
     const client = await checkOut(pool);
     // A checked-out client has no listener of the pool's: without this one, the server closing the
@@ -113,7 +161,7 @@ export const createPgSql = (pool: pg.Pool): Sql => ({
     };
     client.on("error", onLost);
     const { statementTimeoutMs } = options;
-    const tx = pgExecutor(client, clientBoundOf(statementTimeoutMs));
+    const tx = traced(pgExecutor(client, clientBoundOf(statementTimeoutMs)), tracer);
     try {
       await tx.query("BEGIN");
       if (statementTimeoutMs !== undefined) {
@@ -155,9 +203,16 @@ const pgliteExecutor = (db: PGlite | PGliteTransaction): SqlExecutor => ({
   },
 });
 
-export const createPgliteSql = (db: PGlite): Sql => ({
-  dialect: "pglite",
-  ...pgliteExecutor(db),
-  transaction: (work) =>
-    db.transaction((tx) => openTransaction.run({ pglite: tx }, () => work(pgliteExecutor(tx)))),
-});
+export const createPgliteSql = (db: PGlite, tracer?: QueryTracer): Sql => {
+  const executor = traced(pgliteExecutor(db), tracer);
+
+  return {
+    dialect: "pglite",
+    ...executor,
+    queryBounded: (text) => executor.query(text),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        openTransaction.run({ pglite: tx }, () => work(traced(pgliteExecutor(tx), tracer))),
+      ),
+  };
+};

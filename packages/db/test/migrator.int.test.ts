@@ -7,6 +7,7 @@ import {
   type Migration,
   MigrationChecksumError,
   migrate,
+  migrationLevel,
   readMigrations,
 } from "../src/migrator";
 import { seedCatalog } from "../src/seed";
@@ -29,6 +30,13 @@ describe("migrator", () => {
     expect(onDisk.length).toBeGreaterThan(0);
   });
 
+  it("reports every migration pending on an empty database (no migrations table yet)", async () => {
+    expect(await migrationLevel(target.db.sql)).toEqual({
+      pending: loadMigrations().map((m) => m.name),
+      changed: [],
+    });
+  });
+
   it("applies every migration once on an empty database and records name and checksum", async () => {
     const migrations = loadMigrations();
     const first = await migrate(target.db.sql);
@@ -44,6 +52,20 @@ describe("migrator", () => {
     const again = await migrate(target.db.sql);
     expect(again.applied).toEqual([]);
     expect(again.alreadyApplied).toBe(loadMigrations().length);
+  });
+
+  it("reports the level: nothing pending once migrated, a changed file, and ignores newer migrations the database has", async () => {
+    expect(await migrationLevel(target.db.sql)).toEqual({ pending: [], changed: [] });
+    const [first, ...rest] = loadMigrations();
+    if (!first) {
+      throw new Error("no migrations");
+    }
+    const later: Migration = { name: "99991231000000_later", sql: "SELECT 1", checksum: "f".repeat(64) };
+    expect(
+      await migrationLevel(target.db.sql, [{ ...first, checksum: "0".repeat(64) }, ...rest, later]),
+    ).toEqual({ pending: [later.name], changed: [first.name] });
+    // An older build (fewer migrations than the database has) is at its level.
+    expect(await migrationLevel(target.db.sql, rest.slice(0, 1))).toEqual({ pending: [], changed: [] });
   });
 
   it("refuses to run when an applied migration has changed", async () => {

@@ -284,6 +284,43 @@ describe("configuration", () => {
     ]);
   });
 
+  it("pauses 5 s after SIGTERM in staging and production and not in development, unless SHUTDOWN_DELAY_MS says", () => {
+    const development = loadConfig({ DATA_DIR: tempDir() });
+    expect(development.ok && development.config.shutdownDelayMs).toBe(0);
+    const production = loadConfig(productionReady);
+    expect(production.ok && production.config.shutdownDelayMs).toBe(5_000);
+    const none = loadConfig({ ...productionReady, SHUTDOWN_DELAY_MS: "0" });
+    expect(none.ok && none.config.shutdownDelayMs).toBe(0);
+    const tuned = loadConfig({ DATA_DIR: tempDir(), SHUTDOWN_DELAY_MS: "750" });
+    expect(tuned.ok && tuned.config.shutdownDelayMs).toBe(750);
+    const negative = loadConfig({ DATA_DIR: tempDir(), SHUTDOWN_DELAY_MS: "-1" });
+    expect(!negative.ok && negative.errors).toEqual([
+      "SHUTDOWN_DELAY_MS: must be an integer from 0 to 600000",
+    ]);
+  });
+
+  it("leases outbox claims for 60 s unless OUTBOX_LEASE_SECONDS says, and never for less than one push", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.ok && defaults.config.outboxLeaseSeconds).toBe(60);
+    const short = loadConfig({ DATA_DIR: tempDir(), OUTBOX_LEASE_SECONDS: "3", PUSH_TIMEOUT_MS: "1000" });
+    expect(short.ok && short.config.outboxLeaseSeconds).toBe(3);
+    const tooShort = loadConfig({ DATA_DIR: tempDir(), OUTBOX_LEASE_SECONDS: "5" });
+    expect(!tooShort.ok && tooShort.errors).toEqual([
+      "OUTBOX_LEASE_SECONDS: must be longer than PUSH_TIMEOUT_MS",
+    ]);
+  });
+
+  it("turns traces on only with OTEL_EXPORTER_OTLP_ENDPOINT, an http(s) URL", () => {
+    const off = loadConfig({ DATA_DIR: tempDir() });
+    expect(off.ok && off.config.otel).toBeUndefined();
+    const on = loadConfig({ DATA_DIR: tempDir(), OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" });
+    expect(on.ok && on.config.otel).toEqual({ endpoint: "http://collector:4318" });
+    const wrong = loadConfig({ DATA_DIR: tempDir(), OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4317" });
+    expect(!wrong.ok && wrong.errors).toEqual([
+      "OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:// or https:// URL",
+    ]);
+  });
+
   it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {
     const result = loadConfig({
       DATA_DIR: tempDir(),

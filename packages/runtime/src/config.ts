@@ -13,7 +13,7 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-const intFrom = (min: number, max: number, fallback: number) =>
+const intFrom = <F extends number | undefined>(min: number, max: number, fallback: F) =>
   z
     .string()
     .trim()
@@ -110,6 +110,15 @@ const envSchema = z.object({
   ALLOWED_ORIGINS: optionalText,
   READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
   WORKER: z.enum(["embedded", "off"]).default("embedded"),
+  OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
+  // Unset: a default that depends on APP_ENV (see shutdownDelayMs below).
+  SHUTDOWN_DELAY_MS: intFrom(0, 600_000, undefined),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL")
+      .optional(),
+  ),
   RATE_LIMIT_AUTH_PER_IP: intFrom(0, 1_000_000, 100),
   RATE_LIMIT_REGISTER_PER_EMAIL: intFrom(0, 1_000_000, 5),
   RATE_LIMIT_RESET_PER_EMAIL: intFrom(0, 1_000_000, 5),
@@ -188,6 +197,9 @@ export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
   videoMs: 5_000,
 });
 
+/** SHUTDOWN_DELAY_MS in staging and production when unset. */
+const DEFAULT_SHUTDOWN_DELAY_MS = 5_000;
+
 export type Config = Readonly<{
   appEnv: AppEnvName;
   /** False when APP_ENV was not set and `development` is only the default. */
@@ -216,6 +228,15 @@ export type Config = Readonly<{
   allowedOrigins: string[];
   readinessChecks: boolean;
   worker: "embedded" | "off";
+  /** How long an outbox claim holds its events before another worker may take them again. */
+  outboxLeaseSeconds: number;
+  /**
+   * After SIGTERM, how long the API keeps serving with `/ready` at 503 (and `Connection: close`)
+   * before it stops accepting, so a balancer polling `/ready` moves traffic away first.
+   */
+  shutdownDelayMs: number;
+  /** OpenTelemetry traces go to this OTLP/HTTP endpoint (`/v1/traces` is appended); unset = none. */
+  otel: { endpoint: string } | undefined;
   rateLimitAuthPerIp: number;
   rateLimitRegisterPerEmail: number;
   rateLimitResetPerEmail: number;
@@ -405,6 +426,10 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     videoMs: env.VIDEO_TIMEOUT_MS,
   });
   errors.push(...timeoutErrors(timeouts));
+  // A delivery that outlives its lease may be claimed again while it runs: at least one push must fit.
+  if (env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.pushMs) {
+    errors.push("OUTBOX_LEASE_SECONDS: must be longer than PUSH_TIMEOUT_MS");
+  }
 
   if (errors.length > 0 || tokenSecret === undefined) {
     return { ok: false, errors };
@@ -444,6 +469,12 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       .filter(Boolean),
     readinessChecks: env.READINESS_CHECKS ? env.READINESS_CHECKS === "enabled" : strict,
     worker: env.WORKER,
+    outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
+    // Balancers in front of staging and production get a moment; development stops at once.
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? (strict ? DEFAULT_SHUTDOWN_DELAY_MS : 0),
+    otel: env.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "") }
+      : undefined,
     rateLimitAuthPerIp: env.RATE_LIMIT_AUTH_PER_IP,
     rateLimitRegisterPerEmail: env.RATE_LIMIT_REGISTER_PER_EMAIL,
     rateLimitResetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
@@ -484,6 +515,9 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     allowedOrigins: [],
     readinessChecks: false,
     worker: "off",
+    outboxLeaseSeconds: 60,
+    shutdownDelayMs: 0,
+    otel: undefined,
     rateLimitAuthPerIp: 100,
     rateLimitRegisterPerEmail: 5,
     rateLimitResetPerEmail: 5,

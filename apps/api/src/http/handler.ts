@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { ActiveSpan, Tracing } from "@agora/runtime/telemetry/tracing";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { AppEnv } from "./app-env";
+import type { Lifecycle } from "./lifecycle";
 import type { Metrics } from "./metrics";
 import { COMPLETE, SWITCHING_PROTOCOLS } from "./respond";
 import { createRouteTable } from "./route-table";
@@ -29,7 +31,20 @@ export type RequestHandler = (
  */
 export const createRequestHandler = (
   app: Hono<AppEnv>,
-  { logger, metrics, gate }: { logger: Logger; metrics: Metrics; gate?: StartupGate | undefined },
+  {
+    logger,
+    metrics,
+    gate,
+    lifecycle,
+    tracing,
+  }: {
+    logger: Logger;
+    metrics: Metrics;
+    gate?: StartupGate | undefined;
+    lifecycle?: Lifecycle | undefined;
+    /** With tracing on, each request runs in a server span (continuing an incoming `traceparent`). */
+    tracing?: Tracing | undefined;
+  },
 ): RequestHandler => {
   const routeTable = createRouteTable(app);
   // Most traffic repeats a few concrete paths; remember their templates (bounded).
@@ -62,9 +77,20 @@ export const createRequestHandler = (
     return found;
   };
 
-  return (request, bindings) => {
+  const handle = (
+    request: Request,
+    bindings: Parameters<RequestHandler>[1],
+    span?: ActiveSpan,
+  ): Response | Promise<Response> => {
     const started = performance.now();
     const incoming = bindings?.incoming;
+    if (lifecycle?.draining) {
+      // Shutting down: this connection ends after this response (Node honours the header).
+      const outgoing = bindings?.outgoing;
+      if (outgoing && "setHeader" in outgoing && !outgoing.headersSent) {
+        outgoing.setHeader("connection", "close");
+      }
+    }
     const offered = incoming
       ? incoming.headers["x-request-id"]
       : (request.headers.get("x-request-id") ?? undefined);
@@ -102,6 +128,18 @@ export const createRequestHandler = (
       } else {
         logger.info(line, "request");
       }
+      if (span) {
+        span.updateName(`${method} ${route}`);
+        span.setAttributes({
+          "http.route": route,
+          "http.response.status_code": status,
+          "url.path": pathOf(),
+          "agora.request_id": requestId,
+        });
+        if (status >= 500) {
+          span.fail();
+        }
+      }
 
       return response;
     };
@@ -121,4 +159,27 @@ export const createRequestHandler = (
 
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
+
+  if (!tracing) {
+    return handle;
+  }
+  const header = (request: Request, bindings: Parameters<RequestHandler>[1], name: string) => {
+    const value = bindings?.incoming ? bindings.incoming.headers[name] : request.headers.get(name);
+
+    return typeof value === "string" ? value : undefined;
+  };
+
+  return (request, bindings) =>
+    tracing.inSpan(
+      request.method,
+      {
+        kind: "server",
+        attributes: { "http.request.method": request.method },
+        carrier: {
+          traceparent: header(request, bindings, "traceparent"),
+          tracestate: header(request, bindings, "tracestate"),
+        },
+      },
+      (span) => handle(request, bindings, span),
+    );
 };

@@ -1,8 +1,31 @@
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** A database pool's connections at the moment of a scrape (see `Database.poolStats`). */
+export type PoolFigures = { max: number; inUse: number; idle: number; waiting: number };
+
+/** The outbox's state, read from the database at each scrape. */
+export type OutboxFigures = { pending: number; oldestPendingAgeSeconds: number; dead: number };
+
+/**
+ * A scrape waits at most this long for the outbox figures (the statement itself is bounded a
+ * little lower, see deps.ts); past it, the scrape answers without them.
+ */
+const OUTBOX_FIGURES_WAIT_MS = 1_500;
 
 export type Metrics = {
   registry: Registry;
   httpDuration: Histogram<"method" | "route" | "status">;
+  /** Reports the connections of a database pool, labelled `pool="<name>"` (PGlite reports none). */
+  watchPool(name: string, figures: () => PoolFigures | undefined): void;
+  /** Reports how many realtime sockets this process holds open. */
+  watchRealtime(count: () => number): void;
+  /** Reads the outbox figures at each scrape (one statement on the database). */
+  watchOutbox(read: () => Promise<OutboxFigures>): void;
+  /**
+   * The exposition text. It never fails on a dependency: when the database does not answer in
+   * time the outbox figures are left out and `agora_outbox_figures_up` is 0, the rest is served.
+   */
+  render(): Promise<string>;
 };
 
 export const createMetrics = (): Metrics => {
@@ -16,5 +39,130 @@ export const createMetrics = (): Metrics => {
     registers: [registry],
   });
 
-  return { registry, httpDuration };
+  const pools = new Map<string, () => PoolFigures | undefined>();
+  const poolGauge = (name: string, help: string, pick: (figures: PoolFigures) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["pool"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [pool, read] of pools) {
+          const figures = read();
+          if (figures) {
+            this.labels(pool).set(pick(figures));
+          }
+        }
+      },
+    });
+  poolGauge(
+    "agora_db_pool_connections_in_use",
+    "Database connections checked out of the pool (or connecting), by pool.",
+    (figures) => figures.inUse,
+  );
+  poolGauge(
+    "agora_db_pool_connections_idle",
+    "Open database connections idle in the pool, by pool.",
+    (f) => f.idle,
+  );
+  poolGauge(
+    "agora_db_pool_waiting_requests",
+    "Callers waiting for a database connection (the pool is at its maximum), by pool.",
+    (figures) => figures.waiting,
+  );
+  poolGauge(
+    "agora_db_pool_connections_max",
+    "The pool's connection limit, by pool.",
+    (figures) => figures.max,
+  );
+
+  let realtimeCount: () => number = () => 0;
+  new Gauge({
+    name: "agora_realtime_open_sockets",
+    help: "Realtime (WebSocket) connections open in this process.",
+    registers: [registry],
+    collect() {
+      this.set(realtimeCount());
+    },
+  });
+
+  const figuresUp = new Gauge({
+    name: "agora_outbox_figures_up",
+    help: "1 when this scrape read the outbox figures from the database, 0 when it did not answer in time.",
+    registers: [registry],
+  });
+  // Rendered only when this scrape read them: stale figures would look current.
+  const outboxRegistry = new Registry();
+  const pending = new Gauge({
+    name: "agora_outbox_pending_events",
+    help: "Outbox events neither delivered nor dead-lettered (due, leased to a worker, or waiting to retry).",
+    registers: [outboxRegistry],
+  });
+  const oldestAge = new Gauge({
+    name: "agora_outbox_oldest_pending_age_seconds",
+    help: "Seconds since the oldest pending outbox event was written (0 when none is pending).",
+    registers: [outboxRegistry],
+  });
+  const dead = new Gauge({
+    name: "agora_outbox_dead_events",
+    help: "Dead-lettered outbox events (kept; `pnpm agora outbox retry` re-drives them).",
+    registers: [outboxRegistry],
+  });
+
+  let readOutbox: (() => Promise<OutboxFigures>) | undefined;
+  // One read at a time: scrapes arriving while the database is slow share it instead of piling up.
+  let inFlight: Promise<OutboxFigures> | undefined;
+  const outboxFigures = async (): Promise<OutboxFigures | undefined> => {
+    if (!readOutbox) {
+      return undefined;
+    }
+    if (!inFlight) {
+      const reading = readOutbox().finally(() => {
+        inFlight = undefined;
+      });
+      reading.catch(() => {});
+      inFlight = reading;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), OUTBOX_FIGURES_WAIT_MS);
+    });
+    try {
+      return await Promise.race([inFlight, late]);
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    registry,
+    httpDuration,
+    watchPool(name, figures) {
+      pools.set(name, figures);
+    },
+    watchRealtime(count) {
+      realtimeCount = count;
+    },
+    watchOutbox(read) {
+      readOutbox = read;
+    },
+    async render() {
+      if (!readOutbox) {
+        return registry.metrics();
+      }
+      const figures = await outboxFigures();
+      figuresUp.set(figures ? 1 : 0);
+      if (!figures) {
+        return registry.metrics();
+      }
+      pending.set(figures.pending);
+      oldestAge.set(figures.oldestPendingAgeSeconds);
+      dead.set(figures.dead);
+
+      return `${await registry.metrics()}${await outboxRegistry.metrics()}`;
+    },
+  };
 };

@@ -1,8 +1,21 @@
 import { openDatabase } from "@agora/db/client";
+import { loadMigrations, migrate } from "@agora/db/migrator";
+import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
+import { createTestDatabase } from "@agora/db/test/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../test/harness";
 import { specRoutes } from "../../../test/spec-routes";
 import { createHttpHandler, OPENAPI_PATH } from "../../app";
+import { createDeps } from "../../deps";
+import { createLifecycle } from "../../http/lifecycle";
+import { createMetrics } from "../../http/metrics";
+
+/** One sample of the exposition text (undefined when the series is absent). */
+const sample = (text: string, series: string): number | undefined => {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+};
 
 describe("system routes", () => {
   let h: Harness;
@@ -31,11 +44,67 @@ describe("system routes", () => {
     expect(res.body).toMatchObject({ data: { status: "ready", checks: { database: "skipped" } } });
   });
 
-  it("GET /ready pings the database when checks are enabled and it is up", async () => {
+  it("GET /ready checks the database and the schema when checks are enabled and both are fine", async () => {
     const handler = createHttpHandler({ ...h.runtime, config: { ...h.config, readinessChecks: true } });
     const res = await handler(new Request("http://agora.test/ready"));
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ data: { status: "ready", checks: { database: "ok" } } });
+    expect(await res.json()).toMatchObject({
+      data: { status: "ready", checks: { database: "ok", schema: "ok" } },
+    });
+  });
+
+  it("GET /ready answers 503 naming the schema and the migrations it lacks, until they are applied", async () => {
+    const behind = await createTestDatabase({ migrated: false });
+    try {
+      const migrations = loadMigrations();
+      const missing = migrations.slice(-2).map((migration) => migration.name);
+      await migrate(behind.db.sql, migrations.slice(0, -2));
+      const runtime = await createDeps(
+        { ...h.config, readinessChecks: true },
+        { database: behind.db, logger: h.runtime.logger },
+      );
+      try {
+        const handler = createHttpHandler(runtime);
+        const res = await handler(new Request("http://agora.test/ready"));
+        expect(res.status).toBe(503);
+        const body = (await res.json()) as { error: { code: string; message: string; details: unknown } };
+        expect(body.error.code).toBe("service_unavailable");
+        expect(body.error.details).toEqual([
+          { path: "schema", message: `2 migrations not applied: ${missing.join(", ")}` },
+        ]);
+        expect(body.error.message).toBe(
+          `Not ready: schema (2 migrations not applied: ${missing.join(", ")}).`,
+        );
+
+        await migrate(behind.db.sql, migrations);
+        const after = await handler(new Request("http://agora.test/ready"));
+        expect(after.status).toBe(200);
+        expect(await after.json()).toMatchObject({ data: { checks: { database: "ok", schema: "ok" } } });
+      } finally {
+        await runtime.close();
+      }
+    } finally {
+      await behind.dispose();
+    }
+  });
+
+  it("GET /ready answers 503 naming the process once it drains (SIGTERM), whatever READINESS_CHECKS says", async () => {
+    const lifecycle = createLifecycle();
+    const handler = createHttpHandler({ ...h.runtime, lifecycle });
+    expect((await handler(new Request("http://agora.test/ready"))).status).toBe(200);
+    lifecycle.drain();
+    const res = await handler(new Request("http://agora.test/ready"));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      success: false,
+      error: {
+        code: "service_unavailable",
+        message: "Not ready: shutting down.",
+        details: [{ path: "process", message: "shutting down" }],
+      },
+    });
+    // Everything else is still served while the process drains.
+    expect((await handler(new Request("http://agora.test/health"))).status).toBe(200);
   });
 
   it("GET /ready answers 503 naming the database when it is down", async () => {
@@ -57,6 +126,38 @@ describe("system routes", () => {
     }
   });
 
+  it("GET /ready with the database down names the database alone (the schema check needs it)", async () => {
+    const down = await openDatabase({ url: "postgresql://postgres@127.0.0.1:9/agora", poolMax: 1 });
+    try {
+      let schemaAsked = false;
+      const handler = createHttpHandler({
+        ...h.runtime,
+        config: { ...h.config, readinessChecks: true },
+        probes: [
+          { name: "database", check: () => down.ping() },
+          {
+            name: "schema",
+            requires: "database",
+            check: async () => {
+              schemaAsked = true;
+            },
+          },
+        ],
+      });
+      const res = await handler(new Request("http://agora.test/ready"));
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({
+        error: {
+          message: "Not ready: database unavailable.",
+          details: [{ path: "database", message: "unavailable" }],
+        },
+      });
+      expect(schemaAsked).toBe(false);
+    } finally {
+      await down.close();
+    }
+  });
+
   it("GET /metrics exposes process metrics and the request histogram by method, route and status", async () => {
     await h.get("/health");
     await h.get("/api/v1/nope");
@@ -70,6 +171,71 @@ describe("system routes", () => {
     expect(res.text).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} \d+/,
     );
+  });
+
+  it("GET /metrics reports the outbox backlog, its oldest pending event, dead letters, sockets and pools", async () => {
+    const { sql } = h.db;
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+    const event = async (state: "pending" | "processed" | "dead", createdAt: Date) => {
+      await sql.query(
+        `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at, processed_at, dead_at)
+         VALUES ($1, 'test.kind', 'test', 'x', '{}'::jsonb, now() + interval '1 hour', $2, $3, $4)`,
+        [
+          h.runtime.ids.next(),
+          createdAt,
+          state === "processed" ? new Date() : null,
+          state === "dead" ? new Date() : null,
+        ],
+      );
+    };
+    await event("pending", ago(120));
+    await event("pending", ago(5));
+    await event("processed", ago(3_600));
+    await event("dead", ago(600));
+    const metrics = createMetrics();
+    metrics.watchOutbox(() => readOutboxFigures(sql, 1_000));
+    metrics.watchRealtime(() => 3);
+    metrics.watchPool("api", () => ({ max: 10, inUse: 2, idle: 5, waiting: 1 }));
+    metrics.watchPool("embedded", () => undefined);
+    const handler = createHttpHandler({ ...h.runtime, metrics });
+    const res = await handler(new Request("http://agora.test/metrics"));
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(sample(text, "agora_outbox_figures_up")).toBe(1);
+    expect(sample(text, "agora_outbox_pending_events")).toBe(2);
+    expect(sample(text, "agora_outbox_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(119);
+    expect(sample(text, "agora_outbox_oldest_pending_age_seconds")).toBeLessThan(180);
+    expect(sample(text, "agora_outbox_dead_events")).toBe(1);
+    expect(sample(text, "agora_realtime_open_sockets")).toBe(3);
+    expect(sample(text, 'agora_db_pool_connections_in_use{pool="api"}')).toBe(2);
+    expect(sample(text, 'agora_db_pool_connections_idle{pool="api"}')).toBe(5);
+    expect(sample(text, 'agora_db_pool_waiting_requests{pool="api"}')).toBe(1);
+    expect(sample(text, 'agora_db_pool_connections_max{pool="api"}')).toBe(10);
+    // A pool that has no figures (PGlite's single connection) reports no series.
+    expect(text).not.toContain('pool="embedded"');
+    await sql.query("DELETE FROM outbox_events WHERE kind = 'test.kind'");
+  });
+
+  it("GET /metrics answers 200 without the outbox figures when the database is down", async () => {
+    const down = await openDatabase({ url: "postgresql://postgres@127.0.0.1:9/agora", poolMax: 1 });
+    try {
+      const metrics = createMetrics();
+      metrics.watchOutbox(() => readOutboxFigures(down.sql, 1_000));
+      metrics.watchPool("api", () => down.poolStats());
+      const handler = createHttpHandler({ ...h.runtime, metrics });
+      const started = performance.now();
+      const res = await handler(new Request("http://agora.test/metrics"));
+      expect(res.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      const text = await res.text();
+      expect(sample(text, "agora_outbox_figures_up")).toBe(0);
+      expect(text).not.toContain("agora_outbox_pending_events");
+      expect(text).not.toContain("agora_outbox_dead_events");
+      expect(text).toContain("process_cpu_user_seconds_total");
+      expect(sample(text, 'agora_db_pool_connections_max{pool="api"}')).toBe(1);
+    } finally {
+      await down.close();
+    }
   });
 
   it("serves the OpenAPI 3.1 document with the process routes and without itself or /docs", async () => {

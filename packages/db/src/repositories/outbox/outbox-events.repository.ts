@@ -107,3 +107,29 @@ export const createOutboxStore = (sql: Sql): OutboxStore => ({
     return rowCount;
   },
 });
+
+/** The outbox as /metrics reports it. */
+export type OutboxFigures = { pending: number; oldestPendingAgeSeconds: number; dead: number };
+
+/**
+ * The outbox's backlog, the age of its oldest pending event and its dead letters, in one statement
+ * under its own `timeoutMs` (a scrape must stay cheap whatever the database is doing). Served by
+ * partial indexes: pending rows (`outbox_events_pending_created_at_idx`: the count, and the oldest
+ * as the index's first entry) and dead letters (`outbox_events_dead_idx`); delivered history is
+ * never read.
+ */
+export const readOutboxFigures = async (sql: Sql, timeoutMs: number): Promise<OutboxFigures> => {
+  const { rows } = await sql.queryBounded<{ pending: number; oldest: number; dead: number }>(
+    `SELECT (SELECT count(*) FROM outbox_events WHERE ${pending})::float8 AS pending,
+            COALESCE((SELECT extract(epoch FROM now() - min(created_at)) FROM outbox_events WHERE ${pending}), 0)::float8 AS oldest,
+            (SELECT count(*) FROM outbox_events WHERE dead_at IS NOT NULL)::float8 AS dead`,
+    timeoutMs,
+  );
+  const row = rows[0];
+
+  return {
+    pending: Number(row?.pending ?? 0),
+    oldestPendingAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)),
+    dead: Number(row?.dead ?? 0),
+  };
+};

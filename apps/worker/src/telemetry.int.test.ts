@@ -1,0 +1,158 @@
+// OpenTelemetry on the built worker process: a consumer span per delivery (with its statements
+// inside) when OTEL_EXPORTER_OTLP_ENDPOINT is set; no OpenTelemetry module loaded otherwise.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import {
+  loadRecorder,
+  type OtlpReceiver,
+  readLoads,
+  SpanKinds,
+  startOtlpReceiver,
+} from "@agora/runtime/test/otlp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+
+const eventually = async <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error("condition not met in time");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe.skipIf(!onPostgres)(
+  "OpenTelemetry traces from the worker process (PostgreSQL only: a separate process needs a server database)",
+  () => {
+    let dir: string;
+    let preload: string[];
+    let receiver: OtlpReceiver;
+    let target: TestDatabase;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), "agora-worker-otel-"));
+      preload = loadRecorder(dir);
+      receiver = await startOtlpReceiver();
+      target = await createTestDatabase();
+    });
+    afterAll(async () => {
+      await receiver?.close();
+      await target?.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const loadsFile = (name: string) => path.join(dir, `${name}.loads`);
+    const loaded = (name: string) => readLoads(loadsFile(name));
+
+    const start = (name: string, env: Record<string, string>) => {
+      const child: ChildProcess = spawn(process.execPath, [...preload, main], {
+        env: {
+          PATH: process.env.PATH ?? "",
+          DATABASE_URL: target.url ?? "",
+          DATA_DIR: path.join(dir, `${name}-data`),
+          LOG_LEVEL: "info",
+          AGORA_TEST_LOADS: loadsFile(name),
+          ...env,
+        },
+        stdio: "ignore",
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+      return { child, exited };
+    };
+
+    /** An order.created event for a new user, written as a use case would. */
+    const insertEvent = async () => {
+      const { sql } = target.db;
+      const userId = randomUUID();
+      const eventId = randomUUID();
+      const orderId = randomUUID();
+      await sql.query(
+        `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
+         VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
+        [userId, `${userId}@example.com`, `u${userId.replaceAll("-", "").slice(0, 16)}`],
+      );
+      await sql.query(
+        `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
+         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
+        [
+          eventId,
+          orderId,
+          JSON.stringify({
+            order_id: orderId,
+            provider_user_id: userId,
+            customer_id: null,
+            item_name: "Tea",
+            quantity: 1,
+          }),
+        ],
+      );
+
+      return eventId;
+    };
+    const delivered = (eventId: string) =>
+      eventually(async () => {
+        const { rows } = await target.db.sql.query(
+          "SELECT 1 FROM outbox_events WHERE id = $1 AND processed_at IS NOT NULL",
+          [eventId],
+        );
+
+        return rows.length === 1 ? true : undefined;
+      });
+
+    it("sends a consumer span per delivery, with the delivery's statements inside it", async () => {
+      const worker = start("traced", { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+      try {
+        const eventId = await insertEvent();
+        await delivered(eventId);
+        const delivery = await eventually(
+          () => receiver.spans.find((span) => span.attributes["messaging.message.id"] === eventId),
+          10_000,
+        );
+        expect(delivery).toMatchObject({
+          service: "agora-worker",
+          name: "deliver order.created",
+          kind: SpanKinds.consumer,
+          parentSpanId: "",
+          attributes: { "messaging.destination.name": "order.created", "agora.outbox.attempt": 1 },
+        });
+        const inside = await eventually(() => {
+          const found = receiver.spans.filter((span) => span.parentSpanId === delivery.spanId);
+
+          return found.length > 0 ? found : undefined;
+        }, 10_000);
+        expect(inside.map((span) => span.name)).toContain("notifications_add_many");
+        worker.child.kill("SIGTERM");
+        expect(await worker.exited).toBe(0);
+        expect(loaded("traced").map((load) => load.module)).toContain("@opentelemetry/sdk-trace");
+      } finally {
+        worker.child.kill("SIGKILL");
+      }
+    }, 60_000);
+
+    it("loads no OpenTelemetry module and sends nothing when OTEL_EXPORTER_OTLP_ENDPOINT is unset", async () => {
+      const before = receiver.spans.length;
+      const worker = start("untraced", {});
+      try {
+        await delivered(await insertEvent());
+        worker.child.kill("SIGTERM");
+        expect(await worker.exited).toBe(0);
+      } finally {
+        worker.child.kill("SIGKILL");
+      }
+      expect(loaded("untraced")).toEqual([]);
+      expect(receiver.spans.length).toBe(before);
+    }, 60_000);
+  },
+);
