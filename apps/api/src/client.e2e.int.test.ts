@@ -379,6 +379,39 @@ describe("the typed client against a listening server", () => {
     });
   });
 
+  describe("chat with an expired access token", () => {
+    it("the realtime helper refreshes once when its connection never opens, then connects", async () => {
+      const alice = await h.signIn();
+      const bob = await h.signIn();
+      const conversation = await clientOf(alice).chat.openConversation({ other_user_id: bob.user.id });
+      const stored = { access: bob.accessToken, refresh: bob.refreshToken };
+      const b = clientOf(undefined, {
+        getAccessToken: () => stored.access,
+        getRefreshToken: () => stored.refresh,
+        onSession: (session) => {
+          stored.access = session?.access_token ?? "";
+          stored.refresh = session?.refresh_token ?? "";
+        },
+      });
+      h.clock.advance(16 * 60_000); // bob's access token has expired
+      const received: string[] = [];
+
+      const channel = b.chat.connect(conversation.id, {
+        backoff: { initialMs: 20, maxMs: 100 },
+        onMessage: (message) => void received.push(message.body),
+      });
+      try {
+        await eventually(() => channel.status === "open");
+        expect(stored.access).not.toBe(bob.accessToken);
+        await clientOf(alice).chat.send(conversation.id, { body: "still there?" });
+        await eventually(() => received.length === 1);
+        expect(received).toEqual(["still there?"]);
+      } finally {
+        channel.close();
+      }
+    });
+  });
+
   describe("media and community", () => {
     it("uploads an image to the signed URL, posts a moment with it, likes, comments and reports it", async () => {
       const author = await h.signIn();

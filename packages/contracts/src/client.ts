@@ -41,6 +41,7 @@ export const memberClient = (transport: Transport): AgoraClient => {
           baseUrl: transport.baseUrl,
           conversationId,
           getAccessToken: transport.accessToken,
+          refreshAccessToken: transport.refresh,
           ...handlers,
         }),
     },

@@ -61,6 +61,12 @@ export type ChatChannelOptions = ChatChannelHandlers & {
   baseUrl: string;
   conversationId: string;
   getAccessToken: () => string | null | undefined | Promise<string | null | undefined>;
+  /**
+   * A new access token (the client's one refresh), tried once after a connection that never
+   * opened: the upgrade's 401 is invisible to the WebSocket API, and an access token outlives its
+   * 15 minutes only on an open socket.
+   */
+  refreshAccessToken?: () => Promise<string | null>;
 };
 
 export type ChatChannel = {
@@ -86,6 +92,8 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
   let socket: WebSocketLike | null = null;
   let stopped = false;
   let failures = 0;
+  let opened = false;
+  let refreshed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const setStatus = (next: ChatChannelStatus) => {
@@ -124,7 +132,11 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
     setStatus("connecting");
     let token: string | null | undefined;
     try {
-      token = await options.getAccessToken();
+      const refresh = failures > 0 && !opened && !refreshed ? options.refreshAccessToken : undefined;
+      if (refresh) {
+        refreshed = true;
+      }
+      token = (refresh ? await refresh() : null) ?? (await options.getAccessToken());
     } catch {
       scheduleReconnect();
       return;
@@ -141,7 +153,10 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
       return;
     }
     socket = current;
+    opened = false;
     current.onopen = () => {
+      opened = true;
+      refreshed = false;
       failures = 0;
       setStatus("open");
     };

@@ -174,6 +174,8 @@ export type Transport = {
   /** The service address, for the realtime helper. */
   readonly baseUrl: string;
   accessToken(): Promise<string | null>;
+  /** The one refresh (shared with concurrent 401s); the new access token, or null. */
+  refresh(): Promise<string | null>;
 };
 
 type Attempt = { status: number; payload: unknown; text: string; requestId: string | null };
@@ -408,7 +410,7 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
     return definition.meta ? { data: envelope.data, meta: envelope.meta } : envelope.data;
   };
 
-  return { call, baseUrl, accessToken };
+  return { call, baseUrl, accessToken, refresh };
 };
 
 /** Binds every route of a table to the transport, keeping the table's grouping. */
