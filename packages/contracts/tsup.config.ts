@@ -1,10 +1,14 @@
-import { readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 
-// One entry per area file, so clients import `@agora/contracts/orders` without a barrel.
-const entry = readdirSync("src")
-  .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
-  .map((file) => `src/${file}`);
+// One entry per subpath of the exports map (an area, `<area>.admin`, `client`, `client.admin`,
+// `realtime`), so the map and the build cannot disagree and clients import without a barrel.
+const { exports } = JSON.parse(readFileSync("package.json", "utf8")) as {
+  exports: Record<string, string | { "@agora/source": string }>;
+};
+const entry = Object.values(exports).flatMap((target) =>
+  typeof target === "string" ? [] : [target["@agora/source"]],
+);
 
 export default defineConfig({
   entry,

@@ -57,6 +57,7 @@ export const createdOrderSchema = orderSchema
     }),
   })
   .meta({ id: "CreatedOrder" });
+export type CreatedOrderDto = z.infer<typeof createdOrderSchema>;
 
 export const guestAccessHeaderSchema = z.object({
   "x-guest-access-token": z

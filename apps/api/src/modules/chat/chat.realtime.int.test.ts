@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { MessageDto } from "@agora/contracts/chat";
 import { onPostgres } from "@agora/db/test/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { eventually, sleep, startServer, type TestServer } from "../../../test/realtime";
 
 type Body<T> = { data: T; error: { code: string } | null };
-type Message = { id: string; seq: number; body: string; sender_id: string };
+type Message = MessageDto;
 
 describe("the realtime channel (a real ws client on a listening server)", () => {
   let h: Harness;

@@ -1,26 +1,12 @@
+import type { ConversationDto, MessageDto } from "@agora/contracts/chat";
 import { onPostgres } from "@agora/db/test/databases";
 import { createMemoryPush } from "@agora/runtime/push/memory-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { eventually, startServer, type TestServer } from "../../../test/realtime";
 
-type Message = {
-  id: string;
-  conversation_id: string;
-  seq: number;
-  sender_id: string;
-  body: string;
-  message_type: string;
-  client_message_id: string | null;
-  created_at: string;
-};
-type Conversation = {
-  id: string;
-  participant_ids: string[];
-  last_message: Message | null;
-  unread_count: number;
-  updated_at: string;
-};
+type Message = MessageDto;
+type Conversation = ConversationDto;
 type Body<T> = {
   data: T;
   meta: Record<string, unknown> | null;

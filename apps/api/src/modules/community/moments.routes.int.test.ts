@@ -1,37 +1,24 @@
+import type {
+  CommentDto,
+  cursorMetaSchema,
+  MomentCountersDto,
+  MomentDto,
+  MomentReportDto,
+} from "@agora/contracts/community";
+import type { ErrorEnvelope } from "@agora/contracts/envelope";
 import { onPostgres } from "@agora/db/test/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { type LocalS3, startLocalS3, uploadMedia } from "../../../test/s3";
 import { OPENAPI_PATH } from "../../app";
 
-type ErrorBody = { error: { code: string; details?: { path: string; message: string }[] } };
-type Counters = { likes: number; views: number; comments: number };
-type MomentDto = {
-  id: string;
-  author: { id: string; username: string; display_name: string };
-  body: string | null;
-  visibility: string;
-  media_asset_ids: string[];
-  counters: Counters;
-  liked_by_me: boolean;
-  hidden: boolean;
-  created_at: string;
-};
+type ErrorBody = Pick<ErrorEnvelope, "error">;
 type MomentBody = { data: MomentDto } & ErrorBody;
-type FeedBody = { data: MomentDto[]; meta: { limit: number; next_before: string | null } } & ErrorBody;
-type CountersBody = { data: Counters } & ErrorBody;
-type CommentDto = { id: string; moment_id: string; author: { id: string }; body: string; created_at: string };
-type CommentsBody = { data: CommentDto[]; meta: { limit: number; next_before: string | null } } & ErrorBody;
-type ReportBody = {
-  data: {
-    id: string;
-    moment_id: string;
-    reason: string;
-    note: string | null;
-    status: string;
-    created_at: string;
-  };
-} & ErrorBody;
+type FeedBody = { data: MomentDto[]; meta: z.output<typeof cursorMetaSchema> } & ErrorBody;
+type CountersBody = { data: MomentCountersDto } & ErrorBody;
+type CommentsBody = { data: CommentDto[]; meta: z.output<typeof cursorMetaSchema> } & ErrorBody;
+type ReportBody = { data: MomentReportDto } & ErrorBody;
 
 describe("community moments", () => {
   let s3: LocalS3;

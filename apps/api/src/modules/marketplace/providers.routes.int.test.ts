@@ -1,14 +1,9 @@
+import type { ProviderDto } from "@agora/contracts/marketplace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 
 type ErrorBody = { error: { code: string; details?: { path: string }[] } };
-type Provider = {
-  id: string;
-  user_id: string;
-  display_name: string;
-  approval_status: string;
-  availability: string;
-};
+type Provider = ProviderDto;
 
 describe("providers", () => {
   let h: Harness;

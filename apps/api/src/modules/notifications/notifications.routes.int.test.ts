@@ -1,19 +1,11 @@
+import type { DeviceDto, NotificationDto } from "@agora/contracts/notifications";
 import { notificationId } from "@agora/domain/notifications/notify";
 import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 
 type ErrorBody = { error: { code: string; details?: { path: string }[] } };
-type DeviceBody = { data: { id: string; token: string; platform: string; created_at: string } };
-type NotificationDto = {
-  id: string;
-  kind: string;
-  title: string;
-  body: string;
-  data: Record<string, unknown>;
-  read_at: string | null;
-  created_at: string;
-};
+type DeviceBody = { data: DeviceDto };
 
 describe("notifications and devices", () => {
   let h: Harness;

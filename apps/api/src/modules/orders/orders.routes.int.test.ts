@@ -1,27 +1,11 @@
+import type { ErrorEnvelope } from "@agora/contracts/envelope";
+import type { CreatedOrderDto, OrderDto } from "@agora/contracts/orders";
 import { onPostgres } from "@agora/db/test/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 
-type ErrorBody = { error: { code: string; details?: { path: string; message: string }[] } };
-type OrderDto = {
-  id: string;
-  customer_id: string | null;
-  provider_id: string;
-  listing_id: string;
-  menu_item_id: string;
-  item_name: string;
-  unit_price_amount: number;
-  quantity: number;
-  total_amount: number;
-  currency: string;
-  status: string;
-  payment_status: string;
-  version: number;
-  notes: string | null;
-  schedule_at: string | null;
-  guest_access_token?: string;
-};
-type OrderBody = { data: OrderDto } & ErrorBody;
+type ErrorBody = Pick<ErrorEnvelope, "error">;
+type OrderBody = { data: CreatedOrderDto } & ErrorBody;
 
 describe("orders", () => {
   let h: Harness;

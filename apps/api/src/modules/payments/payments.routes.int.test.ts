@@ -1,18 +1,9 @@
+import type { ErrorEnvelope } from "@agora/contracts/envelope";
+import type { PaymentDto } from "@agora/contracts/payments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 
-type ErrorBody = { error: { code: string; details?: { path: string }[] } };
-type PaymentDto = {
-  id: string;
-  purpose: string;
-  purpose_id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  method: string;
-  version: number;
-  instructions?: string;
-};
+type ErrorBody = Pick<ErrorEnvelope, "error">;
 type PaymentBody = { data: PaymentDto } & ErrorBody;
 
 const DAY = 24 * 3600_000;

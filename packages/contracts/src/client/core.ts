@@ -1,0 +1,425 @@
+import type { z } from "zod";
+import type { ErrorCode, FieldIssue } from "../errors";
+import type { SessionDto } from "../identity";
+
+/**
+ * The typed route table and the transport behind `createAgoraClient`: one entry per route, written
+ * over the very zod schemas the server validates with, so a method's argument and result types are
+ * `z.input`/`z.output` of those schemas and nothing generated can drift from them.
+ */
+
+type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** How a route authenticates: `bearer` (default), `optional` (guests allowed) or `public`. */
+type Auth = "bearer" | "optional" | "public";
+
+export type RouteDef = {
+  readonly method: HttpMethod;
+  /** Below `/api/v1`, with `{name}` path parameters. */
+  readonly path: string;
+  readonly auth?: Auth;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodType;
+  /** The query argument must be given (the route refuses a request without it). */
+  readonly requiredQuery?: true;
+  readonly data: z.ZodType;
+  readonly meta?: z.ZodType;
+  /** A text response (CSV) instead of the JSON envelope. */
+  readonly text?: true;
+  /** The route takes `Idempotency-Key`: the client sets one and retries with the same key. */
+  readonly idempotent?: true;
+  /** The response is a session: the client keeps it (login verify, refresh). */
+  readonly session?: "open" | "close";
+};
+
+/** Declares one route; `const` keeps the literal path so its parameters become arguments. */
+export const route = <const R extends RouteDef>(definition: R): R => definition;
+
+/** One string argument per `{name}` of the path, in order. */
+type ParamArgs<P extends string> = P extends `${string}{${string}}${infer Rest}`
+  ? [id: string, ...ParamArgs<Rest>]
+  : [];
+
+type BodyArg<R> = R extends { body: infer B extends z.ZodType } ? [body: z.input<B>] : [];
+type QueryArg<R> = R extends { query: infer Q extends z.ZodType }
+  ? R extends { requiredQuery: true }
+    ? [query: z.output<Q>]
+    : [query?: Partial<z.output<Q>>]
+  : [];
+
+/** Per-call options: an abort signal, extra headers, and (on creations) an explicit idempotency key. */
+export type CallOptions = {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** On routes that take `Idempotency-Key`: use this key instead of a generated one. */
+  idempotencyKey?: string;
+};
+
+export type RouteArgs<R extends RouteDef> = [
+  ...ParamArgs<R["path"]>,
+  ...BodyArg<R>,
+  ...QueryArg<R>,
+  options?: CallOptions,
+];
+
+/** A list route's result: the page and its `meta`. */
+export type Page<D, M> = { data: D; meta: M };
+
+export type RouteResult<R extends RouteDef> = R extends { text: true }
+  ? string
+  : R extends { meta: infer M extends z.ZodType }
+    ? Page<z.output<R["data"]>, z.output<M>>
+    : z.output<R["data"]>;
+
+export type RouteMethod<R extends RouteDef> = (...args: RouteArgs<R>) => Promise<RouteResult<R>>;
+
+/** A nested table of routes. */
+export type RouteTable = { readonly [name: string]: RouteDef | RouteTable };
+
+/** The client methods of a route table, grouped as the table is. */
+export type Methods<T extends RouteTable> = {
+  readonly [K in keyof T]: T[K] extends RouteDef
+    ? RouteMethod<T[K]>
+    : T[K] extends RouteTable
+      ? Methods<T[K]>
+      : never;
+};
+
+/** The codes an `AgoraError` carries: the service's stable codes plus two of the client's own. */
+export type AgoraErrorCode = ErrorCode | "network_error" | "invalid_response";
+
+/**
+ * Every failure the client reports: the service's error envelope (`code`, `status`, `requestId`,
+ * `details`), a network failure after the retries (`network_error`, status 0), or a response that
+ * is not the documented envelope (`invalid_response`).
+ */
+export class AgoraError extends Error {
+  readonly code: AgoraErrorCode;
+  readonly status: number;
+  readonly requestId: string | null;
+  readonly details: FieldIssue[] | undefined;
+
+  constructor(
+    init: {
+      code: AgoraErrorCode;
+      status: number;
+      message: string;
+      requestId?: string | null;
+      details?: FieldIssue[] | undefined;
+    },
+    options?: ErrorOptions,
+  ) {
+    super(init.message, options);
+    this.name = "AgoraError";
+    this.code = init.code;
+    this.status = init.status;
+    this.requestId = init.requestId ?? null;
+    this.details = init.details;
+  }
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+export type AgoraClientOptions = {
+  /** The service's address, e.g. `https://api.agora.example` (the client adds `/api/v1`). */
+  baseUrl: string;
+  /** The access token to send; by default the one of the session the client keeps. */
+  getAccessToken?: () => MaybePromise<string | null | undefined>;
+  /** The refresh token used once on a 401; by default the one of the session the client keeps. */
+  getRefreshToken?: () => MaybePromise<string | null | undefined>;
+  /** Called with each new session (sign-in, refresh) and with `null` on logout: store it here. */
+  onSession?: (session: SessionDto | null) => MaybePromise<void>;
+  /** Called when a request stays 401 after the one refresh: send the user back to sign-in. */
+  onUnauthorized?: (error: AgoraError) => void;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Retries of a GET or an idempotent creation after a network error or a 5xx (default 2). */
+  retries?: number;
+  /** The first retry's delay; each next one doubles it (default 250 ms). */
+  retryDelayMs?: number;
+  /** Check every response against its contract schema (`invalid_response` on a mismatch). */
+  validateResponses?: boolean;
+  /** Headers sent with every request (e.g. `X-Request-Id` from a tracing context). */
+  headers?: Record<string, string>;
+};
+
+/** A random UUID, from `crypto.randomUUID` where the platform has it (React Native may not). */
+export const newIdempotencyKey = (): string => {
+  const random = globalThis.crypto;
+  if (typeof random?.randomUUID === "function") {
+    return random.randomUUID();
+  }
+  const bytes = new Uint8Array(16);
+  if (typeof random?.getRandomValues === "function") {
+    random.getRandomValues(bytes);
+  } else {
+    for (let index = 0; index < bytes.length; index += 1) {
+      bytes[index] = Math.floor(Math.random() * 256);
+    }
+  }
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const countParams = (path: string) => path.match(/\{[^}]+\}/g)?.length ?? 0;
+
+/** The transport: one place that adds tokens and keys, unwraps the envelope, refreshes and retries. */
+export type Transport = {
+  call(definition: RouteDef, args: unknown[]): Promise<unknown>;
+  /** The service address, for the realtime helper. */
+  readonly baseUrl: string;
+  accessToken(): Promise<string | null>;
+  /** The one refresh (shared with concurrent 401s); the new access token, or null. */
+  refresh(): Promise<string | null>;
+};
+
+type Attempt = { status: number; payload: unknown; text: string; requestId: string | null };
+
+export const createTransport = (options: AgoraClientOptions): Transport => {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const retries = options.retries ?? 2;
+  const retryDelayMs = options.retryDelayMs ?? 250;
+  let session: SessionDto | null = null;
+  let refreshing: Promise<string | null> | null = null;
+
+  const accessToken = async () =>
+    (options.getAccessToken ? await options.getAccessToken() : session?.access_token) ?? null;
+  const refreshToken = async () =>
+    (options.getRefreshToken ? await options.getRefreshToken() : session?.refresh_token) ?? null;
+
+  const keep = async (next: SessionDto | null) => {
+    session = next;
+    await options.onSession?.(next);
+  };
+
+  const send = async (
+    method: HttpMethod,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt> => {
+    const doFetch = options.fetch ?? globalThis.fetch;
+    const response = await doFetch(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(signal ? { signal } : {}),
+    });
+    const text = await response.text();
+    let payload: unknown = null;
+    if ((response.headers.get("content-type") ?? "").includes("json") && text) {
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        payload = null;
+      }
+    }
+
+    return { status: response.status, payload, text, requestId: response.headers.get("x-request-id") };
+  };
+
+  /** Sends, retrying network errors and 5xx when `retryable` (same headers, so the same key). */
+  const sendWithRetries = async (
+    retryable: boolean,
+    ...request: Parameters<typeof send>
+  ): Promise<Attempt> => {
+    for (let attempt = 0; ; attempt += 1) {
+      const canRetry = retryable && attempt < retries;
+      try {
+        const result = await send(...request);
+        if (result.status >= 500 && canRetry) {
+          await sleep(retryDelayMs * 2 ** attempt);
+          continue;
+        }
+
+        return result;
+      } catch (error) {
+        const aborted = request[4]?.aborted === true;
+        if (aborted) {
+          throw error;
+        }
+        if (!canRetry) {
+          throw new AgoraError(
+            { code: "network_error", status: 0, message: "The service could not be reached." },
+            { cause: error },
+          );
+        }
+        await sleep(retryDelayMs * 2 ** attempt);
+      }
+    }
+  };
+
+  const errorOf = (attempt: Attempt): AgoraError => {
+    const envelope = attempt.payload as {
+      success?: boolean;
+      error?: { code?: ErrorCode; message?: string; details?: FieldIssue[] };
+      request_id?: string;
+    } | null;
+    if (envelope?.success === false && envelope.error?.code) {
+      return new AgoraError({
+        code: envelope.error.code,
+        status: attempt.status,
+        message: envelope.error.message ?? envelope.error.code,
+        requestId: envelope.request_id ?? attempt.requestId,
+        details: envelope.error.details,
+      });
+    }
+
+    return new AgoraError({
+      code: "invalid_response",
+      status: attempt.status,
+      message: `Unexpected response (HTTP ${attempt.status}).`,
+      requestId: attempt.requestId,
+    });
+  };
+
+  /** One refresh at a time: concurrent 401s share it. Resolves to the new access token, or null. */
+  const refresh = (): Promise<string | null> => {
+    refreshing ??= (async () => {
+      try {
+        const token = await refreshToken();
+        if (!token) {
+          return null;
+        }
+        const attempt = await send(
+          "POST",
+          `${baseUrl}/api/v1/auth/refresh`,
+          { ...options.headers, "content-type": "application/json" },
+          JSON.stringify({ refresh_token: token }),
+          undefined,
+        );
+        const envelope = attempt.payload as { success?: boolean; data?: SessionDto } | null;
+        if (attempt.status !== 200 || envelope?.success !== true || !envelope.data) {
+          return null;
+        }
+        await keep(envelope.data);
+
+        return envelope.data.access_token;
+      } catch {
+        return null;
+      } finally {
+        refreshing = null;
+      }
+    })();
+
+    return refreshing;
+  };
+
+  const validate = (schema: z.ZodType, value: unknown, attempt: Attempt, what: string) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      throw new AgoraError({
+        code: "invalid_response",
+        status: attempt.status,
+        message: `The response ${what} does not match the contract.`,
+        requestId: attempt.requestId,
+        details: parsed.error.issues.map((issue) => ({
+          path: issue.path.map(String).join("."),
+          message: issue.message,
+        })),
+      });
+    }
+  };
+
+  const call = async (definition: RouteDef, args: unknown[]): Promise<unknown> => {
+    const paramCount = countParams(definition.path);
+    let index = paramCount;
+    const params = args.slice(0, paramCount) as string[];
+    const body = definition.body ? args[index++] : undefined;
+    const query = definition.query ? (args[index++] as Record<string, unknown> | undefined) : undefined;
+    const callOptions = (args[index] as CallOptions | undefined) ?? {};
+
+    let position = 0;
+    const path = definition.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[position++] ?? ""));
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) {
+        search.append(name, String(value));
+      }
+    }
+    const url = `${baseUrl}/api/v1${path}${search.size > 0 ? `?${search}` : ""}`;
+
+    const headers: Record<string, string> = { ...options.headers, ...callOptions.headers };
+    if (body !== undefined) {
+      headers["content-type"] = "application/json";
+    }
+    if (definition.idempotent) {
+      headers["idempotency-key"] = callOptions.idempotencyKey ?? newIdempotencyKey();
+    }
+    const auth = definition.auth ?? "bearer";
+    let token = auth === "public" ? null : await accessToken();
+    const retryable = definition.method === "GET" || definition.idempotent === true;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+
+    const attemptWith = (bearer: string | null) =>
+      sendWithRetries(
+        retryable,
+        definition.method,
+        url,
+        bearer ? { ...headers, authorization: `Bearer ${bearer}` } : headers,
+        payload,
+        callOptions.signal,
+      );
+
+    let attempt = await attemptWith(token);
+    if (attempt.status === 401 && token) {
+      // SPEC Authentication 5: on 401 refresh once, retry once, then back to sign-in.
+      token = await refresh();
+      if (token) {
+        attempt = await attemptWith(token);
+      }
+      if (attempt.status === 401) {
+        const error = errorOf(attempt);
+        options.onUnauthorized?.(error);
+        throw error;
+      }
+    } else if (attempt.status === 401 && auth === "bearer") {
+      const error = errorOf(attempt);
+      options.onUnauthorized?.(error);
+      throw error;
+    }
+
+    if (attempt.status >= 400) {
+      throw errorOf(attempt);
+    }
+    if (definition.text) {
+      return attempt.text;
+    }
+    const envelope = attempt.payload as { success?: boolean; data?: unknown; meta?: unknown } | null;
+    if (envelope?.success !== true) {
+      throw errorOf(attempt);
+    }
+    if (options.validateResponses) {
+      validate(definition.data, envelope.data, attempt, "data");
+      if (definition.meta) {
+        validate(definition.meta, envelope.meta, attempt, "meta");
+      }
+    }
+    if (definition.session === "open") {
+      await keep(envelope.data as SessionDto);
+    } else if (definition.session === "close") {
+      await keep(null);
+    }
+
+    return definition.meta ? { data: envelope.data, meta: envelope.meta } : envelope.data;
+  };
+
+  return { call, baseUrl, accessToken, refresh };
+};
+
+/** Binds every route of a table to the transport, keeping the table's grouping. */
+export const bindRoutes = <T extends RouteTable>(transport: Transport, table: T): Methods<T> =>
+  Object.fromEntries(
+    Object.entries(table).map(([name, entry]) => [
+      name,
+      "method" in entry && typeof entry.method === "string"
+        ? (...args: unknown[]) => transport.call(entry as RouteDef, args)
+        : bindRoutes(transport, entry as RouteTable),
+    ]),
+  ) as Methods<T>;

@@ -1,0 +1,219 @@
+import { type MessageDto, type ReadMarkerDto, type ServerFrame, serverFrameSchema } from "./chat";
+
+/**
+ * The chat realtime helper: one WebSocket per conversation, opened with the access token, reopened
+ * with backoff after a drop, and resumed with `after=<last seq seen>` so the server first replays
+ * what was missed (the persisted history is canonical; SPEC "Realtime channel"). It uses the
+ * platform's global WebSocket, so it runs on Node 22+, React Native, Deno and Bun.
+ */
+
+/** The part of the WebSocket API the helper uses. */
+export type WebSocketLike = {
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  close(code?: number, reason?: string): void;
+  send(data: string): void;
+};
+
+/** Opens a socket that sends `headers` with the upgrade request. */
+export type SocketFactory = (url: string, headers: Record<string, string>) => WebSocketLike;
+
+type WebSocketConstructor = new (url: string, second?: unknown, third?: unknown) => WebSocketLike;
+
+/**
+ * The default factory. The channel authenticates with `Authorization`, a header the browser's
+ * WebSocket cannot send; React Native takes headers as the third argument, the WHATWG WebSocket of
+ * Node (undici), Deno and Bun as `{ headers }` in the second.
+ */
+export const defaultSocketFactory: SocketFactory = (url, headers) => {
+  const Socket = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (!Socket) {
+    throw new Error("No global WebSocket: pass createSocket.");
+  }
+  const product = (globalThis as { navigator?: { product?: string } }).navigator?.product;
+  if (product === "ReactNative") {
+    return new Socket(url, undefined, { headers });
+  }
+
+  return new Socket(url, { headers });
+};
+
+export type ChatChannelStatus = "connecting" | "open" | "closed";
+
+export type ChatChannelHandlers = {
+  /** The last seq the app already has: the first connection resumes after it. */
+  after?: number;
+  /** Each message once, in seq order (replayed ones first after a reconnect). */
+  onMessage?: (message: MessageDto) => void;
+  onRead?: (marker: ReadMarkerDto) => void;
+  onStatus?: (status: ChatChannelStatus) => void;
+  /** The session ended (close 4401): the helper stops; sign in again. */
+  onSessionEnded?: () => void;
+  createSocket?: SocketFactory;
+  /** Reconnect delays: the first, doubled per failed try up to the cap (default 500 ms, 30 s). */
+  backoff?: { initialMs?: number; maxMs?: number };
+};
+
+export type ChatChannelOptions = ChatChannelHandlers & {
+  /** The service's address, e.g. `https://api.agora.example`. */
+  baseUrl: string;
+  conversationId: string;
+  getAccessToken: () => string | null | undefined | Promise<string | null | undefined>;
+  /**
+   * A new access token (the client's one refresh), tried once after a connection that never
+   * opened: the upgrade's 401 is invisible to the WebSocket API, and an access token outlives its
+   * 15 minutes only on an open socket.
+   */
+  refreshAccessToken?: () => Promise<string | null>;
+};
+
+export type ChatChannel = {
+  /** The highest seq delivered so far (what a reconnect resumes after). */
+  readonly lastSeq: number | undefined;
+  readonly status: ChatChannelStatus;
+  /** Closes the socket for good (no reconnect). */
+  close(): void;
+};
+
+/** The close code the server uses when the socket's session is revoked or the user suspended. */
+const SESSION_ENDED = 4401;
+
+export const connectChat = (options: ChatChannelOptions): ChatChannel => {
+  const createSocket = options.createSocket ?? defaultSocketFactory;
+  const initialMs = options.backoff?.initialMs ?? 500;
+  const maxMs = options.backoff?.maxMs ?? 30_000;
+  const base = options.baseUrl.replace(/\/+$/, "").replace(/^http/, "ws");
+  const path = `${base}/api/v1/chat/conversations/${encodeURIComponent(options.conversationId)}/realtime`;
+
+  let lastSeq = options.after;
+  let status: ChatChannelStatus = "connecting";
+  let socket: WebSocketLike | null = null;
+  let stopped = false;
+  let failures = 0;
+  let opened = false;
+  let refreshed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const setStatus = (next: ChatChannelStatus) => {
+    if (status !== next) {
+      status = next;
+      options.onStatus?.(next);
+    }
+  };
+
+  const deliver = (frame: ServerFrame) => {
+    if (frame.type === "message") {
+      // A replay after a reconnect may overlap what was already delivered: each seq goes out once.
+      if (lastSeq === undefined || frame.data.seq > lastSeq) {
+        lastSeq = frame.data.seq;
+        options.onMessage?.(frame.data);
+      }
+    } else if (frame.type === "read") {
+      options.onRead?.(frame.data);
+    }
+  };
+
+  const scheduleReconnect = () => {
+    if (stopped) {
+      return;
+    }
+    const delay = Math.min(maxMs, initialMs * 2 ** failures);
+    failures += 1;
+    // Jitter spreads the reconnects of many clients after a server restart.
+    timer = setTimeout(open, delay / 2 + Math.random() * (delay / 2));
+  };
+
+  async function open() {
+    if (stopped) {
+      return;
+    }
+    setStatus("connecting");
+    let token: string | null | undefined;
+    try {
+      const refresh = failures > 0 && !opened && !refreshed ? options.refreshAccessToken : undefined;
+      if (refresh) {
+        refreshed = true;
+      }
+      token = (refresh ? await refresh() : null) ?? (await options.getAccessToken());
+    } catch {
+      scheduleReconnect();
+      return;
+    }
+    if (stopped) {
+      return;
+    }
+    const url = lastSeq === undefined ? path : `${path}?after=${lastSeq}`;
+    let current: WebSocketLike;
+    try {
+      current = createSocket(url, token ? { authorization: `Bearer ${token}` } : {});
+    } catch {
+      scheduleReconnect();
+      return;
+    }
+    socket = current;
+    opened = false;
+    current.onopen = () => {
+      opened = true;
+      refreshed = false;
+      failures = 0;
+      setStatus("open");
+    };
+    current.onmessage = (event) => {
+      if (typeof event.data !== "string") {
+        return;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      const frame = serverFrameSchema.safeParse(parsed);
+      if (frame.success) {
+        deliver(frame.data);
+      }
+    };
+    current.onerror = () => {
+      // A close event follows; it decides.
+    };
+    current.onclose = (event) => {
+      if (socket !== current) {
+        return;
+      }
+      socket = null;
+      if (stopped) {
+        setStatus("closed");
+        return;
+      }
+      if (event.code === SESSION_ENDED) {
+        stopped = true;
+        setStatus("closed");
+        options.onSessionEnded?.();
+        return;
+      }
+      setStatus("connecting");
+      scheduleReconnect();
+    };
+  }
+
+  void open();
+
+  return {
+    get lastSeq() {
+      return lastSeq;
+    },
+    get status() {
+      return status;
+    },
+    close() {
+      stopped = true;
+      clearTimeout(timer);
+      const current = socket;
+      socket = null;
+      current?.close(1000, "client closed");
+      setStatus("closed");
+    },
+  };
+};

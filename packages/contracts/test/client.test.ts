@@ -1,0 +1,197 @@
+// The client's transport rules against a scripted fetch (no server): what it retries, with which
+// key, and how 401s share one refresh. The end-to-end flows against the real server live in
+// apps/api/src/client.e2e.int.test.ts.
+import { describe, expect, it } from "vitest";
+import { AgoraError, createAgoraClient } from "../src/client";
+
+type Sent = { method: string; url: string; headers: Headers; body: string | undefined };
+
+const envelope = (status: number, data: unknown, error: { code: string; message: string } | null = null) =>
+  new Response(
+    JSON.stringify({
+      success: error === null,
+      data: error ? null : data,
+      meta: null,
+      error,
+      request_id: "req-1",
+    }),
+    { status, headers: { "content-type": "application/json" } },
+  );
+
+/** A fetch that answers from `script` in order and records what was sent. */
+const scripted = (script: Array<(sent: Sent) => Response | Promise<Response>>) => {
+  const sent: Sent[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const request: Sent = {
+      method: init?.method ?? "GET",
+      url: String(input),
+      headers: new Headers(init?.headers),
+      body: init?.body === undefined ? undefined : String(init.body),
+    };
+    sent.push(request);
+    const next = script.shift();
+    if (!next) {
+      throw new Error(`unexpected request ${request.method} ${request.url}`);
+    }
+
+    return next(request);
+  };
+
+  return { sent, fetch: fetch as typeof globalThis.fetch };
+};
+
+const order = { id: "o-1", status: "pending" };
+const session = (access: string) => ({
+  access_token: access,
+  refresh_token: `refresh-${access}`,
+  token_type: "Bearer",
+  expires_in: 900,
+  user: { id: "u-1" },
+});
+
+describe("the client's transport", () => {
+  it("retries an order creation after a 503 with the same Idempotency-Key", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(503, null, { code: "service_unavailable", message: "busy" }),
+      () => envelope(201, order),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test/", fetch, retryDelayMs: 1 });
+
+    await expect(client.orders.create({ menu_item_id: "m-1", quantity: 1 })).resolves.toEqual(order);
+
+    expect(sent.map((request) => `${request.method} ${request.url}`)).toEqual([
+      "POST http://api.test/api/v1/orders",
+      "POST http://api.test/api/v1/orders",
+    ]);
+    const keys = sent.map((request) => request.headers.get("idempotency-key"));
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it("uses the caller's idempotency key when given one", async () => {
+    const { sent, fetch } = scripted([() => envelope(201, { id: "p-1" })]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch });
+
+    await client.orders.createPayment("o-1", { method: "walletone_qr" }, { idempotencyKey: "pay-o-1" });
+
+    expect(sent[0]?.url).toBe("http://api.test/api/v1/orders/o-1/payments");
+    expect(sent[0]?.headers.get("idempotency-key")).toBe("pay-o-1");
+  });
+
+  it("never retries a write without an idempotency key, and reports the 5xx as AgoraError", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(500, null, { code: "internal_error", message: "Internal" }),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1 });
+
+    const error = await client.chat.send("c-1", { body: "hi" }).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(AgoraError);
+    expect(error).toMatchObject({ code: "internal_error", status: 500, requestId: "req-1" });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers.has("idempotency-key")).toBe(false);
+  });
+
+  it("gives up after the retries with network_error", async () => {
+    const down = () => Promise.reject(new TypeError("fetch failed"));
+    const { sent, fetch } = scripted([down, down, down]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1 });
+
+    const error = await client.listings.get("l-1").catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({ code: "network_error", status: 0 });
+    expect(sent).toHaveLength(3);
+  });
+
+  it("shares one refresh between concurrent 401s and retries each with the new token", async () => {
+    const unauthorized = () => envelope(401, null, { code: "unauthorized", message: "expired" });
+    let refreshes = 0;
+    const answer = (request: Sent) => {
+      if (request.url.endsWith("/auth/refresh")) {
+        refreshes += 1;
+
+        return envelope(200, session("new"));
+      }
+
+      return request.headers.get("authorization") === "Bearer new"
+        ? envelope(200, { id: "u-1" })
+        : unauthorized();
+    };
+    const { sent, fetch } = scripted([answer, answer, answer, answer, answer]);
+    const kept: unknown[] = [];
+    const client = createAgoraClient({
+      baseUrl: "http://api.test",
+      fetch,
+      getAccessToken: () => "old",
+      getRefreshToken: () => "refresh-old",
+      onSession: (next) => void kept.push(next),
+    });
+
+    const [first, second] = await Promise.all([client.auth.me(), client.auth.me()]);
+
+    expect([first, second]).toEqual([{ id: "u-1" }, { id: "u-1" }]);
+    expect(refreshes).toBe(1);
+    expect(kept).toEqual([session("new")]);
+    expect(sent.find((request) => request.url.endsWith("/auth/refresh"))?.body).toBe(
+      JSON.stringify({ refresh_token: "refresh-old" }),
+    );
+  });
+
+  it("calls onUnauthorized for a bearer route called without any session", async () => {
+    const { fetch } = scripted([() => envelope(401, null, { code: "unauthorized", message: "no token" })]);
+    const seen: AgoraError[] = [];
+    const client = createAgoraClient({
+      baseUrl: "http://api.test",
+      fetch,
+      onUnauthorized: (error) => seen.push(error),
+    });
+
+    await expect(client.notifications.list()).rejects.toMatchObject({ code: "unauthorized" });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("does not treat a wrong password (401 on a public route) as a lost session", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(401, null, { code: "invalid_credentials", message: "wrong" }),
+    ]);
+    const seen: AgoraError[] = [];
+    const client = createAgoraClient({
+      baseUrl: "http://api.test",
+      fetch,
+      getAccessToken: () => "token",
+      getRefreshToken: () => "refresh",
+      onUnauthorized: (error) => seen.push(error),
+    });
+
+    await expect(client.auth.login({ email: "a@example.com", password: "nope" })).rejects.toMatchObject({
+      code: "invalid_credentials",
+      status: 401,
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers.has("authorization")).toBe(false);
+    expect(seen).toEqual([]);
+  });
+
+  it("puts path parameters and the query into the URL", async () => {
+    const { sent, fetch } = scripted([
+      () =>
+        new Response(
+          JSON.stringify({
+            success: true,
+            data: [],
+            meta: { limit: 10, has_more: false },
+            error: null,
+            request_id: "r",
+          }),
+          { headers: { "content-type": "application/json" } },
+        ),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, getAccessToken: () => "t" });
+
+    const page = await client.chat.messages("a/b", { after: 5 });
+
+    expect(page).toEqual({ data: [], meta: { limit: 10, has_more: false } });
+    expect(sent[0]?.url).toBe("http://api.test/api/v1/chat/conversations/a%2Fb/messages?after=5");
+    expect(sent[0]?.headers.get("authorization")).toBe("Bearer t");
+  });
+});
