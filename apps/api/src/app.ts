@@ -1,10 +1,13 @@
+import { errorEnvelopeSchema } from "@agora/contracts/envelope";
 import { Scalar } from "@scalar/hono-api-reference";
 import { cors } from "hono/cors";
+import { z } from "zod";
 import type { AppDeps } from "./deps";
 import { onError } from "./http/errors";
 import { createRequestHandler } from "./http/handler";
 import { requestBody } from "./http/middleware/request-body";
 import { createRouter } from "./http/openapi";
+import { finishDocument } from "./http/openapi-document";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
@@ -134,6 +137,13 @@ export const createApp = (deps: AppDeps) => {
     bearerFormat: "JWT",
     description: "Access token from `POST /api/v1/auth/login/verify` or `/refresh`.",
   });
+  const { $schema: _, ...errorEnvelope } = z.toJSONSchema(errorEnvelopeSchema);
+  app.openAPIRegistry.registerComponent(
+    "schemas",
+    "ErrorEnvelope",
+    errorEnvelope as Parameters<typeof app.openAPIRegistry.registerComponent>[2],
+  );
+  finishDocument(app);
   app.doc31(OPENAPI_PATH, documentInfo);
   app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Agora API reference" }));
 
