@@ -188,7 +188,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(refreshRequestSchema),
     responses: {
       200: json(successEnvelope(sessionSchema), "New access and refresh tokens."),
-      ...errors("unauthorized", "validation_failed"),
+      ...errors("invalid_refresh_token", "validation_failed"),
     },
   });
 
@@ -201,7 +201,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(refreshRequestSchema),
     responses: {
       200: json(successEnvelope(loggedOutSchema), "Signed out."),
-      ...errors("unauthorized", "validation_failed"),
+      ...errors("invalid_refresh_token", "validation_failed"),
     },
   });
 
