@@ -1,8 +1,8 @@
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
-import { Scalar } from "@scalar/hono-api-reference";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import type { AppDeps } from "./deps";
+import { mountDocs } from "./http/docs";
 import { onError } from "./http/errors";
 import { createRequestHandler } from "./http/handler";
 import { requestBody } from "./http/middleware/request-body";
@@ -145,7 +145,7 @@ export const createApp = (deps: AppDeps) => {
   );
   finishDocument(app);
   app.doc31(OPENAPI_PATH, documentInfo);
-  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Agora API reference" }));
+  mountDocs(app, OPENAPI_PATH, "Agora API reference");
 
   const { allowedMethods } = createRouteTable(app);
   app.notFound((c) => {

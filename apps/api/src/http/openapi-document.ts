@@ -24,7 +24,7 @@ const codesOf = (response: unknown): ErrorCode[] => {
  * mounted): each gets its `operationId` (operation-ids.ts; a route without one, or an id naming no
  * route, refuses to build), `security: []` when it is public (so "no credentials" is stated, not
  * implied), and the refusals it shares with every route of its kind: 413/415/422 for a body
- * method, and 503 `service_unavailable` for anything the start-up gate or a database outage can
+ * method, 422 for any validated input (path, query, headers), and 503 `service_unavailable` for anything the start-up gate or a database outage can
  * refuse.
  */
 export const finishDocument = (app: OpenAPIHono<AppEnv>): void => {
@@ -43,6 +43,7 @@ export const finishDocument = (app: OpenAPIHono<AppEnv>): void => {
 
     const shared: ErrorCode[] = [
       ...(bodyMethods.has(route.method) ? bodyRefusals : []),
+      ...(route.request ? (["validation_failed"] as const) : []),
       ...(route.method === "get" && servedWhileStarting.has(route.path)
         ? []
         : ["service_unavailable" as const]),

@@ -151,7 +151,7 @@ export const createAdministrationRoutes = ({
     request: { params: idParamSchema, ...body(accountantServicesRequestSchema) },
     responses: {
       200: json(successEnvelope(accountantServicesSchema), "The new assignments."),
-      ...errors("unauthorized", "forbidden", "validation_failed"),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed"),
     },
   });
 

@@ -57,6 +57,7 @@ export const createPaymentRoutes = ({
       201: json(successEnvelope(paymentSchema), "Created (or replayed)."),
       ...errors(
         "unauthorized",
+        "not_found",
         "payment_conflict",
         "idempotency_conflict",
         "idempotency_in_progress",

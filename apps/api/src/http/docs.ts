@@ -1,0 +1,91 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Hono } from "hono";
+import type { AppEnv } from "./app-env";
+
+export const DOCS_PATH = "/docs";
+export const DOCS_SCRIPT_PATH = "/docs/scalar.js";
+
+/**
+ * What the reference page may load: its own script and the document, from this origin only.
+ * Scalar (Vue) injects its styles at run time, hence 'unsafe-inline' for styles alone; nothing
+ * else is allowed (no inline or remote script, no remote fonts, images or connections).
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/**
+ * Scalar's browser bundle, from the installed @scalar/api-reference (dist/browser/standalone.js:
+ * one self-contained file), read and gzipped once on first use. The package's exports do not name
+ * the file, so it is found beside the package's entry point.
+ */
+const loadBundle = (() => {
+  let bundle: { raw: Buffer; gzip: Buffer } | undefined;
+
+  return () => {
+    if (!bundle) {
+      const entry = createRequire(import.meta.url).resolve("@scalar/api-reference");
+      const raw = readFileSync(join(dirname(entry), "browser", "standalone.js"));
+      bundle = { raw, gzip: gzipSync(raw) };
+    }
+
+    return bundle;
+  };
+})();
+
+const escapeAttribute = (value: string) =>
+  value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+const page = (documentUrl: string, title: string) => {
+  // Read by the bundle from the element's data attributes: no inline script, so the CSP needs none.
+  // Scalar's default fonts come from its CDN: off, the page uses the system's.
+  const configuration = JSON.stringify({ withDefaultFonts: false, hideClientButton: true });
+
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeAttribute(title)}</title>
+  </head>
+  <body>
+    <script id="api-reference" type="application/json" data-url="${escapeAttribute(documentUrl)}" data-configuration="${escapeAttribute(configuration)}"></script>
+    <script src="${DOCS_SCRIPT_PATH}"></script>
+  </body>
+</html>
+`;
+};
+
+/**
+ * `GET /docs`: the Scalar API reference for `documentUrl`, served entirely by this process (page
+ * and script), so it works offline and behind a strict CSP. `GET /docs/scalar.js` is the bundle.
+ */
+export const mountDocs = (app: Hono<AppEnv>, documentUrl: string, title: string) => {
+  const html = page(documentUrl, title);
+  app.get(DOCS_PATH, (c) => c.html(html, 200, { "content-security-policy": DOCS_CONTENT_SECURITY_POLICY }));
+  app.get(DOCS_SCRIPT_PATH, (c) => {
+    const { raw, gzip } = loadBundle();
+    const gzipped = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
+    const body = new Uint8Array(gzipped ? gzip : raw);
+
+    return c.body(body, 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      // Changes only with the installed package (a deploy); an hour keeps a reload cheap.
+      "cache-control": "public, max-age=3600",
+      vary: "accept-encoding",
+      ...(gzipped ? { "content-encoding": "gzip" } : {}),
+    });
+  });
+};
