@@ -50,8 +50,15 @@ const escapeAttribute = (value: string) =>
 
 const page = (documentUrl: string, title: string) => {
   // Read by the bundle from the element's data attributes: no inline script, so the CSP needs none.
-  // Scalar's default fonts come from its CDN: off, the page uses the system's.
-  const configuration = JSON.stringify({ withDefaultFonts: false, hideClientButton: true });
+  // Nothing may leave the page: Scalar's default fonts (its CDN), telemetry, and its hosted AI agent
+  // and MCP generator (which would send the document to Scalar) are off.
+  const configuration = JSON.stringify({
+    withDefaultFonts: false,
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: "never",
+  });
 
   return `<!doctype html>
 <html lang="en">
