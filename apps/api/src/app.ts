@@ -64,7 +64,8 @@ const documentInfo = {
       "body that is not JSON is 415 `unsupported_media_type`; a known path with another method is 405 " +
       "`method_not_allowed` with `Allow`. A 503 `service_unavailable` with `Retry-After` means a dependency (the " +
       "database) is briefly unavailable or the service is starting: retry, with the same `Idempotency-Key` where " +
-      "the route takes one.",
+      "the route takes one." +
+      " Any route may also answer 500 `internal_error` (no detail: the request id finds it in the log).",
   },
   servers: [{ url: "/" }],
 };
