@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -26,18 +26,25 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** Where the build copies Scalar's bundle (tsup.config.ts), beside the bundled server code. */
+const SCALAR_BUNDLE_FILE = "scalar-standalone.js";
+
+/** The bundle in the installed package; its exports do not name the file: it sits beside the entry. */
+const installedScalarBundle = () =>
+  join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
+
 /**
- * Scalar's browser bundle, from the installed @scalar/api-reference (dist/browser/standalone.js:
- * one self-contained file), read and gzipped once on first use. The package's exports do not name
- * the file, so it is found beside the package's entry point.
+ * Scalar's browser bundle (@scalar/api-reference's dist/browser/standalone.js, one self-contained
+ * file), read and gzipped once on first use: the copy the build put in dist/ (a production tree
+ * holds no @scalar package), else, running from source, the installed package's own file.
  */
 const loadBundle = (() => {
   let bundle: { raw: Buffer; gzip: Buffer } | undefined;
 
   return () => {
     if (!bundle) {
-      const entry = createRequire(import.meta.url).resolve("@scalar/api-reference");
-      const raw = readFileSync(join(dirname(entry), "browser", "standalone.js"));
+      const built = new URL(`./${SCALAR_BUNDLE_FILE}`, import.meta.url);
+      const raw = existsSync(built) ? readFileSync(built) : readFileSync(installedScalarBundle());
       bundle = { raw, gzip: gzipSync(raw) };
     }
 
