@@ -1,10 +1,13 @@
-import { Scalar } from "@scalar/hono-api-reference";
+import { errorEnvelopeSchema } from "@agora/contracts/envelope";
 import { cors } from "hono/cors";
+import { z } from "zod";
 import type { AppDeps } from "./deps";
+import { mountDocs } from "./http/docs";
 import { onError } from "./http/errors";
 import { createRequestHandler } from "./http/handler";
 import { requestBody } from "./http/middleware/request-body";
 import { createRouter } from "./http/openapi";
+import { finishDocument } from "./http/openapi-document";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
@@ -61,7 +64,8 @@ const documentInfo = {
       "body that is not JSON is 415 `unsupported_media_type`; a known path with another method is 405 " +
       "`method_not_allowed` with `Allow`. A 503 `service_unavailable` with `Retry-After` means a dependency (the " +
       "database) is briefly unavailable or the service is starting: retry, with the same `Idempotency-Key` where " +
-      "the route takes one.",
+      "the route takes one." +
+      " Any route may also answer 500 `internal_error` (no detail: the request id finds it in the log).",
   },
   servers: [{ url: "/" }],
 };
@@ -134,8 +138,15 @@ export const createApp = (deps: AppDeps) => {
     bearerFormat: "JWT",
     description: "Access token from `POST /api/v1/auth/login/verify` or `/refresh`.",
   });
+  const { $schema: _, ...errorEnvelope } = z.toJSONSchema(errorEnvelopeSchema);
+  app.openAPIRegistry.registerComponent(
+    "schemas",
+    "ErrorEnvelope",
+    errorEnvelope as Parameters<typeof app.openAPIRegistry.registerComponent>[2],
+  );
+  finishDocument(app);
   app.doc31(OPENAPI_PATH, documentInfo);
-  app.get("/docs", Scalar({ url: OPENAPI_PATH, pageTitle: "Agora API reference" }));
+  mountDocs(app, OPENAPI_PATH, "Agora API reference");
 
   const { allowedMethods } = createRouteTable(app);
   app.notFound((c) => {

@@ -24,7 +24,10 @@ export const accountantServicesRequestSchema = z
       .max(100)
       .meta({ description: "The whole set (it replaces the previous one); may be empty." }),
   })
-  .meta({ id: "AccountantServicesRequest" });
+  .meta({
+    id: "AccountantServicesRequest",
+    example: { service_ids: ["01935c2e-9b21-7d33-9e4f-5a6b7c8d9eaf"] },
+  });
 
 export const accountantServicesSchema = z
   .object({

@@ -56,23 +56,33 @@ export const conversationSchema = z
   .meta({ id: "Conversation" });
 export type ConversationDto = z.infer<typeof conversationSchema>;
 
-export const createConversationRequestSchema = z.object({
-  other_user_id: z.string().min(1).meta({ description: "The other participant; not the caller." }),
-});
+export const createConversationRequestSchema = z
+  .object({
+    other_user_id: z.string().min(1).meta({ description: "The other participant; not the caller." }),
+  })
+  .meta({ example: { other_user_id: "01935c2e-8a10-7c22-8d3e-4f5a6b7c8d9e" } });
 
-export const sendMessageRequestSchema = z.object({
-  body: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`)
-    .meta({ description: `Trimmed; 1 to ${MESSAGE_MAX_LENGTH} characters.` }),
-  message_type: z.enum(["text"]).default("text").meta({ description: "`text` (the default)." }),
-  client_message_id: z.string().min(1).max(100).optional().meta({
-    description:
-      "The client's id for safe retries (1-100 characters), unique per sender and conversation: a retry answers the first message.",
-  }),
-});
+export const sendMessageRequestSchema = z
+  .object({
+    body: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(MESSAGE_MAX_LENGTH, `must be at most ${MESSAGE_MAX_LENGTH} characters`)
+      .meta({ description: `Trimmed; 1 to ${MESSAGE_MAX_LENGTH} characters.` }),
+    message_type: z.enum(["text"]).default("text").meta({ description: "`text` (the default)." }),
+    client_message_id: z.string().min(1).max(100).optional().meta({
+      description:
+        "The client's id for safe retries (1-100 characters), unique per sender and conversation: a retry answers the first message.",
+    }),
+  })
+  .meta({
+    example: {
+      body: "Is Saturday at 10:00 still free?",
+      message_type: "text",
+      client_message_id: "msg-2024-0001",
+    },
+  });
 
 export const messagePageQuerySchema = z
   .object({

@@ -28,8 +28,8 @@ export const moderateRequestSchema = z
     action: moderationActionSchema,
     note: z.string().trim().max(2000).optional().meta({ description: "Kept with the resolution." }),
   })
-  .meta({ id: "ModerateRequest" });
+  .meta({ id: "ModerateRequest", example: { action: "hide_moment", note: "Spam link, reported twice." } });
 
 export const reportStatusRequestSchema = z
   .object({ status: reportStatusSchema })
-  .meta({ id: "ReportStatusRequest" });
+  .meta({ id: "ReportStatusRequest", example: { status: "reviewing" } });

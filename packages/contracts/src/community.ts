@@ -43,19 +43,27 @@ export const momentSchema = z
   .meta({ id: "Moment" });
 export type MomentDto = z.infer<typeof momentSchema>;
 
-export const createMomentRequestSchema = z.object({
-  body: z.string().max(2000).optional().meta({ description: "Up to 2000 characters." }),
-  visibility: z.literal("public").default("public").meta({ description: "Only `public`." }),
-  media_asset_ids: z
-    .array(z.string().min(1))
-    .max(5)
-    .default([])
-    .meta({
-      description:
-        "Up to 5 of your own media assets uploaded for `moment`, in display order; each is attached to this " +
-        "moment only and becomes public.",
-    }),
-});
+export const createMomentRequestSchema = z
+  .object({
+    body: z.string().max(2000).optional().meta({ description: "Up to 2000 characters." }),
+    visibility: z.literal("public").default("public").meta({ description: "Only `public`." }),
+    media_asset_ids: z
+      .array(z.string().min(1))
+      .max(5)
+      .default([])
+      .meta({
+        description:
+          "Up to 5 of your own media assets uploaded for `moment`, in display order; each is attached to this " +
+          "moment only and becomes public.",
+      }),
+  })
+  .meta({
+    example: {
+      body: "Fresh bread from the market this morning.",
+      visibility: "public",
+      media_asset_ids: ["01935c2f-0c32-7e44-8f50-6b7c8d9eafb0"],
+    },
+  });
 export type CreateMomentRequest = z.infer<typeof createMomentRequestSchema>;
 
 export const cursorQuerySchema = z.object({
@@ -88,17 +96,21 @@ export const commentSchema = z
   .meta({ id: "Comment" });
 export type CommentDto = z.infer<typeof commentSchema>;
 
-export const createCommentRequestSchema = z.object({
-  body: z.string().trim().min(1).max(2000).meta({ description: "1 to 2000 characters (trimmed)." }),
-});
+export const createCommentRequestSchema = z
+  .object({
+    body: z.string().trim().min(1).max(2000).meta({ description: "1 to 2000 characters (trimmed)." }),
+  })
+  .meta({ example: { body: "Looks great!" } });
 
 export const reportReasonSchema = z.enum(["spam", "abuse", "illegal", "other"]);
 export const reportStatusSchema = z.enum(["open", "reviewing", "resolved", "dismissed"]);
 
-export const reportMomentRequestSchema = z.object({
-  reason: reportReasonSchema,
-  note: z.string().trim().min(1).max(2000).optional(),
-});
+export const reportMomentRequestSchema = z
+  .object({
+    reason: reportReasonSchema,
+    note: z.string().trim().min(1).max(2000).optional(),
+  })
+  .meta({ example: { reason: "spam", note: "Links to a phishing site." } });
 
 export const momentReportSchema = z
   .object({

@@ -20,6 +20,8 @@ const username = z
   .regex(/^[\p{L}\p{N}._-]+$/u, "may contain letters, digits, '.', '_' and '-'")
   .meta({
     description: "3-32 letters, digits, '.', '_' or '-'; unique case-insensitively.",
+    // The pattern as JSON Schema states it (ECMA-262 with Unicode classes), without the regex's `/u`.
+    pattern: "^[\\p{L}\\p{N}._-]+$",
     example: "ada_l",
   });
 
@@ -41,32 +43,48 @@ export const userSchema = z
   .meta({ id: "User" });
 export type UserDto = z.infer<typeof userSchema>;
 
-export const registerRequestSchema = z.object({
-  username,
-  email,
-  password: newPassword,
-  display_name: z.string().trim().max(120).optional(),
-  locale: z.string().trim().min(2).max(35).optional().meta({ description: "BCP 47 tag, e.g. en-GB." }),
-});
+export const registerRequestSchema = z
+  .object({
+    username,
+    email,
+    password: newPassword,
+    display_name: z.string().trim().max(120).optional(),
+    locale: z.string().trim().min(2).max(35).optional().meta({ description: "BCP 47 tag, e.g. en-GB." }),
+  })
+  .meta({
+    example: {
+      username: "ada_l",
+      email: "ada@example.com",
+      password: "correct horse battery",
+      display_name: "Ada Lovelace",
+      locale: "en-GB",
+    },
+  });
 export const registerResponseSchema = z.object({ user_id: z.string() });
 
-export const verifyEmailRequestSchema = z.object({ user_id: z.string().min(1), code: mailedCode });
+export const verifyEmailRequestSchema = z
+  .object({ user_id: z.string().min(1), code: mailedCode })
+  .meta({ example: { user_id: "01935c2e-7f3a-7b41-9c2d-3e4f5a6b7c8d", code: "123456" } });
 
-export const emailRequestSchema = z.object({ email });
+export const emailRequestSchema = z.object({ email }).meta({ example: { email: "ada@example.com" } });
 
-export const loginRequestSchema = z.object({
-  email,
-  password: z.string().min(1).max(1024).meta({ description: "Any wrong password is 401, never 422." }),
-});
+export const loginRequestSchema = z
+  .object({
+    email,
+    password: z.string().min(1).max(1024).meta({ description: "Any wrong password is 401, never 422." }),
+  })
+  .meta({ example: { email: "ada@example.com", password: "correct horse battery" } });
 export const codeSentSchema = z.object({ status: z.literal("code_sent") });
 
-export const loginVerifyRequestSchema = z.object({
-  email,
-  code: z
-    .string()
-    .length(6)
-    .meta({ description: "The 6-digit sign-in code from the mail.", example: "042137" }),
-});
+export const loginVerifyRequestSchema = z
+  .object({
+    email,
+    code: z
+      .string()
+      .length(6)
+      .meta({ description: "The 6-digit sign-in code from the mail.", example: "042137" }),
+  })
+  .meta({ example: { email: "ada@example.com", code: "123456" } });
 
 export const sessionSchema = z
   .object({
@@ -79,16 +97,22 @@ export const sessionSchema = z
   .meta({ id: "Session" });
 export type SessionDto = z.infer<typeof sessionSchema>;
 
-export const refreshRequestSchema = z.object({ refresh_token: z.string().min(1).max(512) });
+export const refreshRequestSchema = z
+  .object({ refresh_token: z.string().min(1).max(512) })
+  .meta({ example: { refresh_token: "rt_3q2+7w8p5Kc9x4Zb1Nf6Hj0Lm2Qs8Vt" } });
 
-export const updateMeRequestSchema = z.object({
-  username,
-  display_name: z.string().trim().min(1).max(100),
-});
+export const updateMeRequestSchema = z
+  .object({
+    username,
+    display_name: z.string().trim().min(1).max(100),
+  })
+  .meta({ example: { username: "ada_l", display_name: "Ada L." } });
 
 export const deletedAccountSchema = z.object({ user_id: z.string(), status: z.literal("deleted") });
 
-export const passwordResetConfirmSchema = z.object({ email, code: mailedCode, password: newPassword });
+export const passwordResetConfirmSchema = z
+  .object({ email, code: mailedCode, password: newPassword })
+  .meta({ example: { email: "ada@example.com", code: "123456", password: "a new long passphrase" } });
 
 export const acceptedSchema = z.object({ status: z.literal("accepted") });
 export const loggedOutSchema = z.object({ status: z.literal("logged_out") });

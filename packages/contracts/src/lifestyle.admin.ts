@@ -6,7 +6,14 @@ export const createAnnouncementRequestSchema = z
     body: z.string().trim().min(1).max(5000),
     published: z.boolean().default(true).meta({ description: "Default true: published at once." }),
   })
-  .meta({ id: "CreateAnnouncementRequest" });
+  .meta({
+    id: "CreateAnnouncementRequest",
+    example: {
+      title: "Maintenance on Sunday",
+      body: "The app is read-only from 02:00 to 03:00 UTC.",
+      published: true,
+    },
+  });
 
 /** `pnpm agora content publish --title T --body B` (operators). */
 export const curatedContentPublishSchema = z.object({

@@ -16,7 +16,15 @@ export const datingProfileRequestSchema = z
       .optional()
       .meta({ description: "Optional; it must make the member at least 18 this year (422 otherwise)." }),
   })
-  .meta({ id: "DatingProfileRequest" });
+  .meta({
+    id: "DatingProfileRequest",
+    example: {
+      visible: true,
+      bio: "Hiking, film photography and good coffee.",
+      interests: ["hiking", "photography"],
+      birth_year: 1994,
+    },
+  });
 
 export const datingProfileSchema = z
   .object({
@@ -72,7 +80,10 @@ export const createMeetingRequestSchema = z
     title: z.string().trim().min(1).max(200),
     starts_at: dateTimeInputSchema.meta({ description: "RFC 3339." }),
   })
-  .meta({ id: "CreateMeetingRequest" });
+  .meta({
+    id: "CreateMeetingRequest",
+    example: { title: "Community call", starts_at: "2026-12-01T18:00:00Z" },
+  });
 
 export const meetingSchema = z
   .object({

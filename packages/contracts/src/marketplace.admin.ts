@@ -4,7 +4,7 @@ import { listingSchema, providerSchema, serviceSchema } from "./marketplace";
 /** The statuses an administrator may set on a listing (`PATCH /admin/listings/{id}/status`). */
 export const changeListingStatusRequestSchema = z
   .object({ status: z.enum(["active", "inactive", "suspended"]) })
-  .meta({ id: "ListingStatusChange" });
+  .meta({ id: "ListingStatusChange", example: { status: "suspended" } });
 
 /** `GET /admin/services` items: every service, active or not. */
 export const adminServiceSchema = serviceSchema.extend({ active: z.boolean() }).meta({ id: "AdminService" });

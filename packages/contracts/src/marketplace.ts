@@ -36,25 +36,41 @@ export const providerSchema = z
   .meta({ id: "ProviderProfile" });
 export type ProviderDto = z.infer<typeof providerSchema>;
 
-export const createProviderRequestSchema = z.object({
-  display_name: z.string().trim().min(1).max(100),
-  bio: z.string().trim().max(2000).optional(),
-  phone: phone.optional(),
-});
+export const createProviderRequestSchema = z
+  .object({
+    display_name: z.string().trim().min(1).max(100),
+    bio: z.string().trim().max(2000).optional(),
+    phone: phone.optional(),
+  })
+  .meta({
+    example: { display_name: "Mira's Kitchen", bio: "Home-cooked meals, delivered.", phone: "+1 555 0100" },
+  });
 
-export const updateProviderRequestSchema = z.object({
-  display_name: z.string().trim().min(1).max(100).optional(),
-  bio: z.string().trim().max(2000).optional(),
-  phone: phone.nullable().optional().meta({ description: "`null` removes the phone number." }),
-});
+export const updateProviderRequestSchema = z
+  .object({
+    display_name: z.string().trim().min(1).max(100).optional(),
+    bio: z.string().trim().max(2000).optional(),
+    phone: phone.nullable().optional().meta({ description: "`null` removes the phone number." }),
+  })
+  .meta({ example: { bio: "Home-cooked meals, delivered daily." } });
 
-export const manualSaleRequestSchema = z.object({
-  amount: amountSchema,
-  currency: currencySchema,
-  occurred_at: dateTimeInputSchema.optional().meta({ description: "When the sale happened; default now." }),
-  description: z.string().trim().min(1).max(500),
-  customer_label: z.string().trim().max(120).optional(),
-});
+export const manualSaleRequestSchema = z
+  .object({
+    amount: amountSchema,
+    currency: currencySchema,
+    occurred_at: dateTimeInputSchema.optional().meta({ description: "When the sale happened; default now." }),
+    description: z.string().trim().min(1).max(500),
+    customer_label: z.string().trim().max(120).optional(),
+  })
+  .meta({
+    example: {
+      amount: 2500,
+      currency: "USD",
+      occurred_at: "2026-11-20T12:30:00Z",
+      description: "Catering for a birthday",
+      customer_label: "Walk-in",
+    },
+  });
 
 export const manualSaleSchema = z
   .object({
@@ -162,38 +178,53 @@ export const listingSearchQuerySchema = pageQuerySchema(20).extend({
     .transform((value) => (value === "" ? undefined : value)),
 });
 
-export const createListingRequestSchema = z.object({
-  provider_id: z
-    .string()
-    .min(1)
-    .meta({ description: "Must be the caller's own provider profile (404 otherwise)." }),
-  category_id: z.string().min(1),
-  name: z.string().trim().min(1).max(200),
-  description: z.string().trim().max(5000).optional(),
-});
+export const createListingRequestSchema = z
+  .object({
+    provider_id: z
+      .string()
+      .min(1)
+      .meta({ description: "Must be the caller's own provider profile (404 otherwise)." }),
+    category_id: z.string().min(1),
+    name: z.string().trim().min(1).max(200),
+    description: z.string().trim().max(5000).optional(),
+  })
+  .meta({
+    example: {
+      provider_id: "01935c2e-9b21-7d33-9e4f-5a6b7c8d9eaf",
+      category_id: "01935c2e-8a10-7c22-8d3e-4f5a6b7c8d9e",
+      name: "Weekly meal box",
+      description: "Five dinners, vegetarian on request.",
+    },
+  });
 
-export const updateListingRequestSchema = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().trim().max(5000).optional(),
-  category_id: z.string().min(1).optional(),
-});
+export const updateListingRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().trim().max(5000).optional(),
+    category_id: z.string().min(1).optional(),
+  })
+  .meta({ example: { name: "Weekly meal box (5 dinners)" } });
 
 export const listingContactSchema = z.object({ user_id: z.string(), display_name: z.string() });
 
-export const createMenuItemRequestSchema = z.object({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().trim().max(2000).optional(),
-  price_amount: amountSchema.meta({ description: "Minor units, 0 or more." }),
-  currency: currencySchema,
-});
+export const createMenuItemRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().trim().max(2000).optional(),
+    price_amount: amountSchema.meta({ description: "Minor units, 0 or more." }),
+    currency: currencySchema,
+  })
+  .meta({ example: { name: "Lasagne", description: "Serves two.", price_amount: 1450, currency: "USD" } });
 
-export const updateMenuItemRequestSchema = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().trim().max(2000).optional(),
-  price_amount: amountSchema.optional(),
-  currency: currencySchema.optional(),
-  active: z.boolean().optional(),
-});
+export const updateMenuItemRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().trim().max(2000).optional(),
+    price_amount: amountSchema.optional(),
+    currency: currencySchema.optional(),
+    active: z.boolean().optional(),
+  })
+  .meta({ example: { price_amount: 1500, active: true } });
 
 export const deleteMenuItemQuerySchema = z.object({
   listing_id: z.string().meta({ description: "The listing the item is on; it must belong to the caller." }),

@@ -10,16 +10,18 @@ export const mediaPurposeSchema = z.enum(["moment", "message", "payment_evidence
 
 export const mediaMimeTypeSchema = z.enum(["image/jpeg", "image/png", "image/webp", "video/mp4"]);
 
-export const uploadRequestSchema = z.object({
-  purpose: mediaPurposeSchema,
-  mime_type: mediaMimeTypeSchema,
-  size_bytes: z
-    .number()
-    .int()
-    .min(1)
-    .max(10_485_760)
-    .meta({ description: "The exact size of the bytes to upload: 1 to 10485760 (10 MiB)." }),
-});
+export const uploadRequestSchema = z
+  .object({
+    purpose: mediaPurposeSchema,
+    mime_type: mediaMimeTypeSchema,
+    size_bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_485_760)
+      .meta({ description: "The exact size of the bytes to upload: 1 to 10485760 (10 MiB)." }),
+  })
+  .meta({ example: { purpose: "moment", mime_type: "image/jpeg", size_bytes: 482133 } });
 export type UploadRequest = z.infer<typeof uploadRequestSchema>;
 
 export const mediaUploadSchema = z

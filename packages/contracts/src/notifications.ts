@@ -3,25 +3,27 @@ import { timestampSchema } from "./common";
 
 export const devicePlatformSchema = z.enum(["ios", "android", "web"]);
 
-export const registerDeviceRequestSchema = z.object({
-  token: z
-    .string()
-    .trim()
-    .min(1)
-    .max(4096)
-    .meta({ description: "The push registration token the platform issued (FCM token)." }),
-  platform: devicePlatformSchema,
-  proof: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .meta({
-      description:
-        "Only when the token is held by another account's live session: the `proof` the service sent to " +
-        "this token in a data push (`data.kind` = `device.proof`) after the first attempt. Valid 10-20 minutes.",
-    }),
-});
+export const registerDeviceRequestSchema = z
+  .object({
+    token: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4096)
+      .meta({ description: "The push registration token the platform issued (FCM token)." }),
+    platform: devicePlatformSchema,
+    proof: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({
+        description:
+          "Only when the token is held by another account's live session: the `proof` the service sent to " +
+          "this token in a data push (`data.kind` = `device.proof`) after the first attempt. Valid 10-20 minutes.",
+      }),
+  })
+  .meta({ example: { token: "fcm-registration-token-from-the-device", platform: "android" } });
 export type RegisterDeviceRequest = z.infer<typeof registerDeviceRequestSchema>;
 
 export const deviceSchema = z

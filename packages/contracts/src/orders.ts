@@ -4,28 +4,37 @@ import { paymentStatusSchema } from "./payments";
 
 export const orderStatusSchema = z.enum(["pending", "confirmed", "in_progress", "completed", "cancelled"]);
 
-export const createOrderRequestSchema = z.object({
-  menu_item_id: z.string().min(1).max(64),
-  quantity: z.number().int().min(1).max(100),
-  schedule_at: dateTimeInputSchema.optional().meta({ description: "Stored only; not a scheduler." }),
-  notes: z.string().trim().max(2000).optional(),
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(254)
-    .pipe(z.email("must be an email address"))
-    .optional()
-    .meta({ description: "Guests only (required); ignored with a bearer token." }),
-  phone: z
-    .string()
-    .trim()
-    .min(3)
-    .max(32)
-    .regex(/^[0-9+()\-. ]+$/, "may contain digits, spaces and + ( ) - .")
-    .optional()
-    .meta({ description: "Guests only (required); ignored with a bearer token." }),
-});
+export const createOrderRequestSchema = z
+  .object({
+    menu_item_id: z.string().min(1).max(64),
+    quantity: z.number().int().min(1).max(100),
+    schedule_at: dateTimeInputSchema.optional().meta({ description: "Stored only; not a scheduler." }),
+    notes: z.string().trim().max(2000).optional(),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(254)
+      .pipe(z.email("must be an email address"))
+      .optional()
+      .meta({ description: "Guests only (required); ignored with a bearer token." }),
+    phone: z
+      .string()
+      .trim()
+      .min(3)
+      .max(32)
+      .regex(/^[0-9+()\-. ]+$/, "may contain digits, spaces and + ( ) - .")
+      .optional()
+      .meta({ description: "Guests only (required); ignored with a bearer token." }),
+  })
+  .meta({
+    example: {
+      menu_item_id: "01935c2e-9b21-7d33-9e4f-5a6b7c8d9eaf",
+      quantity: 2,
+      schedule_at: "2026-12-01T18:00:00Z",
+      notes: "No nuts, please.",
+    },
+  });
 
 export const orderSchema = z
   .object({
@@ -66,10 +75,12 @@ export const guestAccessHeaderSchema = z.object({
     .meta({ description: "The 64-character capability; wrong or missing: 404." }),
 });
 
-export const transitionRequestSchema = z.object({
-  status: z.enum(["confirmed", "in_progress", "completed", "cancelled"]),
-  version: z.number().int().min(1),
-});
+export const transitionRequestSchema = z
+  .object({
+    status: z.enum(["confirmed", "in_progress", "completed", "cancelled"]),
+    version: z.number().int().min(1),
+  })
+  .meta({ example: { status: "confirmed", version: 1 } });
 
 /** Order creation's headers: the key is required for guests (422 without it), optional for members. */
 export const createOrderHeadersSchema = z.object({

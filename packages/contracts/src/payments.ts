@@ -34,12 +34,16 @@ export const paymentSchema = z
   .meta({ id: "Payment" });
 export type PaymentDto = z.infer<typeof paymentSchema>;
 
-export const createPaymentRequestSchema = z.object({ method: paymentMethodSchema });
+export const createPaymentRequestSchema = z
+  .object({ method: paymentMethodSchema })
+  .meta({ example: { method: "walletone_qr" } });
 
-export const submitPaymentRequestSchema = z.object({
-  method: paymentMethodSchema,
-  version: z.number().int().min(1),
-});
+export const submitPaymentRequestSchema = z
+  .object({
+    method: paymentMethodSchema,
+    version: z.number().int().min(1),
+  })
+  .meta({ example: { method: "walletone_qr", version: 1 } });
 
 export const paymentEvidenceRequestSchema = z
   .object({
@@ -49,4 +53,10 @@ export const paymentEvidenceRequestSchema = z
   .refine((evidence) => evidence.media_asset_id !== undefined || evidence.note !== undefined, {
     message: "send media_asset_id, note, or both",
     path: ["body"],
+  })
+  .meta({
+    example: {
+      media_asset_id: "01935c2f-0c32-7e44-8f50-6b7c8d9eafb0",
+      note: "Paid at 14:05, reference 8812.",
+    },
   });

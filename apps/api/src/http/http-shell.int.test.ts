@@ -33,7 +33,7 @@ describe("HTTP shell: envelope, request ids and error mapping", () => {
       method: "post",
       path: "/__probe/echo",
       request: body(z.object({ name: z.string().min(1).max(5), count: z.number().int() })),
-      responses: { 200: json(z.object({}), "ok"), ...errors(422) },
+      responses: { 200: json(z.object({}), "ok"), ...errors("validation_failed") },
     });
     h.app.openapi(echo, (c) => ok(c, c.req.valid("json")));
     h.app.get("/__probe/boom", async () => {

@@ -5,7 +5,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { responseProblems } from "../../test/fuzz/checks";
+import { responseProblems, undocumentedError } from "../../test/fuzz/checks";
 import {
   describeRequest,
   type FuzzContext,
@@ -156,7 +156,11 @@ describe("fuzzing every documented operation from the OpenAPI document", () => {
             };
             sent += 1;
             statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
-            const problems = responseProblems(request, outcome, secrets());
+            const undocumented = undocumentedError(op, request, outcome);
+            const problems = [
+              ...responseProblems(request, outcome, secrets()),
+              ...(undocumented ? [undocumented] : []),
+            ];
             if (problems.length > 0) {
               failure ??= `${problems.join("; ")}\n  request: ${describeRequest(request)}\n  response: ${outcome.status} ${outcome.text.slice(0, 500)}`;
               throw new Error(failure);

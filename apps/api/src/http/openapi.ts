@@ -1,9 +1,9 @@
-import { errorEnvelopeSchema } from "@agora/contracts/envelope";
+import type { ErrorCode } from "@agora/contracts/errors";
 import { ValidationError } from "@agora/domain/shared/app-error";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "./app-env";
-import { issuesOf } from "./errors";
+import { issuesOf, statusByCode } from "./errors";
 import { unstorableTextIssues } from "./storable-text";
 
 /**
@@ -31,30 +31,79 @@ export const throwOnInvalid = (
 export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: throwOnInvalid });
 
 const errorDescriptions: Record<number, string> = {
-  400: "Malformed parameters (`invalid_pagination`)",
-  401: "Not authenticated (`unauthorized` and friends)",
-  403: "Authenticated but not permitted (`forbidden`)",
-  404: "Absent, or not visible to the caller (`not_found`)",
-  409: "Conflict (see the error code)",
-  413: "Body too large (`payload_too_large`)",
-  415: "Body is not JSON (`unsupported_media_type`)",
-  426: "Not a WebSocket upgrade request (`upgrade_required`)",
-  422: "Validation failed (`validation_failed` with details) or a domain rule refused it",
-  429: "Throttled (`rate_limited`, see `Retry-After`)",
-  503: "A dependency is unavailable",
+  400: "Malformed parameters",
+  401: "Not authenticated, or the credentials were refused",
+  403: "Authenticated but not permitted",
+  404: "Absent, or not visible to the caller",
+  409: "Conflict with the current state",
+  413: "Body over 256 KiB",
+  415: "Body is not JSON",
+  422: "Validation failed (`details` lists the fields) or a domain rule refused it",
+  426: "Not a WebSocket upgrade request",
+  429: "Throttled; retry after `Retry-After` seconds",
+  503: "A dependency is briefly unavailable; retry after `Retry-After` seconds",
 };
 
-/** Documented error responses, all in the error envelope. */
-export const errors = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: errorDescriptions[status] ?? "Error",
-        content: { "application/json": { schema: errorEnvelopeSchema } },
+/** The component every error response refers to (registered by createApp). */
+export const ERROR_ENVELOPE_REF = "#/components/schemas/ErrorEnvelope";
+
+const retryAfter = {
+  "Retry-After": {
+    description: "Seconds to wait before trying again.",
+    schema: { type: "integer", minimum: 1 } as const,
+  },
+};
+
+/** One documented error status: the envelope, with `error.code` narrowed to the codes it can carry. */
+export const errorResponse = (status: number, codes: readonly ErrorCode[]) => ({
+  description: `${errorDescriptions[status] ?? "Error"}: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+  ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
+  content: {
+    "application/json": {
+      schema: {
+        allOf: [
+          { $ref: ERROR_ENVELOPE_REF },
+          {
+            type: "object" as const,
+            properties: {
+              error: {
+                type: "object" as const,
+                properties: { code: { type: "string" as const, enum: [...codes] } },
+              },
+            },
+          },
+        ],
       },
-    ]),
+    },
+  },
+});
+
+/** A documented error: its code, or `[status, code]` for the one code whose status varies (`invalid_code`). */
+export type DocumentedError = ErrorCode | readonly [status: 401 | 422, code: ErrorCode];
+
+/**
+ * The error responses of a route, from the codes it can answer: each code under its status (the
+ * one code → status map), each status documented once with the codes it can carry. Refusals every
+ * body route shares (413, 415, a body that is not JSON) and the start-up / outage 503 are added to
+ * every operation by `finishDocument`.
+ */
+export const errors = (...documented: DocumentedError[]) => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const entry of documented) {
+    const [status, code] = typeof entry === "string" ? [statusByCode[entry], entry] : entry;
+    const codes = byStatus.get(status) ?? [];
+    if (!codes.includes(code)) {
+      codes.push(code);
+    }
+    byStatus.set(status, codes);
+  }
+
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => [status, errorResponse(status, codes)]),
   );
+};
 
 /** A documented JSON success response. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({

@@ -1,7 +1,13 @@
 import type { ErrorEnvelope } from "@agora/contracts/envelope";
 
 /** What answers without the database while the process starts: liveness, metrics, the documents. */
-const servedWhileStarting = new Set(["/health", "/metrics", "/api/v1", "/api/v1/openapi.json", "/docs"]);
+export const servedWhileStarting = new Set([
+  "/health",
+  "/metrics",
+  "/api/v1",
+  "/api/v1/openapi.json",
+  "/docs",
+]);
 
 /**
  * Between `listen` and the database being reachable (and, for `pnpm start`, migrated), the process

@@ -1,5 +1,5 @@
 import { errorCodes } from "@agora/contracts/errors";
-import type { FuzzRequest } from "./requests";
+import type { FuzzRequest, Operation } from "./requests";
 
 // What an internal detail looks like in a body: stack frames, SQL, driver and ORM messages.
 const leakPatterns: [string, RegExp][] = [
@@ -90,4 +90,34 @@ export const responseProblems = (
   }
 
   return problems;
+};
+
+/**
+ * An error the document does not promise (undefined = documented): a request with the operation's
+ * own method that answers 4xx/5xx must answer a status the operation documents, with one of the
+ * `error.code` values listed for it. 405 (another method) is app-wide and documented once.
+ */
+export const undocumentedError = (
+  op: Operation,
+  request: FuzzRequest,
+  response: { status: number; text: string },
+): string | undefined => {
+  if (request.method !== op.method || response.status < 400 || response.status === 405) {
+    return undefined;
+  }
+  let code: unknown;
+  try {
+    code = (JSON.parse(response.text) as { error?: { code?: unknown } }).error?.code;
+  } catch {
+    return undefined; // not JSON: responseProblems reports it
+  }
+  const codes = op.errorCodes[String(response.status)];
+  if (!codes) {
+    return `${response.status} ${String(code)} is not documented for ${op.method} ${op.path}`;
+  }
+  if (typeof code !== "string" || !codes.includes(code)) {
+    return `${String(code)} is not among the documented ${response.status} codes of ${op.method} ${op.path} (${codes.join(", ")})`;
+  }
+
+  return undefined;
 };

@@ -40,6 +40,8 @@ export type Operation = {
   parameters: Parameter[];
   body: JsonSchema | undefined;
   secured: boolean;
+  /** The documented error statuses, each with the `error.code` values it lists. */
+  errorCodes: Record<string, string[]>;
 };
 
 export type OpenApiDocument = {
@@ -83,6 +85,7 @@ export const operationsOf = (doc: OpenApiDocument): Operation[] => {
         parameters?: Parameter[];
         requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
         security?: unknown[];
+        responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
       };
       operations.push({
         method: method.toUpperCase(),
@@ -90,6 +93,15 @@ export const operationsOf = (doc: OpenApiDocument): Operation[] => {
         parameters: op.parameters ?? [],
         body: op.requestBody?.content?.["application/json"]?.schema,
         secured: (op.security ?? []).length > 0,
+        errorCodes: Object.fromEntries(
+          Object.entries(op.responses ?? {})
+            .filter(([status]) => Number(status) >= 400)
+            .map(([status, response]) => [
+              status,
+              (response.content?.["application/json"]?.schema?.allOf?.[1]?.properties?.error?.properties?.code
+                ?.enum ?? []) as string[],
+            ]),
+        ),
       });
     }
   }

@@ -118,7 +118,7 @@ export const createAdministrationRoutes = ({
     request: { query: auditQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(auditEventSchema), pageMetaSchema), "A page of events."),
-      ...errors(401, 403, 422),
+      ...errors("unauthorized", "forbidden", "validation_failed"),
     },
   });
 
@@ -133,7 +133,7 @@ export const createAdministrationRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(accountantServicesSchema), "The assignments."),
-      ...errors(401, 403, 404),
+      ...errors("unauthorized", "forbidden", "not_found"),
     },
   });
 
@@ -151,7 +151,7 @@ export const createAdministrationRoutes = ({
     request: { params: idParamSchema, ...body(accountantServicesRequestSchema) },
     responses: {
       200: json(successEnvelope(accountantServicesSchema), "The new assignments."),
-      ...errors(401, 403, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed"),
     },
   });
 
@@ -170,7 +170,10 @@ export const createAdministrationRoutes = ({
       "created in the window. A service's orders and payments are those of its listings.",
     security: secured,
     middleware: [auth],
-    responses: { 200: json(successEnvelope(reportsSummarySchema), "The summary."), ...errors(401, 403) },
+    responses: {
+      200: json(successEnvelope(reportsSummarySchema), "The summary."),
+      ...errors("unauthorized", "forbidden"),
+    },
   });
 
   const overview = createRoute({
@@ -186,7 +189,10 @@ export const createAdministrationRoutes = ({
       "`hidden_moments` counts moments hidden by moderation.",
     security: secured,
     middleware: admin,
-    responses: { 200: json(successEnvelope(overviewSchema), "The totals."), ...errors(401, 403) },
+    responses: {
+      200: json(successEnvelope(overviewSchema), "The totals."),
+      ...errors("unauthorized", "forbidden"),
+    },
   });
 
   const exportCsv = createRoute({
@@ -212,7 +218,7 @@ export const createAdministrationRoutes = ({
           "text/csv": { schema: z.string().meta({ example: `${REPORT_EXPORT_COLUMNS.join(",")}\n` }) },
         },
       },
-      ...errors(401, 403),
+      ...errors("unauthorized", "forbidden"),
     },
   });
 
@@ -261,7 +267,7 @@ export const createAdministrationRoutes = ({
         ),
         "A page of the kind's items.",
       ),
-      ...errors(401, 403, 404, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed"),
     },
   });
 
@@ -288,7 +294,7 @@ export const createAdministrationRoutes = ({
     },
     responses: {
       200: json(successEnvelope(statusResponseSchema), "The updated user or listing."),
-      ...errors(401, 403, 404, 409, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "last_admin", "validation_failed"),
     },
   });
 

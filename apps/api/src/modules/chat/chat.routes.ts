@@ -99,7 +99,7 @@ export const createChatRoutes = ({
     middleware: [auth],
     responses: {
       200: json(successEnvelope(z.array(conversationSchema)), "Up to 50 conversations."),
-      ...errors(401),
+      ...errors("unauthorized"),
     },
   });
 
@@ -117,7 +117,7 @@ export const createChatRoutes = ({
     request: body(createConversationRequestSchema),
     responses: {
       201: json(successEnvelope(conversationSchema), "The pair's conversation."),
-      ...errors(401, 403, 404, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed"),
     },
   });
 
@@ -136,7 +136,7 @@ export const createChatRoutes = ({
     request: { params: idParamSchema, query: messagePageQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(messageSchema), messagePageMetaSchema), "The page."),
-      ...errors(401, 404, 422),
+      ...errors("unauthorized", "not_found", "validation_failed"),
     },
   });
 
@@ -159,7 +159,7 @@ export const createChatRoutes = ({
     request: { params: idParamSchema, ...body(sendMessageRequestSchema) },
     responses: {
       201: json(successEnvelope(messageSchema), "Sent (or the retried message)."),
-      ...errors(401, 403, 404, 409, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "idempotency_conflict", "validation_failed"),
     },
   });
 
@@ -177,7 +177,7 @@ export const createChatRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(readMarkerSchema), "The caller's marker."),
-      ...errors(401, 404),
+      ...errors("unauthorized", "not_found"),
     },
   });
 
@@ -192,7 +192,7 @@ export const createChatRoutes = ({
     request: { params: idParamSchema, query: realtimeQuerySchema },
     responses: {
       101: { description: "Switching Protocols: the WebSocket is open (frames in the description)." },
-      ...errors(401, 403, 404, 422, 426),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed", "upgrade_required"),
     },
   });
 

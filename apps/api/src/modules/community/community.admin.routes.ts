@@ -43,7 +43,7 @@ export const createCommunityAdminRoutes = ({
     request: { query: reportsQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(moderatedReportSchema), pageMetaSchema), "A page of reports."),
-      ...errors(401, 403, 422),
+      ...errors("unauthorized", "forbidden", "validation_failed"),
     },
   });
 
@@ -63,7 +63,7 @@ export const createCommunityAdminRoutes = ({
     request: { params: idParamSchema, ...body(moderateRequestSchema) },
     responses: {
       200: json(successEnvelope(moderatedReportSchema), "The closed report."),
-      ...errors(401, 403, 404, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed", "invalid_transition"),
     },
   });
 
@@ -81,7 +81,7 @@ export const createCommunityAdminRoutes = ({
     request: { params: idParamSchema, ...body(reportStatusRequestSchema) },
     responses: {
       200: json(successEnvelope(moderatedReportSchema), "The report."),
-      ...errors(401, 403, 404, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed", "invalid_transition"),
     },
   });
 

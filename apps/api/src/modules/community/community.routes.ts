@@ -69,7 +69,7 @@ export const createCommunityRoutes = ({
     request: { query: cursorQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(momentSchema), cursorMetaSchema), "A page of moments."),
-      ...errors(401, 422),
+      ...errors("unauthorized", "validation_failed"),
     },
   });
 
@@ -88,7 +88,7 @@ export const createCommunityRoutes = ({
     request: body(createMomentRequestSchema),
     responses: {
       201: json(successEnvelope(momentSchema), "Published."),
-      ...errors(401, 422, 503),
+      ...errors("unauthorized", "validation_failed", "storage_unavailable"),
     },
   });
 
@@ -103,7 +103,7 @@ export const createCommunityRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(momentCountersSchema), "Liked; the moment's counters."),
-      ...errors(401, 403, 404),
+      ...errors("unauthorized", "forbidden", "not_found"),
     },
   });
 
@@ -118,7 +118,7 @@ export const createCommunityRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(momentCountersSchema), "Viewed; the moment's counters."),
-      ...errors(401, 403, 404),
+      ...errors("unauthorized", "forbidden", "not_found"),
     },
   });
 
@@ -135,7 +135,7 @@ export const createCommunityRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(momentCountersSchema), "The counters."),
-      ...errors(401, 403, 404),
+      ...errors("unauthorized", "forbidden", "not_found"),
     },
   });
 
@@ -153,7 +153,7 @@ export const createCommunityRoutes = ({
     request: { params: idParamSchema, query: commentsQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(commentSchema), cursorMetaSchema), "A page of comments."),
-      ...errors(401, 403, 404, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed"),
     },
   });
 
@@ -168,7 +168,7 @@ export const createCommunityRoutes = ({
     request: { params: idParamSchema, ...body(createCommentRequestSchema) },
     responses: {
       201: json(successEnvelope(commentSchema), "Commented."),
-      ...errors(401, 403, 404, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed"),
     },
   });
 
@@ -188,7 +188,7 @@ export const createCommunityRoutes = ({
     responses: {
       201: json(successEnvelope(momentReportSchema), "Reported."),
       200: json(successEnvelope(momentReportSchema), "Already reported: the caller's open report."),
-      ...errors(401, 403, 404, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed"),
     },
   });
 
@@ -201,7 +201,10 @@ export const createCommunityRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(blockStateSchema), "Blocked."), ...errors(401, 404, 422) },
+    responses: {
+      200: json(successEnvelope(blockStateSchema), "Blocked."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   const unblock = createRoute({
@@ -213,7 +216,10 @@ export const createCommunityRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(blockStateSchema), "Not blocked."), ...errors(401, 404, 422) },
+    responses: {
+      200: json(successEnvelope(blockStateSchema), "Not blocked."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   return createRouter()

@@ -34,7 +34,7 @@ export const createIdentityAdminRoutes = ({ identity }: { identity: IdentityDeps
     request: { params: idParamSchema, ...body(changeRoleRequestSchema) },
     responses: {
       200: json(successEnvelope(userSchema), "The user with the new role."),
-      ...errors(401, 403, 404, 409, 422),
+      ...errors("unauthorized", "forbidden", "not_found", "last_admin", "validation_failed"),
     },
   });
 

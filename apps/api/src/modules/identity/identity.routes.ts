@@ -67,7 +67,13 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
         successEnvelope(registerResponseSchema),
         "Account created, pending verification (or the email was taken).",
       ),
-      ...errors(409, 422, 429, 503),
+      ...errors(
+        "username_taken",
+        "validation_failed",
+        "rate_limited",
+        "email_unavailable",
+        "service_unavailable",
+      ),
     },
   });
 
@@ -83,7 +89,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(verifyEmailRequestSchema),
     responses: {
       200: json(successEnvelope(verifiedSchema), "The account is active."),
-      ...errors(422, 429),
+      ...errors("validation_failed", [422, "invalid_code"], "rate_limited"),
     },
   });
 
@@ -100,7 +106,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(emailRequestSchema),
     responses: {
       202: json(successEnvelope(acceptedSchema), "Accepted."),
-      ...errors(422, 429),
+      ...errors("validation_failed", "rate_limited"),
     },
   });
 
@@ -123,7 +129,15 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(loginRequestSchema),
     responses: {
       202: json(successEnvelope(codeSentSchema), "Code sent; no session yet."),
-      ...errors(401, 403, 422, 429, 503),
+      ...errors(
+        "invalid_credentials",
+        "email_not_verified",
+        "account_suspended",
+        "validation_failed",
+        "rate_limited",
+        "email_unavailable",
+        "service_unavailable",
+      ),
     },
   });
 
@@ -139,7 +153,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(loginVerifyRequestSchema),
     responses: {
       200: json(successEnvelope(sessionSchema), "Session created."),
-      ...errors(401, 422, 429),
+      ...errors([401, "invalid_code"], "validation_failed", "rate_limited"),
     },
   });
 
@@ -156,7 +170,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(emailRequestSchema),
     responses: {
       202: json(successEnvelope(acceptedSchema), "Accepted."),
-      ...errors(422, 429),
+      ...errors("validation_failed", "rate_limited"),
     },
   });
 
@@ -174,7 +188,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(refreshRequestSchema),
     responses: {
       200: json(successEnvelope(sessionSchema), "New access and refresh tokens."),
-      ...errors(401, 422),
+      ...errors("invalid_refresh_token", "validation_failed"),
     },
   });
 
@@ -187,7 +201,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(refreshRequestSchema),
     responses: {
       200: json(successEnvelope(loggedOutSchema), "Signed out."),
-      ...errors(401, 422),
+      ...errors("invalid_refresh_token", "validation_failed"),
     },
   });
 
@@ -198,7 +212,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     summary: "The current user",
     security: secured,
     middleware: [auth] as const,
-    responses: { 200: json(successEnvelope(userSchema), "The caller's account."), ...errors(401) },
+    responses: { 200: json(successEnvelope(userSchema), "The caller's account."), ...errors("unauthorized") },
   });
 
   const updateMeRoute = createRoute({
@@ -211,7 +225,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(updateMeRequestSchema),
     responses: {
       200: json(successEnvelope(userSchema), "Updated."),
-      ...errors(401, 409, 422),
+      ...errors("unauthorized", "username_taken", "validation_failed"),
     },
   });
 
@@ -225,7 +239,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
       "register again); every session is revoked, so access tokens fail on the next request.",
     security: secured,
     middleware: [auth] as const,
-    responses: { 200: json(successEnvelope(deletedAccountSchema), "Deleted."), ...errors(401) },
+    responses: { 200: json(successEnvelope(deletedAccountSchema), "Deleted."), ...errors("unauthorized") },
   });
 
   const resetRequest = createRoute({
@@ -244,7 +258,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(emailRequestSchema),
     responses: {
       202: json(successEnvelope(acceptedSchema), "Accepted."),
-      ...errors(422, 429),
+      ...errors("validation_failed", "rate_limited"),
     },
   });
 
@@ -261,7 +275,7 @@ export const createIdentityRoutes = ({ identity, trustProxy }: IdentityRoutesDep
     request: body(passwordResetConfirmSchema),
     responses: {
       200: json(successEnvelope(passwordChangedSchema), "Password changed."),
-      ...errors(422, 429, 503),
+      ...errors("validation_failed", [422, "invalid_code"], "rate_limited", "service_unavailable"),
     },
   });
 

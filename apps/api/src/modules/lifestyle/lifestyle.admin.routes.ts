@@ -28,7 +28,10 @@ export const createLifestyleAdminRoutes = ({
     security: [{ bearerAuth: [] }],
     middleware: [requireAuth(identity), requireRoles("admin")],
     request: body(createAnnouncementRequestSchema),
-    responses: { 201: json(successEnvelope(announcementSchema), "Created."), ...errors(401, 403, 422) },
+    responses: {
+      201: json(successEnvelope(announcementSchema), "Created."),
+      ...errors("unauthorized", "forbidden", "validation_failed"),
+    },
   });
 
   return createRouter().openapi(create, async (c) => {

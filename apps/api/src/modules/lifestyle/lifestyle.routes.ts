@@ -60,7 +60,10 @@ export const createLifestyleRoutes = ({
     description:
       "Replaces the whole profile (fields left out take their defaults). `visible: false` takes it out of browse.",
     request: body(datingProfileRequestSchema),
-    responses: { 200: json(successEnvelope(datingProfileSchema), "The profile."), ...errors(401, 422) },
+    responses: {
+      200: json(successEnvelope(datingProfileSchema), "The profile."),
+      ...errors("unauthorized", "validation_failed"),
+    },
   });
 
   const browse = route({
@@ -74,7 +77,7 @@ export const createLifestyleRoutes = ({
     request: { query: datingBrowseQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(browsedProfileSchema), pageMetaSchema), "A page of profiles."),
-      ...errors(401, 422),
+      ...errors("unauthorized", "validation_failed"),
     },
   });
 
@@ -86,7 +89,7 @@ export const createLifestyleRoutes = ({
     request: { query: curatedContentQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(curatedContentSchema), pageMetaSchema), "A page of items."),
-      ...errors(401, 422),
+      ...errors("unauthorized", "validation_failed"),
     },
   });
 
@@ -98,7 +101,7 @@ export const createLifestyleRoutes = ({
     request: { query: announcementsQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(announcementSchema), pageMetaSchema), "A page of announcements."),
-      ...errors(401, 422),
+      ...errors("unauthorized", "validation_failed"),
     },
   });
 
@@ -107,7 +110,10 @@ export const createLifestyleRoutes = ({
     path: "/meetings",
     summary: "Scheduled and active meetings",
     description: "Meetings that are `scheduled` or `active`, soonest first (then by id), at most 50.",
-    responses: { 200: json(successEnvelope(z.array(meetingSchema)), "Up to 50 meetings."), ...errors(401) },
+    responses: {
+      200: json(successEnvelope(z.array(meetingSchema)), "Up to 50 meetings."),
+      ...errors("unauthorized"),
+    },
   });
 
   const create = route({
@@ -117,7 +123,10 @@ export const createLifestyleRoutes = ({
     description:
       "The caller is the host. It starts `scheduled` and becomes `active` when the host first joins.",
     request: body(createMeetingRequestSchema),
-    responses: { 201: json(successEnvelope(meetingSchema), "Scheduled."), ...errors(401, 422) },
+    responses: {
+      201: json(successEnvelope(meetingSchema), "Scheduled."),
+      ...errors("unauthorized", "validation_failed"),
+    },
   });
 
   const join = route({
@@ -133,7 +142,7 @@ export const createLifestyleRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(meetingParticipantSchema), "The participant and credentials."),
-      ...errors(401, 404, 422, 503),
+      ...errors("unauthorized", "not_found", "validation_failed", "meeting_ended", "video_unavailable"),
     },
   });
 
@@ -143,7 +152,10 @@ export const createLifestyleRoutes = ({
     summary: "Leave a meeting",
     description: "Ends the caller's active participation; 404 when there is none.",
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(leftMeetingSchema), "Left."), ...errors(401, 404) },
+    responses: {
+      200: json(successEnvelope(leftMeetingSchema), "Left."),
+      ...errors("unauthorized", "not_found"),
+    },
   });
 
   const end = route({
@@ -154,7 +166,10 @@ export const createLifestyleRoutes = ({
       "The meeting becomes `ended` and every active participation ends with it; it leaves the list and joins " +
       "are 422. Anyone but the host: 403; unknown: 404. Ending an ended meeting answers it unchanged.",
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(meetingSchema), "Ended."), ...errors(401, 403, 404) },
+    responses: {
+      200: json(successEnvelope(meetingSchema), "Ended."),
+      ...errors("unauthorized", "forbidden", "not_found"),
+    },
   });
 
   return createRouter()

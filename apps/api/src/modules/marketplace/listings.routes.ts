@@ -86,7 +86,7 @@ export const createListingRoutes = ({
     request: { query: listingSearchQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(publicListingSchema), pageMetaSchema), "A page of listings."),
-      ...errors(400, 422),
+      ...errors("invalid_pagination", "validation_failed"),
     },
   });
 
@@ -102,7 +102,10 @@ export const createListingRoutes = ({
     security: secured,
     middleware: [auth],
     request: body(createListingRequestSchema),
-    responses: { 201: json(successEnvelope(listingSchema), "Draft created."), ...errors(401, 404, 422) },
+    responses: {
+      201: json(successEnvelope(listingSchema), "Draft created."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   const get = createRoute({
@@ -114,7 +117,7 @@ export const createListingRoutes = ({
       "404 when the listing is absent or not publicly visible (including when its provider's account is " +
       "suspended or deleted).",
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(publicListingSchema), "The listing."), ...errors(404) },
+    responses: { 200: json(successEnvelope(publicListingSchema), "The listing."), ...errors("not_found") },
   });
 
   const patch = createRoute({
@@ -127,7 +130,10 @@ export const createListingRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema, ...body(updateListingRequestSchema) },
-    responses: { 200: json(successEnvelope(listingSchema), "Updated."), ...errors(401, 404, 422) },
+    responses: {
+      200: json(successEnvelope(listingSchema), "Updated."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   const remove = createRoute({
@@ -139,7 +145,10 @@ export const createListingRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(listingSchema), "Deactivated."), ...errors(401, 404) },
+    responses: {
+      200: json(successEnvelope(listingSchema), "Deactivated."),
+      ...errors("unauthorized", "not_found"),
+    },
   });
 
   const contact = createRoute({
@@ -152,7 +161,7 @@ export const createListingRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(listingContactSchema), "The owner's user id and name."),
-      ...errors(401, 404),
+      ...errors("unauthorized", "not_found"),
     },
   });
 
@@ -165,7 +174,10 @@ export const createListingRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema, ...body(createMenuItemRequestSchema) },
-    responses: { 201: json(successEnvelope(menuItemSchema), "Created."), ...errors(401, 404, 422) },
+    responses: {
+      201: json(successEnvelope(menuItemSchema), "Created."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   const patchItem = createRoute({
@@ -177,7 +189,10 @@ export const createListingRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema, ...body(updateMenuItemRequestSchema) },
-    responses: { 200: json(successEnvelope(menuItemSchema), "Updated."), ...errors(401, 404, 422) },
+    responses: {
+      200: json(successEnvelope(menuItemSchema), "Updated."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   const deleteItem = createRoute({
@@ -190,7 +205,10 @@ export const createListingRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema, query: deleteMenuItemQuerySchema },
-    responses: { 200: json(successEnvelope(deletedSchema), "Deleted."), ...errors(401, 404, 422) },
+    responses: {
+      200: json(successEnvelope(deletedSchema), "Deleted."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   return createRouter()

@@ -48,7 +48,7 @@ export const createMarketplaceAdminRoutes = ({
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(providerSchema), "The approved provider."),
-      ...errors(401, 403, 404),
+      ...errors("unauthorized", "forbidden", "not_found"),
     },
   });
 

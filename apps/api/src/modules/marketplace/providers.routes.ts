@@ -45,7 +45,7 @@ export const createProviderRoutes = ({
     request: body(createProviderRequestSchema),
     responses: {
       201: json(successEnvelope(providerSchema), "Created, pending approval."),
-      ...errors(401, 422),
+      ...errors("unauthorized", "validation_failed"),
     },
   });
 
@@ -58,7 +58,10 @@ export const createProviderRoutes = ({
     security: secured,
     middleware: [auth],
     request: body(updateProviderRequestSchema),
-    responses: { 200: json(successEnvelope(providerSchema), "Updated."), ...errors(401, 404, 422) },
+    responses: {
+      200: json(successEnvelope(providerSchema), "Updated."),
+      ...errors("unauthorized", "not_found", "validation_failed"),
+    },
   });
 
   const dashboard = createRoute({
@@ -72,7 +75,10 @@ export const createProviderRoutes = ({
       "Providers only (403).",
     security: secured,
     middleware: providerOnly,
-    responses: { 200: json(successEnvelope(dashboardSchema), "The dashboard."), ...errors(401, 403) },
+    responses: {
+      200: json(successEnvelope(dashboardSchema), "The dashboard."),
+      ...errors("unauthorized", "forbidden"),
+    },
   });
 
   const sale = createRoute({
@@ -84,7 +90,10 @@ export const createProviderRoutes = ({
     security: secured,
     middleware: providerOnly,
     request: body(manualSaleRequestSchema),
-    responses: { 201: json(successEnvelope(manualSaleSchema), "Recorded."), ...errors(401, 403, 422) },
+    responses: {
+      201: json(successEnvelope(manualSaleSchema), "Recorded."),
+      ...errors("unauthorized", "forbidden", "validation_failed"),
+    },
   });
 
   return createRouter()

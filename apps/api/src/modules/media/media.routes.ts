@@ -37,7 +37,7 @@ export const createMediaRoutes = ({ identity, media }: { identity: IdentityDeps;
     request: body(uploadRequestSchema),
     responses: {
       201: json(successEnvelope(mediaUploadSchema), "Registered; upload the bytes to `upload_url`."),
-      ...errors(401, 422, 503),
+      ...errors("unauthorized", "validation_failed", "storage_unavailable"),
     },
   });
 
@@ -57,7 +57,7 @@ export const createMediaRoutes = ({ identity, media }: { identity: IdentityDeps;
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(mediaReadSchema), "The read URL."),
-      ...errors(401, 403, 404, 422, 503),
+      ...errors("unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"),
     },
   });
 

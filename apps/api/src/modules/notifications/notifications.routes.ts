@@ -52,7 +52,7 @@ export const createNotificationRoutes = ({ identity, notifications }: Notificati
         successEnvelope(deviceProofSentSchema),
         "The token is held elsewhere; a proof was pushed to it.",
       ),
-      ...errors(401, 422),
+      ...errors("unauthorized", "validation_failed"),
     },
   });
 
@@ -69,7 +69,7 @@ export const createNotificationRoutes = ({ identity, notifications }: Notificati
     middleware: [auth],
     responses: {
       200: json(successEnvelope(notificationListSchema), "Up to 50 notifications, newest first."),
-      ...errors(401),
+      ...errors("unauthorized"),
     },
   });
 
@@ -86,7 +86,7 @@ export const createNotificationRoutes = ({ identity, notifications }: Notificati
     request: { params: z.object({ id: z.string().meta({ description: "Notification id." }) }) },
     responses: {
       200: json(successEnvelope(notificationSchema), "The notification, read."),
-      ...errors(401, 404),
+      ...errors("unauthorized", "not_found"),
     },
   });
 

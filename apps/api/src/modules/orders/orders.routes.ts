@@ -42,7 +42,17 @@ export const transitionDescription =
 /** The request and responses shared by both transition routes. */
 export const transitionContract = {
   request: { params: idParamSchema, ...body(transitionRequestSchema) },
-  responses: { 200: json(successEnvelope(orderSchema), "Updated."), ...errors(401, 403, 404, 409, 422) },
+  responses: {
+    200: json(successEnvelope(orderSchema), "Updated."),
+    ...errors(
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "order_conflict",
+      "validation_failed",
+      "invalid_transition",
+    ),
+  },
 };
 
 /** The one transition handler: both routes run it, each with its use case. */
@@ -88,7 +98,7 @@ export const createOrderRoutes = ({
     request: { query: pageQuerySchema(20) },
     responses: {
       200: json(successEnvelope(z.array(orderSchema), pageMetaSchema), "A page of orders."),
-      ...errors(401, 422),
+      ...errors("unauthorized", "validation_failed"),
     },
   });
 
@@ -114,7 +124,14 @@ export const createOrderRoutes = ({
     request: { headers: createOrderHeadersSchema, ...body(createOrderRequestSchema) },
     responses: {
       201: json(successEnvelope(createdOrderSchema), "Created (or replayed)."),
-      ...errors(401, 409, 422, 429),
+      ...errors(
+        "unauthorized",
+        "idempotency_conflict",
+        "idempotency_in_progress",
+        "validation_failed",
+        "item_unavailable",
+        "rate_limited",
+      ),
     },
   });
 
@@ -126,7 +143,7 @@ export const createOrderRoutes = ({
     description:
       "Valid only for the order it was issued with, for 90 days. A missing, wrong or expired capability is 404.",
     request: { params: idParamSchema, headers: guestAccessHeaderSchema },
-    responses: { 200: json(successEnvelope(orderSchema), "The order."), ...errors(404) },
+    responses: { 200: json(successEnvelope(orderSchema), "The order."), ...errors("not_found") },
   });
 
   const get = createRoute({
@@ -138,7 +155,10 @@ export const createOrderRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(orderSchema), "The order."), ...errors(401, 404) },
+    responses: {
+      200: json(successEnvelope(orderSchema), "The order."),
+      ...errors("unauthorized", "not_found"),
+    },
   });
 
   const transition = createRoute({

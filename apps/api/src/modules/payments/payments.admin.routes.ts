@@ -32,7 +32,10 @@ export const createPaymentAdminRoutes = ({
     security: [{ bearerAuth: [] }],
     middleware: [requireAuth(identity), requireRoles("admin")],
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(paymentSchema), "Rejected."), ...errors(401, 403, 404, 409) },
+    responses: {
+      200: json(successEnvelope(paymentSchema), "Rejected."),
+      ...errors("unauthorized", "forbidden", "not_found", "payment_conflict"),
+    },
   });
 
   return createRouter().openapi(reject, async (c) =>

@@ -55,7 +55,14 @@ export const createPaymentRoutes = ({
     },
     responses: {
       201: json(successEnvelope(paymentSchema), "Created (or replayed)."),
-      ...errors(401, 409, 422),
+      ...errors(
+        "unauthorized",
+        "not_found",
+        "payment_conflict",
+        "idempotency_conflict",
+        "idempotency_in_progress",
+        "validation_failed",
+      ),
     },
   });
 
@@ -77,7 +84,15 @@ export const createPaymentRoutes = ({
     },
     responses: {
       201: json(successEnvelope(paymentSchema), "Created (or replayed)."),
-      ...errors(401, 404, 409, 422),
+      ...errors(
+        "unauthorized",
+        "not_found",
+        "payment_conflict",
+        "idempotency_conflict",
+        "idempotency_in_progress",
+        "validation_failed",
+        "plan_unavailable",
+      ),
     },
   });
 
@@ -93,7 +108,10 @@ export const createPaymentRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema, ...body(submitPaymentRequestSchema) },
-    responses: { 200: json(successEnvelope(paymentSchema), "Submitted."), ...errors(401, 404, 409, 422) },
+    responses: {
+      200: json(successEnvelope(paymentSchema), "Submitted."),
+      ...errors("unauthorized", "not_found", "payment_conflict", "validation_failed"),
+    },
   });
 
   const evidence = createRoute({
@@ -109,7 +127,10 @@ export const createPaymentRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema, ...body(paymentEvidenceRequestSchema) },
-    responses: { 200: json(successEnvelope(paymentSchema), "Stored."), ...errors(401, 404, 409, 422, 503) },
+    responses: {
+      200: json(successEnvelope(paymentSchema), "Stored."),
+      ...errors("unauthorized", "not_found", "payment_conflict", "validation_failed", "storage_unavailable"),
+    },
   });
 
   const confirm = createRoute({
@@ -125,7 +146,10 @@ export const createPaymentRoutes = ({
     security: secured,
     middleware: [auth],
     request: { params: idParamSchema },
-    responses: { 200: json(successEnvelope(paymentSchema), "Confirmed."), ...errors(401, 403, 404, 409) },
+    responses: {
+      200: json(successEnvelope(paymentSchema), "Confirmed."),
+      ...errors("unauthorized", "forbidden", "not_found", "payment_conflict"),
+    },
   });
 
   return createRouter()

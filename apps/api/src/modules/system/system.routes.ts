@@ -88,7 +88,7 @@ const ready = createRoute({
     "serves, so a balancer moves traffic away before it stops accepting.",
   responses: {
     200: json(successEnvelope(readinessSchema), "Ready; `checks` says what was checked."),
-    ...errors(503),
+    ...errors("service_unavailable"),
   },
 });
 
