@@ -167,12 +167,13 @@ const main = async () => {
       referenceUrl,
       databaseUrl: databaseUrl.toString(),
       tokenSecret: BENCH_TOKEN_SECRET,
-      async startApi() {
+      async startApi(overrides: Record<string, string> = {}) {
         const port = await freePort();
         const child = start(pinned(0, [process.execPath, "apps/api/dist/main.js"]), {
           ...apiEnv,
           PORT: String(port),
           WORKER: "off",
+          ...overrides,
         });
         extraApis.push(child);
         const url = `http://127.0.0.1:${port}`;
@@ -191,7 +192,11 @@ const main = async () => {
     for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
       process.stderr.write(`  ${scenario.name}: preparing…\n`);
       const scenarioStarted = new Date();
-      const { bodies, ...prepared } = scenario.prepare ? await scenario.prepare(context) : {};
+      const {
+        bodies,
+        apiUrl: scenarioApiUrl,
+        ...prepared
+      } = scenario.prepare ? await scenario.prepare(context) : {};
       const agoraPath = prepared.path ?? scenario.request.path;
       const referencePath = scenario.reference === false ? undefined : (scenario.reference ?? agoraPath);
       // Single-use bodies: every run gets its own slice, so none is sent twice.
@@ -207,7 +212,7 @@ const main = async () => {
 
         return load({
           ...base,
-          url: `${apiUrl}${agoraPath}`,
+          url: `${scenarioApiUrl ?? apiUrl}${agoraPath}`,
           ...(bodies ? { bodiesFile, bodiesStart: sliceStart } : {}),
         });
       };
