@@ -83,8 +83,23 @@ const pageJson = `COALESCE((
       JOIN categories c ON c.id = l.category_id), '[]'::json) AS items`;
 
 /**
+ * The public listings at $1 (of category $5): those expiring after today (UTC) summed from the
+ * per-day counters the trigger keeps, plus today's still unexpired ones counted from the expiry
+ * index (a few at most), instead of every public listing counted from an index.
+ */
+const publicTotal = (hasCategory: boolean) => {
+  const today = "($1::timestamptz AT TIME ZONE 'UTC')::date";
+
+  return `(SELECT COALESCE(sum(c.listings), 0)::int FROM listing_public_counts c
+            WHERE c.expires_on > ${today}${hasCategory ? " AND c.category_id = $5::uuid" : ""})
+        + (SELECT count(*)::int FROM listings l
+            WHERE ${visible}${hasCategory ? " AND l.category_id = $5::uuid" : ""}
+              AND l.subscription_expires_at < ((${today} + 1)::timestamp AT TIME ZONE 'UTC'))`;
+};
+
+/**
  * Browse (no q): featured and other listings are two index-ordered branches, each cut at
- * offset + limit, then merged and paged; the total is counted from a partial index.
+ * offset + limit, then merged and paged; the total comes from the per-day counters (publicTotal).
  * Parameters: $1 now, $2 offset + limit, $3 offset, $4 limit, [$5 category].
  */
 const browseStatement = (hasCategory: boolean) => {
@@ -93,7 +108,7 @@ const browseStatement = (hasCategory: boolean) => {
       SELECT l.id, l.updated_at, ${featured} AS featured
         FROM listings l
        WHERE ${visible}${filters}
-         AND ${featured ? "l.featured_until > $1" : "(l.featured_until IS NULL OR l.featured_until <= $1)"}
+         AND ${featured ? "l.featured_until IS NOT NULL AND l.featured_until > $1" : "(l.featured_until IS NULL OR l.featured_until <= $1)"}
        ORDER BY l.updated_at DESC, l.id DESC
        LIMIT $2)`;
 
@@ -107,7 +122,7 @@ const browseStatement = (hasCategory: boolean) => {
         ORDER BY featured DESC, updated_at DESC, id DESC
         OFFSET $3 LIMIT $4
       )
-      SELECT (SELECT count(*)::int FROM listings l WHERE ${visible}${filters}) AS total, ${pageJson}`,
+      SELECT ${publicTotal(hasCategory)} AS total, ${pageJson}`,
   };
 };
 
