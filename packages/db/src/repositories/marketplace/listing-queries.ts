@@ -36,6 +36,22 @@ export const visibleAt = (now: string) =>
 /** Public visibility at $1 (see visibleAt). */
 export const visible = visibleAt("$1");
 
+/** An active item as the public sees it. */
+export type ListedMenuItemJson = Pick<
+  MenuItemJson,
+  "id" | "name" | "description" | "price_amount" | "currency"
+>;
+
+/**
+ * Active items of listing `l` with only what the public sees (no timestamps to format and parse
+ * again for every item of every listing of a page).
+ */
+const listedMenuItemsJson = `COALESCE((
+    SELECT json_agg(json_build_object(
+             'id', m.id, 'name', m.name, 'description', m.description, 'price_amount', m.price_amount,
+             'currency', m.currency) ORDER BY m.created_at, m.id)
+      FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json)`;
+
 export type PublicListingJson = {
   id: string;
   provider_id: string;
@@ -45,15 +61,13 @@ export type PublicListingJson = {
   name: string;
   description: string;
   featured: boolean;
-  updated_at: string;
-  menu_items: MenuItemJson[];
+  menu_items: ListedMenuItemJson[];
 };
 
 export const publicListingJson = `json_build_object(
     'id', l.id, 'provider_id', l.provider_id, 'provider_name', p.display_name,
     'category_id', l.category_id, 'category_name', c.name, 'name', l.name, 'description', l.description,
-    'featured', COALESCE(l.featured_until > $1, false), 'updated_at', l.updated_at,
-    'menu_items', ${menuItemsJson})`;
+    'featured', COALESCE(l.featured_until > $1, false), 'menu_items', ${listedMenuItemsJson})`;
 
 /** One visible listing by id ($1 now, $2 id), as JSON (also run by the bench's raw reference). */
 export const publicListingStatement = {

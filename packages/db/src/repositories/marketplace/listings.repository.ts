@@ -73,8 +73,13 @@ const toPublicListing = (row: PublicListingJson): PublicListing => ({
   name: row.name,
   description: row.description,
   featured: row.featured,
-  updatedAt: new Date(row.updated_at),
-  menuItems: row.menu_items.map(toMenuItem),
+  menuItems: row.menu_items.map((item) => ({
+    id: item.id,
+    name: item.name,
+    description: item.description,
+    priceAmount: Number(item.price_amount),
+    currency: item.currency,
+  })),
 });
 
 export type ListingRepositoryOptions = {
