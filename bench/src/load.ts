@@ -17,6 +17,8 @@ type LoadSpec = {
   headerSets?: Record<string, string>[];
   /** Paths taken in turn, one per request (e.g. many conversations); the url's path otherwise. */
   paths?: string[];
+  /** The same, one path per line of this file. */
+  pathsFile?: string;
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
@@ -26,6 +28,9 @@ const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
 const bodies = spec.bodiesFile
   ? readFileSync(spec.bodiesFile, "utf8").split("\n").filter(Boolean)
   : undefined;
+if (spec.pathsFile) {
+  spec.paths = readFileSync(spec.pathsFile, "utf8").split("\n").filter(Boolean);
+}
 // Warm-up and measurement share one cursor, so no body is sent twice.
 let cursor = spec.bodiesStart ?? 0;
 

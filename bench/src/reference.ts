@@ -201,7 +201,22 @@ const me: Handler = async (request, response) => {
   );
 };
 
-/** POST /api/v1/orders for a member: Agora's statements for it, in one transaction. */
+/**
+ * The order insert as Agora sent it before an order, its event and its idempotency key became one
+ * statement (issue 17): the reference keeps that path, one statement per write in a transaction.
+ */
+const orderInsert = {
+  name: "orders_insert",
+  text: `INSERT INTO orders (id, customer_id, guest_email, guest_phone, guest_token_hash, guest_token_expires_at,
+                           provider_id, listing_id, menu_item_id, item_name, unit_price_amount, quantity,
+                           total_amount, currency, notes, schedule_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+};
+
+/**
+ * POST /api/v1/orders for a member, as separate statements in one transaction: BEGIN, the item,
+ * the order, its outbox event, the idempotency key, COMMIT (with the session check, 7 round trips).
+ */
 const createOrder: Handler = async (request, response) => {
   const actor = await authenticate(request);
   const input = JSON.parse(await readBody(request)) as { menu_item_id: string; quantity: number };
@@ -212,7 +227,6 @@ const createOrder: Handler = async (request, response) => {
   try {
     await client.query("BEGIN");
     const db = executor(client);
-    const orders = createOrderRepository(db);
     const item = await createMenuItemRepository(db).findPublicById(input.menu_item_id, now);
     if (!item) {
       await client.query("ROLLBACK");
@@ -240,7 +254,29 @@ const createOrder: Handler = async (request, response) => {
       createdAt: now,
       updatedAt: now,
     };
-    await orders.create(order);
+    await db.query(
+      orderInsert.text,
+      [
+        order.id,
+        order.customerId,
+        order.guestEmail,
+        order.guestPhone,
+        order.guestTokenHash,
+        order.guestTokenExpiresAt,
+        order.providerId,
+        order.listingId,
+        order.menuItemId,
+        order.itemName,
+        order.unitPriceAmount,
+        order.quantity,
+        order.totalAmount,
+        order.currency,
+        order.notes,
+        order.scheduleAt,
+        order.createdAt,
+      ],
+      orderInsert.name,
+    );
     await createOutboxWriter(db, ids).append(
       {
         kind: "order.created",

@@ -4,7 +4,7 @@
 // (taskset) so they do not fight over one core.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -167,12 +167,13 @@ const main = async () => {
       referenceUrl,
       databaseUrl: databaseUrl.toString(),
       tokenSecret: BENCH_TOKEN_SECRET,
-      async startApi() {
+      async startApi(overrides: Record<string, string> = {}) {
         const port = await freePort();
         const child = start(pinned(0, [process.execPath, "apps/api/dist/main.js"]), {
           ...apiEnv,
           PORT: String(port),
           WORKER: "off",
+          ...overrides,
         });
         extraApis.push(child);
         const url = `http://127.0.0.1:${port}`;
@@ -191,7 +192,11 @@ const main = async () => {
     for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
       process.stderr.write(`  ${scenario.name}: preparing…\n`);
       const scenarioStarted = new Date();
-      const { bodies, ...prepared } = scenario.prepare ? await scenario.prepare(context) : {};
+      const {
+        bodies,
+        apiUrl: scenarioApiUrl,
+        ...prepared
+      } = scenario.prepare ? await scenario.prepare(context) : {};
       const agoraPath = prepared.path ?? scenario.request.path;
       const referencePath = scenario.reference === false ? undefined : (scenario.reference ?? agoraPath);
       // Single-use bodies: every run gets its own slice, so none is sent twice.
@@ -207,7 +212,7 @@ const main = async () => {
 
         return load({
           ...base,
-          url: `${apiUrl}${agoraPath}`,
+          url: `${scenarioApiUrl ?? apiUrl}${agoraPath}`,
           ...(bodies ? { bodiesFile, bodiesStart: sliceStart } : {}),
         });
       };
@@ -301,7 +306,9 @@ const main = async () => {
   const cpu = spawnSync("sh", ["-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {
     encoding: "utf8",
   }).stdout.trim();
-  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}.`;
+  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; load average at the end ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" / ")} (1 / 5 / 15 min).`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
   process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
   mkdirSync(path.join(repo, "bench/results"), { recursive: true });

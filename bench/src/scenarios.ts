@@ -7,6 +7,7 @@ import { v7 } from "uuid";
 import { adminScenarios } from "./admin.ts";
 import { chatScenarios } from "./chat.ts";
 import { communityData, marketplace, withClient } from "./data.ts";
+import { variedScenarios } from "./varied.ts";
 
 export type BenchContext = {
   apiUrl: string;
@@ -14,8 +15,11 @@ export type BenchContext = {
   databaseUrl: string;
   /** The TOKEN_SECRET both servers run with (the bench mints access tokens for many users). */
   tokenSecret: string;
-  /** Starts one more API process on the same database (WORKER=off); stopped by the returned stop(). */
-  startApi(): Promise<{ url: string; stop(): Promise<void> }>;
+  /**
+   * Starts one more API process on the same database (WORKER=off, plus `env`); stopped by the
+   * returned stop(), or when the run ends.
+   */
+  startApi(env?: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }>;
 };
 
 export type RequestSpec = {
@@ -30,6 +34,10 @@ export type RequestSpec = {
   headerSets?: Record<string, string>[];
   /** Paths taken in turn, one per request. */
   paths?: string[];
+  /** Like `paths`, one per line of this file (for lists too long for a command line). */
+  pathsFile?: string;
+  /** The Agora server this scenario measures, when not the main one (e.g. one started with other settings). */
+  apiUrl?: string;
 };
 
 export type Scenario = {
@@ -322,6 +330,7 @@ export const scenarios: Scenario[] = [
       return { headerSets: readerTokens.map((token) => ({ authorization: `Bearer ${token}` })) };
     },
   },
+  ...variedScenarios,
   ...chatScenarios,
   ...adminScenarios,
 ];

@@ -174,7 +174,9 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const clock = overrides.clock ?? systemClock;
   const ids = uuidV7Ids;
   const mail = overrides.mail ?? createMailer(config, logger);
-  const repos = createRepositories(database.sql, database.prisma, ids);
+  const repos = createRepositories(database.sql, database.prisma, ids, {
+    listings: { coalesce: config.listingsCoalesce },
+  });
   const fcm = overrides.push ? undefined : createPush(config);
   const push = overrides.push ?? fcm?.sender;
   const uow = createUnitOfWork(database, ids);

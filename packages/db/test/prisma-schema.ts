@@ -40,6 +40,7 @@ const nativeTypes: Record<string, (arg: string | undefined) => string> = {
   Char: (arg) => `character(${arg ?? 1})`,
   Timestamptz: (arg) => (arg ? `timestamp(${arg}) with time zone` : "timestamp with time zone"),
   Timestamp: (arg) => (arg ? `timestamp(${arg}) without time zone` : "timestamp without time zone"),
+  Date: () => "date",
 };
 
 const mapName = (attrs: string): string | undefined => /@map\("([^"]+)"\)/.exec(attrs)?.[1];

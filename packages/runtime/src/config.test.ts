@@ -321,6 +321,15 @@ describe("configuration", () => {
     ]);
   });
 
+  it("coalesces identical listing searches unless the bench switch LISTINGS_COALESCE=off says not to", () => {
+    const unset = loadConfig({ DATA_DIR: tempDir() });
+    expect(unset.ok && unset.config.listingsCoalesce).toBe(true);
+    const off = loadConfig({ DATA_DIR: tempDir(), LISTINGS_COALESCE: "off" });
+    expect(off.ok && off.config.listingsCoalesce).toBe(false);
+    const wrong = loadConfig({ DATA_DIR: tempDir(), LISTINGS_COALESCE: "no" });
+    expect(!wrong.ok && wrong.errors[0]).toMatch(/^LISTINGS_COALESCE: /);
+  });
+
   it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {
     const result = loadConfig({
       DATA_DIR: tempDir(),

@@ -130,6 +130,9 @@ const envSchema = z.object({
   MAIL_LOG_BODIES: boolFrom(false),
   TRUST_PROXY: boolFrom(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Benchmarking switch (README, bench): `off` turns off the coalescing of identical listing
+  // searches in flight, to measure what the queries themselves cost. Read only when set.
+  LISTINGS_COALESCE: z.enum(["on", "off"]).optional(),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -247,6 +250,8 @@ export type Config = Readonly<{
   sessionMaxAgeSeconds: number;
   trustProxy: boolean;
   logLevel: string;
+  /** Identical public listing searches in flight share one query (LISTINGS_COALESCE=off: not; a bench switch). */
+  listingsCoalesce: boolean;
 }>;
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -485,6 +490,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE_SECONDS,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    listingsCoalesce: env.LISTINGS_COALESCE !== "off",
   };
 
   return { ok: true, config: Object.freeze(config) };
@@ -528,6 +534,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     sessionMaxAgeSeconds: 7_776_000,
     trustProxy: false,
     logLevel: "silent",
+    listingsCoalesce: true,
     ...overrides,
   } satisfies Config);
 

@@ -1,4 +1,4 @@
-import type { IdempotencyStore, StoredOutcome } from "@agora/domain/shared/idempotency";
+import type { IdempotencyRecord, IdempotencyStore, StoredOutcome } from "@agora/domain/shared/idempotency";
 import type { IdempotencyKey } from "../generated/prisma/client";
 import type { RowOf } from "../rows";
 import type { SqlExecutor } from "../sql";
@@ -7,6 +7,37 @@ type KeyRow = Pick<
   RowOf<IdempotencyKey>,
   "fingerprint" | "outcome" | "sealed_secret" | "created_at" | "expires_at"
 >;
+
+/**
+ * The values of a key's row, in column order (scope, route, key, fingerprint, outcome, sealed_secret,
+ * created_at, expires_at). The sealed secret has its own column, so the outcome's JSON never holds
+ * it, even encrypted.
+ */
+export const keyValues = (record: IdempotencyRecord): unknown[] => {
+  const { sealed, ...outcome } =
+    record.outcome.type === "result" ? record.outcome : { ...record.outcome, sealed: undefined };
+
+  return [
+    record.scope,
+    record.route,
+    record.key,
+    record.fingerprint,
+    JSON.stringify(outcome),
+    sealed ?? null,
+    record.createdAt,
+    record.expiresAt,
+  ];
+};
+
+/**
+ * The conflict clause of a key's insert: a live row with this key makes it a no-op (no row
+ * returned); an expired one (expired at `now`, a placeholder) is replaced.
+ */
+export const keyConflict = (now: string) => `ON CONFLICT (scope, route, key) DO UPDATE
+          SET fingerprint = EXCLUDED.fingerprint, outcome = EXCLUDED.outcome,
+              sealed_secret = EXCLUDED.sealed_secret, created_at = EXCLUDED.created_at,
+              expires_at = EXCLUDED.expires_at
+        WHERE idempotency_keys.expires_at <= ${now}`;
 
 export const createIdempotencyStore = (db: SqlExecutor): IdempotencyStore => ({
   async find(scope, route, key, now) {
@@ -37,30 +68,12 @@ export const createIdempotencyStore = (db: SqlExecutor): IdempotencyStore => ({
   },
 
   async save(record, now) {
-    // A live row with this key makes this a no-op (false); an expired one is replaced. The sealed
-    // secret has its own column, so the outcome's JSON never holds it, even encrypted.
-    const { sealed, ...outcome } =
-      record.outcome.type === "result" ? record.outcome : { ...record.outcome, sealed: undefined };
     const { rows } = await db.query(
       `INSERT INTO idempotency_keys (scope, route, key, fingerprint, outcome, sealed_secret, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
-       ON CONFLICT (scope, route, key) DO UPDATE
-          SET fingerprint = EXCLUDED.fingerprint, outcome = EXCLUDED.outcome,
-              sealed_secret = EXCLUDED.sealed_secret, created_at = EXCLUDED.created_at,
-              expires_at = EXCLUDED.expires_at
-        WHERE idempotency_keys.expires_at <= $9
+       ${keyConflict("$9")}
        RETURNING 1`,
-      [
-        record.scope,
-        record.route,
-        record.key,
-        record.fingerprint,
-        JSON.stringify(outcome),
-        sealed ?? null,
-        record.createdAt,
-        record.expiresAt,
-        now,
-      ],
+      [...keyValues(record), now],
       "idempotency_save",
     );
 

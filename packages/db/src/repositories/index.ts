@@ -47,7 +47,7 @@ import { createCuratedContentRepository } from "./lifestyle/curated-content.repo
 import { createDatingProfileRepository } from "./lifestyle/dating-profiles.repository";
 import { createMeetingRepository } from "./lifestyle/meetings.repository";
 import { createCatalogRepository } from "./marketplace/catalog.repository";
-import { createListingRepository } from "./marketplace/listings.repository";
+import { createListingRepository, type ListingRepositoryOptions } from "./marketplace/listings.repository";
 import { createMenuItemRepository } from "./marketplace/menu-items.repository";
 import { createDashboardReadModel } from "./marketplace/provider-dashboard.repository";
 import { createProviderRepository } from "./marketplace/provider-profiles.repository";
@@ -75,6 +75,8 @@ export type Repositories = IdentityRepositories &
     chatConnections: ChatConnectionRepository;
   };
 
+export type RepositoryOptions = { listings?: ListingRepositoryOptions };
+
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
  * queries run on the transaction's connection (see client.ts), so both kinds commit together.
@@ -84,6 +86,7 @@ export const createRepositories = (
   db: SqlExecutor,
   prisma: PrismaClient,
   ids: IdGenerator,
+  options: RepositoryOptions = {},
 ): Repositories => ({
   users: createUserRepository(db),
   codes: createCodeRepository(db),
@@ -94,7 +97,7 @@ export const createRepositories = (
   outbox: createOutboxWriter(db, ids),
   catalog: createCatalogRepository(prisma),
   providers: createProviderRepository(prisma, db),
-  listings: createListingRepository(db),
+  listings: createListingRepository(db, options.listings),
   menuItems: createMenuItemRepository(db),
   sales: createSaleRepository(db),
   dashboard: createDashboardReadModel(db),

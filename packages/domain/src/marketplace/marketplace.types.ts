@@ -51,20 +51,14 @@ export type Listing = {
   menuItems: MenuItem[];
 };
 
-/** What the public sees of a visible listing. */
+/** What the public sees of an active menu item on a visible listing. */
+export type ListedMenuItem = Pick<MenuItem, "id" | "name" | "description" | "priceAmount" | "currency">;
+
+/** What the public sees of a visible listing (read on every browse and search: nothing more). */
 export type PublicListing = Pick<
   Listing,
-  | "id"
-  | "providerId"
-  | "providerName"
-  | "categoryId"
-  | "categoryName"
-  | "name"
-  | "description"
-  | "featured"
-  | "updatedAt"
-  | "menuItems"
->;
+  "id" | "providerId" | "providerName" | "categoryId" | "categoryName" | "name" | "description" | "featured"
+> & { menuItems: ListedMenuItem[] };
 
 export type ListingSearch = {
   q: string | undefined;

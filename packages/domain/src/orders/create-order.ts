@@ -1,6 +1,6 @@
 import type { Actor } from "../shared/actor";
 import { ValidationError } from "../shared/app-error";
-import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "../shared/idempotency";
+import { type IdempotencyRequest, type IdempotentOutcome, runIdempotentWrite } from "../shared/idempotency";
 import { addressBucket, enforceLimit } from "../shared/rate-limit";
 import { orderCreated } from "./events/order-created";
 import { generateGuestToken, hashGuestToken } from "./guest-access";
@@ -64,7 +64,8 @@ const limitGuestOrders = async (
  * Places an order. The server copies provider, listing, item name, unit price and currency from
  * the active menu item of a publicly visible listing (422 item_unavailable otherwise) and computes
  * the total with the multiplication checked. The order, its `order.created` event and the
- * idempotency record commit together. A guest gets a one-time 64-character access capability
+ * idempotency record are written by one statement, after the one read of the item: no transaction
+ * stays open across round trips (under READ COMMITTED one would not hold the item either). A guest gets a one-time 64-character access capability
  * valid 90 days; a replay of the creation returns it again.
  */
 export const createOrder = async (
@@ -77,12 +78,12 @@ export const createOrder = async (
     await limitGuestOrders(deps, caller.guest);
   }
 
-  return runIdempotent(
+  return runIdempotentWrite(
     { ...deps, idempotency: deps.repos.idempotency },
     idempotency,
-    async (tx) => {
+    async () => {
       const now = deps.clock.now();
-      const item = await tx.menuItems.findPublicById(input.menuItemId, now);
+      const item = await deps.repos.menuItems.findPublicById(input.menuItemId, now);
       if (!item) {
         throw new ItemUnavailableError();
       }
@@ -115,24 +116,31 @@ export const createOrder = async (
         createdAt: now,
         updatedAt: now,
       };
-      await tx.orders.create({
-        ...order,
-        guestPhone: guest?.phone ?? null,
-        guestTokenHash: guestAccessToken ? hashGuestToken(guestAccessToken) : null,
-        guestTokenExpiresAt: guestAccessToken ? new Date(now.getTime() + GUEST_ACCESS_TTL_MS) : null,
-      });
-      await tx.outbox.append(
-        orderCreated.event(order.id, {
+      const event = {
+        id: deps.ids.next(),
+        ...orderCreated.event(order.id, {
           order_id: order.id,
           provider_user_id: order.providerUserId,
           customer_id: order.customerId,
           item_name: order.itemName,
           quantity: order.quantity,
         }),
-        now,
-      );
+      };
 
-      return { order, guestAccessToken };
+      return {
+        result: { order, guestAccessToken },
+        write: (record) =>
+          deps.repos.orders.place(
+            {
+              ...order,
+              guestPhone: guest?.phone ?? null,
+              guestTokenHash: guestAccessToken ? hashGuestToken(guestAccessToken) : null,
+              guestTokenExpiresAt: guestAccessToken ? new Date(now.getTime() + GUEST_ACCESS_TTL_MS) : null,
+            },
+            event,
+            record,
+          ),
+      };
     },
     guestTokenPart,
   );

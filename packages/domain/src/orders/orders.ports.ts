@@ -1,9 +1,10 @@
 import type { AccountantServiceRepository } from "../administration/administration.ports";
 import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
+import type { NewOutboxEvent } from "../outbox/outbox.types";
 import type { PaymentStatus } from "../payments/payments.types";
 import type { AuditLog } from "../shared/audit";
-import type { IdempotencyStore } from "../shared/idempotency";
+import type { IdempotencyRecord, IdempotencyStore } from "../shared/idempotency";
 import type { Page, PageRequest } from "../shared/page";
 import type { RateLimiter } from "../shared/rate-limit";
 import type { CompletedOrderSnapshot, Order, OrderStatus } from "./orders.types";
@@ -15,7 +16,16 @@ export type NewOrder = Omit<Order, "providerUserId" | "status" | "paymentStatus"
 };
 
 export interface OrderRepository {
-  create(order: NewOrder): Promise<void>;
+  /**
+   * Writes the order, its event and (when given) the idempotency record in one atomic statement
+   * (the event's and record's times are the order's `createdAt`). Resolves false, having written
+   * nothing, when a live record with the key refused the insert (see IdempotencyStore.save).
+   */
+  place(
+    order: NewOrder,
+    event: NewOutboxEvent & { id: string },
+    record: IdempotencyRecord | undefined,
+  ): Promise<boolean>;
   findById(id: string): Promise<Order | null>;
   /** The order whose guest capability hashes to `tokenHash` and is unexpired at `now`. */
   findByGuestToken(id: string, tokenHash: string, now: Date): Promise<Order | null>;

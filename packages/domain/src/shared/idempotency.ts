@@ -127,32 +127,28 @@ const decode = (value: unknown): unknown => {
   return value;
 };
 
-type Deps<R> = {
-  uow: UnitOfWork<R & { idempotency: IdempotencyStore }>;
+type StoreDeps = {
   idempotency: IdempotencyStore;
   clock: Clock;
   secrets: SecretBox;
 };
 
+type Deps<R> = StoreDeps & {
+  uow: UnitOfWork<R & { idempotency: IdempotencyStore }>;
+};
+
 /**
- * Runs `work` at most once per key (CONTRACT.md, idempotency). The key's record is written in the
- * same transaction as the effect, with no lookup first: a fresh key (the common case) goes straight
- * to its transaction, and a key seen before is found when its record refuses the insert; that work
- * rolls back and the first outcome is replayed. The same key with another body is 409
- * idempotency_conflict. A domain refusal is recorded too (outside the failed transaction) and
- * thrown again on replay as a `ReplayedRefusal`; an unexpected or transient failure is not, so a
- * retry runs again. Without a key, `work` simply runs in a unit of work.
+ * The key's protocol around one attempt at the effect. `attempt` performs the effect and records
+ * `recordOf(result)` atomically with it, throwing LostRace (having written nothing) when a live
+ * record with the key refuses the insert: the first outcome is then replayed. A domain refusal is
+ * recorded (outside the failed attempt) and thrown again on replay.
  */
-export const runIdempotent = async <T, R>(
-  deps: Deps<R>,
-  request: IdempotencyRequest | undefined,
-  work: (tx: R) => Promise<T>,
-  secretPart?: SecretPart<T>,
+const withKey = async <T>(
+  deps: StoreDeps,
+  { scope, route, key, fingerprint }: IdempotencyRequest,
+  attempt: (recordOf: (result: T) => IdempotencyRecord, now: Date) => Promise<T>,
+  secretPart: SecretPart<T> | undefined,
 ): Promise<IdempotentOutcome<T>> => {
-  if (!request) {
-    return { result: await deps.uow.run(work), replayed: false };
-  }
-  const { scope, route, key, fingerprint } = request;
   const now = deps.clock.now();
   const record = (outcome: StoredOutcome): IdempotencyRecord => ({
     scope,
@@ -197,14 +193,7 @@ export const runIdempotent = async <T, R>(
   };
 
   try {
-    return await deps.uow.run(async (tx) => {
-      const result = await work(tx);
-      if (!(await tx.idempotency.save(record(storedResult(result)), now))) {
-        throw new LostRace();
-      }
-
-      return { result, replayed: false };
-    });
+    return { result: await attempt((result) => record(storedResult(result)), now), replayed: false };
   } catch (error) {
     if (error instanceof LostRace) {
       const winner = await replayRecorded();
@@ -221,7 +210,7 @@ export const runIdempotent = async <T, R>(
         ...(error.details ? { details: error.details } : {}),
         ...(error.status === undefined ? {} : { status: error.status }),
       };
-      // Stored outside the failed transaction; if a concurrent request stored first, it wins.
+      // Stored outside the failed attempt; if a concurrent request stored first, it wins.
       if (!(await deps.idempotency.save(record(refusal), now))) {
         const winner = await replayRecorded();
         if (winner) {
@@ -231,4 +220,82 @@ export const runIdempotent = async <T, R>(
     }
     throw error;
   }
+};
+
+/**
+ * Runs `work` at most once per key (CONTRACT.md, idempotency). The key's record is written in the
+ * same transaction as the effect, with no lookup first: a fresh key (the common case) goes straight
+ * to its transaction, and a key seen before is found when its record refuses the insert; that work
+ * rolls back and the first outcome is replayed. The same key with another body is 409
+ * idempotency_conflict. A domain refusal is recorded too (outside the failed transaction) and
+ * thrown again on replay as a `ReplayedRefusal`; an unexpected or transient failure is not, so a
+ * retry runs again. Without a key, `work` simply runs in a unit of work.
+ */
+export const runIdempotent = async <T, R>(
+  deps: Deps<R>,
+  request: IdempotencyRequest | undefined,
+  work: (tx: R) => Promise<T>,
+  secretPart?: SecretPart<T>,
+): Promise<IdempotentOutcome<T>> => {
+  if (!request) {
+    return { result: await deps.uow.run(work), replayed: false };
+  }
+
+  return withKey(
+    deps,
+    request,
+    (recordOf, now) =>
+      deps.uow.run(async (tx) => {
+        const result = await work(tx);
+        if (!(await tx.idempotency.save(recordOf(result), now))) {
+          throw new LostRace();
+        }
+
+        return result;
+      }),
+    secretPart,
+  );
+};
+
+/**
+ * What a single-write effect decided: its result, and the one atomic write that makes it happen
+ * together with the key's record (undefined without a key). The write resolves false, having
+ * written nothing, when a live record with the key refused its insert.
+ */
+export type SingleWrite<T> = {
+  result: T;
+  write: (record: IdempotencyRecord | undefined) => Promise<boolean>;
+};
+
+/**
+ * `runIdempotent` for an effect that reads, decides, and then writes everything in one atomic
+ * statement, the key's record included: no transaction is held open across round trips. `decide`
+ * only reads (it may refuse); the same rules apply to replays, conflicts and recorded refusals.
+ */
+export const runIdempotentWrite = async <T>(
+  deps: StoreDeps,
+  request: IdempotencyRequest | undefined,
+  decide: () => Promise<SingleWrite<T>>,
+  secretPart?: SecretPart<T>,
+): Promise<IdempotentOutcome<T>> => {
+  if (!request) {
+    const { result, write } = await decide();
+    await write(undefined);
+
+    return { result, replayed: false };
+  }
+
+  return withKey(
+    deps,
+    request,
+    async (recordOf) => {
+      const { result, write } = await decide();
+      if (!(await write(recordOf(result)))) {
+        throw new LostRace();
+      }
+
+      return result;
+    },
+    secretPart,
+  );
 };

@@ -542,6 +542,74 @@ describe("listing search", () => {
     expect(beyond.body.meta.total).toBe(5);
   });
 
+  it("keeps browse totals exact through every change of public visibility (counters kept by the database)", async () => {
+    const now = h.clock.now();
+    const category = await h.categoryId(2);
+    // The truth: every public listing counted at `now`, as the visibility rule says.
+    const truth = async (categoryId?: string) => {
+      const { rows } = await h.db.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM listings
+          WHERE status = 'active' AND subscription_status = 'active' AND provider_approved AND owner_active
+            AND subscription_expires_at > $1 AND ($2::uuid IS NULL OR category_id = $2::uuid)`,
+        [now, categoryId ?? null],
+      );
+
+      return rows[0]?.n ?? -1;
+    };
+    const expectExact = async (step: string) => {
+      const all = (await search("")).body.meta.total;
+      const inCategory = (await search(`?category_id=${category}`)).body.meta.total;
+      expect({ step, all, inCategory }).toEqual({
+        step,
+        all: await truth(),
+        inCategory: await truth(category),
+      });
+    };
+    await expectExact("as seeded");
+    const p = await h.provider({ displayName: "Counting Shop" });
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    const later = await h.listing(p.providerId, { categoryId: category, expiresAt: at(3600_000) });
+    const soon = await h.listing(p.providerId, { categoryId: category, expiresAt: at(60_000) });
+    await h.listing(p.providerId, { categoryId: category, expiresAt: at(-1000) });
+    await h.listing(p.providerId, { categoryId: category, expiresAt: at(-2 * 24 * 3600_000) });
+    await h.listing(p.providerId, { categoryId: category, expiresAt: null, subscription: "inactive" });
+    await h.listing(p.providerId, { categoryId: category, status: "draft" });
+    await expectExact("inserted, public or not");
+    const update = (sql: string, ids: string[]) => h.db.sql.query(sql, [ids]);
+    await update("UPDATE listings SET status = 'inactive' WHERE id = ANY($1::uuid[])", [later]);
+    await expectExact("deactivated");
+    await update(
+      "UPDATE listings SET status = 'active', category_id = (SELECT id FROM categories WHERE id <> category_id LIMIT 1) WHERE id = ANY($1::uuid[])",
+      [later],
+    );
+    await expectExact("reactivated in another category");
+    await update(
+      "UPDATE listings SET subscription_expires_at = subscription_expires_at + interval '40 days' WHERE id = ANY($1::uuid[])",
+      [later, soon],
+    );
+    await expectExact("renewed");
+    await update(
+      "UPDATE listings SET owner_active = false WHERE provider_id = (SELECT provider_id FROM listings WHERE id = ANY($1::uuid[]) LIMIT 1)",
+      [soon],
+    );
+    await expectExact("owner suspended");
+    await update(
+      "UPDATE listings SET owner_active = true WHERE provider_id = (SELECT provider_id FROM listings WHERE id = ANY($1::uuid[]) LIMIT 1)",
+      [soon],
+    );
+    await update("UPDATE listings SET updated_at = now() WHERE id = ANY($1::uuid[])", [soon]);
+    await expectExact("owner back, touched");
+    await update(
+      "DELETE FROM menu_items WHERE listing_id IN (SELECT id FROM listings WHERE provider_id = (SELECT provider_id FROM listings WHERE id = ANY($1::uuid[]) LIMIT 1))",
+      [soon],
+    );
+    await update(
+      "DELETE FROM listings WHERE provider_id = (SELECT provider_id FROM listings WHERE id = ANY($1::uuid[]) LIMIT 1)",
+      [soon],
+    );
+    await expectExact("deleted");
+  });
+
   it("breaks ties on the same update time by id, deterministically", async () => {
     const p = await h.provider({ displayName: "Twin Shops" });
     const when = new Date(h.clock.now().getTime() - 7 * 60_000);

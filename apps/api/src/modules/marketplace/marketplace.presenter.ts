@@ -1,5 +1,6 @@
 import type { ListingDto, MenuItemDto, ProviderDto, PublicListingDto } from "@agora/contracts/marketplace";
 import type {
+  ListedMenuItem,
   Listing,
   ManualSale,
   MenuItem,
@@ -20,7 +21,7 @@ export const toMenuItemDto = (item: MenuItem): MenuItemDto => ({
   updated_at: item.updatedAt.toISOString(),
 });
 
-const toPublicMenuItem = (item: MenuItem) => ({
+const toPublicMenuItem = (item: ListedMenuItem) => ({
   id: item.id,
   name: item.name,
   description: item.description,

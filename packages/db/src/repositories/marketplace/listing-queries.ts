@@ -36,6 +36,22 @@ export const visibleAt = (now: string) =>
 /** Public visibility at $1 (see visibleAt). */
 export const visible = visibleAt("$1");
 
+/** An active item as the public sees it. */
+export type ListedMenuItemJson = Pick<
+  MenuItemJson,
+  "id" | "name" | "description" | "price_amount" | "currency"
+>;
+
+/**
+ * Active items of listing `l` with only what the public sees (no timestamps to format and parse
+ * again for every item of every listing of a page).
+ */
+const listedMenuItemsJson = `COALESCE((
+    SELECT json_agg(json_build_object(
+             'id', m.id, 'name', m.name, 'description', m.description, 'price_amount', m.price_amount,
+             'currency', m.currency) ORDER BY m.created_at, m.id)
+      FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json)`;
+
 export type PublicListingJson = {
   id: string;
   provider_id: string;
@@ -45,15 +61,13 @@ export type PublicListingJson = {
   name: string;
   description: string;
   featured: boolean;
-  updated_at: string;
-  menu_items: MenuItemJson[];
+  menu_items: ListedMenuItemJson[];
 };
 
 export const publicListingJson = `json_build_object(
     'id', l.id, 'provider_id', l.provider_id, 'provider_name', p.display_name,
     'category_id', l.category_id, 'category_name', c.name, 'name', l.name, 'description', l.description,
-    'featured', COALESCE(l.featured_until > $1, false), 'updated_at', l.updated_at,
-    'menu_items', ${menuItemsJson})`;
+    'featured', COALESCE(l.featured_until > $1, false), 'menu_items', ${listedMenuItemsJson})`;
 
 /** One visible listing by id ($1 now, $2 id), as JSON (also run by the bench's raw reference). */
 export const publicListingStatement = {
@@ -83,8 +97,23 @@ const pageJson = `COALESCE((
       JOIN categories c ON c.id = l.category_id), '[]'::json) AS items`;
 
 /**
+ * The public listings at $1 (of category $5): those expiring after today (UTC) summed from the
+ * per-day counters the trigger keeps, plus today's still unexpired ones counted from the expiry
+ * index (a few at most), instead of every public listing counted from an index.
+ */
+const publicTotal = (hasCategory: boolean) => {
+  const today = "($1::timestamptz AT TIME ZONE 'UTC')::date";
+
+  return `(SELECT COALESCE(sum(c.listings), 0)::int FROM listing_public_counts c
+            WHERE c.expires_on > ${today}${hasCategory ? " AND c.category_id = $5::uuid" : ""})
+        + (SELECT count(*)::int FROM listings l
+            WHERE ${visible}${hasCategory ? " AND l.category_id = $5::uuid" : ""}
+              AND l.subscription_expires_at < ((${today} + 1)::timestamp AT TIME ZONE 'UTC'))`;
+};
+
+/**
  * Browse (no q): featured and other listings are two index-ordered branches, each cut at
- * offset + limit, then merged and paged; the total is counted from a partial index.
+ * offset + limit, then merged and paged; the total comes from the per-day counters (publicTotal).
  * Parameters: $1 now, $2 offset + limit, $3 offset, $4 limit, [$5 category].
  */
 const browseStatement = (hasCategory: boolean) => {
@@ -93,7 +122,7 @@ const browseStatement = (hasCategory: boolean) => {
       SELECT l.id, l.updated_at, ${featured} AS featured
         FROM listings l
        WHERE ${visible}${filters}
-         AND ${featured ? "l.featured_until > $1" : "(l.featured_until IS NULL OR l.featured_until <= $1)"}
+         AND ${featured ? "l.featured_until IS NOT NULL AND l.featured_until > $1" : "(l.featured_until IS NULL OR l.featured_until <= $1)"}
        ORDER BY l.updated_at DESC, l.id DESC
        LIMIT $2)`;
 
@@ -107,7 +136,7 @@ const browseStatement = (hasCategory: boolean) => {
         ORDER BY featured DESC, updated_at DESC, id DESC
         OFFSET $3 LIMIT $4
       )
-      SELECT (SELECT count(*)::int FROM listings l WHERE ${visible}${filters}) AS total, ${pageJson}`,
+      SELECT ${publicTotal(hasCategory)} AS total, ${pageJson}`,
   };
 };
 

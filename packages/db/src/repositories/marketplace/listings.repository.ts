@@ -73,13 +73,32 @@ const toPublicListing = (row: PublicListingJson): PublicListing => ({
   name: row.name,
   description: row.description,
   featured: row.featured,
-  updatedAt: new Date(row.updated_at),
-  menuItems: row.menu_items.map(toMenuItem),
+  menuItems: row.menu_items.map((item) => ({
+    id: item.id,
+    name: item.name,
+    description: item.description,
+    priceAmount: Number(item.price_amount),
+    currency: item.currency,
+  })),
 });
 
-export const createListingRepository = (db: SqlExecutor): ListingRepository => {
+export type ListingRepositoryOptions = {
+  /**
+   * Identical public searches in flight share one query (default). False only to benchmark the
+   * queries themselves (LISTINGS_COALESCE=off).
+   */
+  coalesce?: boolean;
+};
+
+export const createListingRepository = (
+  db: SqlExecutor,
+  options: ListingRepositoryOptions = {},
+): ListingRepository => {
   // Identical searches arriving while one runs share its result (public, anonymous, read-heavy).
-  const coalesce = createSingleFlight<Page<PublicListing>>();
+  const coalesce =
+    options.coalesce === false
+      ? (_key: string, work: () => Promise<Page<PublicListing>>) => work()
+      : createSingleFlight<Page<PublicListing>>();
 
   return {
     async create(listing, at) {

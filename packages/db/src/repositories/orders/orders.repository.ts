@@ -6,6 +6,7 @@ import type { Order as OrderModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
+import { keyConflict, keyValues } from "../idempotency.repository";
 
 type OrderRow = Omit<RowOf<OrderModel>, "guest_phone" | "guest_token_hash" | "guest_token_expires_at"> & {
   provider_user_id: string;
@@ -50,34 +51,90 @@ const toOrder = (row: OrderRow): Order => ({
   updatedAt: row.updated_at,
 });
 
+// The order ($1-$17, $17 its creation time) and its outbox event ($18-$22), written by one
+// statement: both or neither. The event is written from the inserted order's row, so it exists
+// only if the order does.
+const orderInsert = `INSERT INTO orders (id, customer_id, guest_email, guest_phone, guest_token_hash,
+                           guest_token_expires_at, provider_id, listing_id, menu_item_id, item_name,
+                           unit_price_amount, quantity, total_amount, currency, notes, schedule_at,
+                           created_at, updated_at)`;
+const orderValues = `$1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::timestamptz, $7::uuid, $8::uuid,
+         $9::uuid, $10::text, $11::bigint, $12::int, $13::bigint, $14::text, $15::text, $16::timestamptz,
+         $17::timestamptz, $17::timestamptz`;
+const eventInsert = `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, attempts,
+                                  available_at, created_at)
+       SELECT $18::uuid, $19::text, $20::text, $21::text, $22::jsonb, 0, $17::timestamptz, $17::timestamptz
+         FROM placed
+       RETURNING 1`;
+
+const placeStatement = {
+  name: "orders_place",
+  text: `WITH placed AS (
+         ${orderInsert}
+         VALUES (${orderValues})
+         RETURNING id
+       )
+       ${eventInsert}`,
+};
+
+// With an idempotency record ($23-$30, its creation time $29 the "now" a live key is judged at,
+// as in IdempotencyStore.save): the key's insert goes first and the order is written
+// from its returned row, so a live key (no row: another request holds it) writes nothing at all.
+// A concurrent insert of the same key waits for the other statement's commit, as in
+// IdempotencyStore.save.
+const placeKeyedStatement = {
+  name: "orders_place_keyed",
+  text: `WITH recorded AS (
+         INSERT INTO idempotency_keys (scope, route, key, fingerprint, outcome, sealed_secret, created_at, expires_at)
+         VALUES ($23, $24, $25, $26, $27::jsonb, $28, $29, $30)
+         ${keyConflict("$29")}
+         RETURNING 1
+       ), placed AS (
+         ${orderInsert}
+         SELECT ${orderValues} FROM recorded
+         RETURNING id
+       )
+       ${eventInsert}`,
+};
+
 export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
-  async create(order) {
-    await db.query(
-      `INSERT INTO orders (id, customer_id, guest_email, guest_phone, guest_token_hash, guest_token_expires_at,
-                           provider_id, listing_id, menu_item_id, item_name, unit_price_amount, quantity,
-                           total_amount, currency, notes, schedule_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
-      [
-        order.id,
-        order.customerId,
-        order.guestEmail,
-        order.guestPhone,
-        order.guestTokenHash,
-        order.guestTokenExpiresAt,
-        order.providerId,
-        order.listingId,
-        order.menuItemId,
-        order.itemName,
-        order.unitPriceAmount,
-        order.quantity,
-        order.totalAmount,
-        order.currency,
-        order.notes,
-        order.scheduleAt,
-        order.createdAt,
-      ],
-      "orders_insert",
+  async place(order, event, record) {
+    const values = [
+      order.id,
+      order.customerId,
+      order.guestEmail,
+      order.guestPhone,
+      order.guestTokenHash,
+      order.guestTokenExpiresAt,
+      order.providerId,
+      order.listingId,
+      order.menuItemId,
+      order.itemName,
+      order.unitPriceAmount,
+      order.quantity,
+      order.totalAmount,
+      order.currency,
+      order.notes,
+      order.scheduleAt,
+      order.createdAt,
+      event.id,
+      event.kind,
+      event.aggregateType,
+      event.aggregateId,
+      JSON.stringify(event.payload),
+    ];
+    if (!record) {
+      await db.query(placeStatement.text, values, placeStatement.name);
+
+      return true;
+    }
+    const { rows } = await db.query(
+      placeKeyedStatement.text,
+      [...values, ...keyValues(record)],
+      placeKeyedStatement.name,
     );
+
+    return rows.length === 1;
   },
 
   async findById(id) {
