@@ -57,6 +57,21 @@ describe("input PostgreSQL cannot store is 422 validation_failed, never a 500", 
     );
   });
 
+  it("refuses a lone surrogate (ill-formed UTF-16) in a body field, and keeps surrogate pairs", async () => {
+    const admin = await h.signIn({ role: "admin" });
+    const announce = (title: string) =>
+      h.request<Envelope>("POST", "/api/v1/admin/announcements", {
+        token: admin.accessToken,
+        rawBody: `{"title":"${title}","body":"a","published":false}`,
+        headers: { "content-type": "application/json" },
+      });
+    expectRefused(await announce("\\udfff"), "title");
+    expectRefused(await announce("x\\ud83dy"), "title");
+    const { rows } = await h.db.sql.query("SELECT 1 FROM announcements");
+    expect(rows).toHaveLength(0);
+    expect((await announce("\\ud83d\\udca9 ok")).status).toBe(201);
+  });
+
   it("refuses a date-time PostgreSQL cannot hold (year 0000, or before year 1 in UTC) and takes year 0001", async () => {
     const { itemId } = await h.orderable();
     const buyer = await h.signIn();
