@@ -43,7 +43,7 @@ export const createOutboxWriter = (db: SqlExecutor, ids: IdGenerator): OutboxWri
  * The worker's side of the outbox, on the pool: every method is one autocommitted statement, so a
  * claim's lease is visible to other workers at once and no transaction spans a delivery.
  */
-export const createOutboxStore = (sql: Sql): OutboxStore => ({
+export const createOutboxStore = (sql: SqlExecutor): OutboxStore => ({
   async claim(now, leaseUntil, limit) {
     // One statement: lock due rows (skipping those another worker is locking), move them past
     // the lease end, return them. Another worker's claim sees them as not yet due.
