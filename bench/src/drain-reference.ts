@@ -1,8 +1,12 @@
 // The drain benchmark's raw reference: a plain `pg` loop that delivers order.created events into
-// the inbox with the outbox's own statements (claim, the inbox insert, mark processed; imported
-// from packages/db) in the same batches, on one bare connection per loop. No event registry, no
-// payload validation, no pool, no logging: what is left of the worker's cost is the database's.
-// Usage: node --import ./bench/src/resolve-ts.ts bench/src/drain-reference.ts <batch size> <loops>
+// the inbox with the outbox's own statements (claim, folded with marking the previous batch while
+// batches are full; the inbox insert; imported from packages/db) in the same batches, on one bare
+// connection per loop. No event registry, no payload validation, no pool, no logging: what is
+// left of the worker's cost is the database's.
+// Usage: node --import ./bench/src/resolve-ts.ts bench/src/drain-reference.ts <batch size> <loops> [statements]
+// where statements (for the lever table) is "batch+fold" (the worker's: default), "batch" (the
+// batch marked by a statement of its own) or "per-event" (an inbox INSERT per event, as the worker
+// wrote them before, and a statement of its own for the mark).
 import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
 import { createOutboxStore } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { notificationId } from "@agora/domain/notifications/notify";
@@ -18,7 +22,9 @@ type OrderCreated = {
 };
 
 const batchSize = Number(process.argv[2] || OUTBOX_DEFAULTS.batchSize);
-const loops = Number(process.argv[3] ?? 1);
+const loops = Number(process.argv[3] || 1);
+const statements = process.argv[4] || "batch+fold";
+const fold = statements === "batch+fold";
 const leaseMs = 60_000;
 
 const executor = (client: pg.Client) => ({
@@ -38,9 +44,17 @@ const loop = async () => {
   const outbox = createOutboxStore(executor(client));
   const notifications = createNotificationRepository(executor(client));
   let idle = 0;
+  // As the worker does while batches are full: the next claim marks the previous batch processed.
+  let unmarked: string[] = [];
   while (idle < 3) {
     const now = new Date();
-    const events = await outbox.claim(now, new Date(now.getTime() + leaseMs), batchSize);
+    const events = await outbox.claim(
+      now,
+      new Date(now.getTime() + leaseMs),
+      batchSize,
+      unmarked.length > 0 ? { ids: unmarked, at: now } : undefined,
+    );
+    unmarked = [];
     if (events.length === 0) {
       idle += 1;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -67,11 +81,21 @@ const loop = async () => {
         createdAt: event.createdAt,
       }));
     });
-    await notifications.addMany(rows);
-    await outbox.markProcessed(
-      events.map((event) => event.id),
-      new Date(),
-    );
+    if (statements === "per-event") {
+      for (const event of events) {
+        await notifications.addMany(rows.filter((row) => row.eventId === event.id));
+      }
+    } else {
+      await notifications.addMany(rows);
+    }
+    if (fold && events.length === batchSize) {
+      unmarked = events.map((event) => event.id);
+    } else {
+      await outbox.markProcessed(
+        events.map((event) => event.id),
+        new Date(),
+      );
+    }
   }
   await client.end();
 };

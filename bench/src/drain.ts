@@ -5,6 +5,9 @@
 // `apps/worker` process; two of them. Beside each, the raw reference (drain-reference.ts: the same
 // statements in the same batches from a plain pg loop, as many loops as drainers) drains the same
 // backlog in the same run, so each figure reads as a ratio on a shared machine.
+// BENCH_DRAIN_EVENTS (100,000) sets the backlog, BENCH_DRAIN_ONLY (a regex) picks drainers,
+// OUTBOX_* settings in the bench's environment reach every drainer, and BENCH_DRAIN_LEVERS=1 adds
+// a drain per lever (statement shapes on the raw loop, batch size and loops on the worker).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -155,18 +158,18 @@ export const runDrain = async ({
 
     return child;
   };
-  const workers = (count: number) =>
+  const workers = (count: number, extra: Record<string, string> = {}) =>
     Array.from({ length: count }, (_, index) => {
       serial += 1;
 
       return startManaged(
         `worker-${serial}`,
         pinned(index, [node, path.join(repo, "apps/worker/dist/main.js")]),
-        childEnv({ DATABASE_URL: url }),
+        childEnv({ DATABASE_URL: url, ...extra }),
         { dir, cwd: repo },
       );
     });
-  const references = (count: number) =>
+  const references = (count: number, batchSize = env.OUTBOX_BATCH_SIZE ?? "", statements = "") =>
     Array.from({ length: count }, (_, index) => {
       serial += 1;
 
@@ -177,8 +180,9 @@ export const runDrain = async ({
           "--import",
           "./bench/src/resolve-ts.ts",
           "bench/src/drain-reference.ts",
-          env.OUTBOX_BATCH_SIZE ?? "",
+          batchSize,
           "1",
+          statements,
         ]),
         childEnv({ DATABASE_URL: url }),
         { dir, cwd: repo },
@@ -186,6 +190,7 @@ export const runDrain = async ({
     });
 
   const rows: DrainRow[] = [];
+  const levers: { lever: string; eventsPerSecond: number; dead: number; inboxRows: number }[] = [];
   try {
     // Migrates the database, then leaves it to the drainers.
     await stop(await api("off", "start.js"));
@@ -207,7 +212,8 @@ export const runDrain = async ({
       { drainer: "apps/worker ×1", processes: 1, start: async () => workers(1) },
       { drainer: "apps/worker ×2", processes: 2, start: async () => workers(2) },
     ];
-    for (const variant of variants) {
+    const pick = env.BENCH_DRAIN_ONLY ? new RegExp(env.BENCH_DRAIN_ONLY, "i") : undefined;
+    for (const variant of variants.filter((v) => !pick || pick.test(v.drainer))) {
       process.stderr.write(`  outbox drain, ${variant.drainer}:`);
       const agora = await drainWith(url, users, variant.start);
       process.stderr.write(` ${fmt(agora.eventsPerSecond)} events/s;`);
@@ -223,6 +229,55 @@ export const runDrain = async ({
         eventsPerSecond: agora.eventsPerSecond,
         reference: { seconds: reference.seconds, eventsPerSecond: reference.eventsPerSecond },
       });
+    }
+    if (env.BENCH_DRAIN_LEVERS) {
+      // One drain per lever, the raw loop's statement shapes first, then the worker's settings.
+      const leverRuns: { lever: string; start: () => Promise<Managed[]> }[] = [
+        {
+          lever: "reference, batch 50: inbox INSERT per event, mark on its own",
+          start: async () => references(1, "50", "per-event"),
+        },
+        {
+          lever: "reference, batch 50: one inbox INSERT per batch",
+          start: async () => references(1, "50", "batch"),
+        },
+        {
+          lever: "reference, batch 200: one inbox INSERT per batch",
+          start: async () => references(1, "200", "batch"),
+        },
+        {
+          lever: "reference, batch 200: + mark folded into the next claim",
+          start: async () => references(1, "200", "batch+fold"),
+        },
+        {
+          lever: "reference, batch 500: + mark folded into the next claim",
+          start: async () => references(1, "500", "batch+fold"),
+        },
+        ...[50, 200, 500].map((size) => ({
+          lever: `apps/worker, OUTBOX_BATCH_SIZE=${size}`,
+          start: async () => workers(1, { OUTBOX_BATCH_SIZE: String(size) }),
+        })),
+        ...[2, 4].map((loops) => ({
+          lever: `apps/worker, OUTBOX_BATCH_SIZE=200, OUTBOX_LOOPS=${loops}`,
+          start: async () => workers(1, { OUTBOX_BATCH_SIZE: "200", OUTBOX_LOOPS: String(loops) }),
+        })),
+        {
+          lever: "apps/worker, OUTBOX_BATCH_SIZE=200, OUTBOX_LOOPS=2, DATABASE_POOL_MAX=2",
+          start: async () =>
+            workers(1, { OUTBOX_BATCH_SIZE: "200", OUTBOX_LOOPS: "2", DATABASE_POOL_MAX: "2" }),
+        },
+      ];
+      for (const run of leverRuns) {
+        process.stderr.write(`  outbox lever, ${run.lever}:`);
+        const result = await drainWith(url, users, run.start);
+        process.stderr.write(` ${fmt(result.eventsPerSecond)} events/s\n`);
+        levers.push({
+          lever: run.lever,
+          eventsPerSecond: result.eventsPerSecond,
+          dead: result.dead,
+          inboxRows: result.inbox,
+        });
+      }
     }
   } finally {
     await withDatabase(adminUrl, (client) =>
@@ -262,5 +317,23 @@ export const runDrain = async ({
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
   const note = `Outbox drain: ${fmt(EVENTS)} pending order.created events (2 inbox rows each) per run; events/s = events delivered ÷ (last − first processed_at); reference = drain-reference.ts, the same statements in the same batches from a plain pg loop per drainer; drainer i ${hasTaskset ? "pinned to CPU i mod 2" : "unpinned"}, PostgreSQL unpinned${orderRate ? `; × POST /orders = events/s ÷ the ${fmt(orderRate)} req/s of POST /orders in this run` : ""}.`;
 
-  return { rows, table, note };
+  const leverHeader = ["lever (BENCH_DRAIN_LEVERS)", "events/s", "inbox rows", "dead"];
+  const leverLines = levers.map((lever) => [
+    lever.lever,
+    fmt(lever.eventsPerSecond),
+    fmt(lever.inboxRows),
+    fmt(lever.dead),
+  ]);
+  const leverWidths = leverHeader.map((h, i) =>
+    Math.max(h.length, ...leverLines.map((line) => (line[i] ?? "").length)),
+  );
+  const renderLever = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(leverWidths[i] ?? 0) : cell.padStart(leverWidths[i] ?? 0)))
+      .join("  ");
+  const leverTable = levers.length
+    ? `\n\n${[renderLever(leverHeader), renderLever(leverWidths.map((w) => "-".repeat(w))), ...leverLines.map(renderLever)].join("\n")}`
+    : "";
+
+  return { rows, table: `${table}${leverTable}`, note };
 };
