@@ -16,7 +16,7 @@ import pg from "pg";
 import { v7 } from "uuid";
 import { freePort, type Managed, sleep, startManaged, stop, waitFor200 } from "./proof/cluster.ts";
 
-export type DrainRow = {
+type DrainRow = {
   drainer: string;
   processes: number;
   events: number;

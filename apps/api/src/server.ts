@@ -88,7 +88,12 @@ export type EmbeddedWorker = {
 export const startEmbeddedWorker = (
   outbox: OutboxDeps,
   housekeeping?: (signal: AbortSignal) => Promise<void>,
-  options: { leaseSeconds?: number; batchSize?: number; loops?: number; wakeup?: OutboxWakeup | undefined } = {},
+  options: {
+    leaseSeconds?: number;
+    batchSize?: number;
+    loops?: number;
+    wakeup?: OutboxWakeup | undefined;
+  } = {},
 ): EmbeddedWorker => {
   const controller = new AbortController();
   const running = Promise.all([

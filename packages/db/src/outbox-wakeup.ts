@@ -3,11 +3,11 @@ import type { Database } from "./client";
 import { type ListenerOptions, listenOnPostgres } from "./pg-listener";
 
 /** The channel the outbox_events insert trigger notifies (migration 20261130170000_outbox_wakeup). */
-export const OUTBOX_CHANNEL = "agora_outbox";
+const OUTBOX_CHANNEL = "agora_outbox";
 /** Held exclusively by the session of a waiting worker; writers notify only while it is held. */
 export const OUTBOX_WAITING_LOCK = 72_616_702;
 
-export type OutboxWakeupSource = OutboxWakeup & {
+type OutboxWakeupSource = OutboxWakeup & {
   start(): Promise<void>;
   close(): Promise<void>;
 };

@@ -112,7 +112,7 @@ const envSchema = z.object({
   WORKER: z.enum(["embedded", "off"]).default("embedded"),
   OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
   OUTBOX_BATCH_SIZE: intFrom(1, 1_000, 200),
-  OUTBOX_LOOPS: intFrom(1, 16, 1),
+  OUTBOX_LOOPS: intFrom(1, 16, 2),
   // Unset: a default that depends on APP_ENV (see shutdownDelayMs below).
   SHUTDOWN_DELAY_MS: intFrom(0, 600_000, undefined),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
@@ -525,7 +525,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     worker: "off",
     outboxLeaseSeconds: 60,
     outboxBatchSize: 200,
-    outboxLoops: 1,
+    outboxLoops: 2,
     shutdownDelayMs: 0,
     otel: undefined,
     rateLimitAuthPerIp: 100,
