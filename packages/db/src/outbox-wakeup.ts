@@ -68,10 +68,10 @@ export const openOutboxWakeup = (
   // Lock and unlock run in order on the one session.
   let session: Promise<void> = Promise.resolve();
   const onSession = (work: () => Promise<void>) => {
-    session = session.then(work).catch((error) => {
-      // Not connected, or the connection broke: the lock went with it.
+    session = session.then(work).catch(() => {
+      // Not connected, or the connection broke (the listener reports that itself): the lock
+      // went with the session, and until it is back this process polls.
       held = false;
-      options.onError?.(error);
     });
   };
 
