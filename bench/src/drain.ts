@@ -3,11 +3,12 @@
 // for the provider and one for the ordering member, as POST /orders writes them) and measures
 // how fast they are delivered into the inbox by: the API process with its embedded worker; one
 // `apps/worker` process; two of them. Beside each, the raw reference (drain-reference.ts: the same
-// statements in the same batches from a plain pg loop, as many loops as drainers) drains the same
-// backlog in the same run, so each figure reads as a ratio on a shared machine.
+// statements in the same batches from plain pg loops, a process per drainer process with as many
+// loops as the worker runs) drains the same backlog in the same run, so each figure reads as a
+// ratio on a shared machine.
 // BENCH_DRAIN_EVENTS (100,000) sets the backlog, BENCH_DRAIN_ONLY (a regex) picks drainers,
 // OUTBOX_* settings in the bench's environment reach every drainer, and BENCH_DRAIN_LEVERS=1 adds
-// a drain per lever (statement shapes on the raw loop, batch size and loops on the worker).
+// a drain per lever (statement shapes on one raw loop, batch size and loops on the worker).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -169,7 +170,8 @@ export const runDrain = async ({
         { dir, cwd: repo },
       );
     });
-  const references = (count: number, batchSize = env.OUTBOX_BATCH_SIZE ?? "", statements = "") =>
+  // Reference processes: one per drainer process, each with the worker's loops unless `loops` says.
+  const references = (count: number, batchSize = env.OUTBOX_BATCH_SIZE ?? "", statements = "", loops = "") =>
     Array.from({ length: count }, (_, index) => {
       serial += 1;
 
@@ -181,7 +183,7 @@ export const runDrain = async ({
           "./bench/src/resolve-ts.ts",
           "bench/src/drain-reference.ts",
           batchSize,
-          "1",
+          loops,
           statements,
         ]),
         childEnv({ DATABASE_URL: url }),
@@ -235,27 +237,27 @@ export const runDrain = async ({
       const leverRuns: { lever: string; start: () => Promise<Managed[]> }[] = [
         {
           lever: "reference, batch 50: inbox INSERT per event, mark on its own",
-          start: async () => references(1, "50", "per-event"),
+          start: async () => references(1, "50", "per-event", "1"),
         },
         {
           lever: "reference, batch 50: one inbox INSERT per batch",
-          start: async () => references(1, "50", "batch"),
+          start: async () => references(1, "50", "batch", "1"),
         },
         {
           lever: "reference, batch 200: one inbox INSERT per batch",
-          start: async () => references(1, "200", "batch"),
+          start: async () => references(1, "200", "batch", "1"),
         },
         {
           lever: "reference, batch 200: + mark folded into the next claim",
-          start: async () => references(1, "200", "batch+fold"),
+          start: async () => references(1, "200", "batch+fold", "1"),
         },
         {
           lever: "reference, batch 500: + mark folded into the next claim",
-          start: async () => references(1, "500", "batch+fold"),
+          start: async () => references(1, "500", "batch+fold", "1"),
         },
         ...[50, 200, 500].map((size) => ({
-          lever: `apps/worker, OUTBOX_BATCH_SIZE=${size}`,
-          start: async () => workers(1, { OUTBOX_BATCH_SIZE: String(size) }),
+          lever: `apps/worker, OUTBOX_BATCH_SIZE=${size}, OUTBOX_LOOPS=1`,
+          start: async () => workers(1, { OUTBOX_BATCH_SIZE: String(size), OUTBOX_LOOPS: "1" }),
         })),
         ...[2, 4].map((loops) => ({
           lever: `apps/worker, OUTBOX_BATCH_SIZE=200, OUTBOX_LOOPS=${loops}`,
@@ -315,7 +317,7 @@ export const runDrain = async ({
       .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
       .join("  ");
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
-  const note = `Outbox drain: ${fmt(EVENTS)} pending order.created events (2 inbox rows each) per run; events/s = events delivered ÷ (last − first processed_at); reference = drain-reference.ts, the same statements in the same batches from a plain pg loop per drainer; drainer i ${hasTaskset ? "pinned to CPU i mod 2" : "unpinned"}, PostgreSQL unpinned${orderRate ? `; × POST /orders = events/s ÷ the ${fmt(orderRate)} req/s of POST /orders in this run` : ""}.`;
+  const note = `Outbox drain: ${fmt(EVENTS)} pending order.created events (2 inbox rows each) per run; events/s = events delivered ÷ (last − first processed_at); reference = drain-reference.ts, the same statements in the same batches from plain pg loops (a process per drainer process, as many loops as the worker's OUTBOX_LOOPS); drainer i ${hasTaskset ? "pinned to CPU i mod 2" : "unpinned"}, PostgreSQL unpinned${orderRate ? `; × POST /orders = events/s ÷ the ${fmt(orderRate)} req/s of POST /orders in this run` : ""}.`;
 
   const leverHeader = ["lever (BENCH_DRAIN_LEVERS)", "events/s", "inbox rows", "dead"];
   const leverLines = levers.map((lever) => [
