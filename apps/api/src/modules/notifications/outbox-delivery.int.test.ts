@@ -362,6 +362,44 @@ describe("outbox delivery of notifications", () => {
     expect((await t.event(eventId)).processed_at).not.toBeNull();
   });
 
+  it("marks each full batch processed with the next claim: a backlog of several batches is delivered once each", async () => {
+    const ada = await h.createUser();
+    const ids: string[] = [];
+    for (let index = 0; index < 7; index += 1) {
+      ids.push(await t.append([t.note(ada.id, `#${index}`)]));
+    }
+    const processed: string[] = [];
+    const controller = new AbortController();
+    const loop = runOutbox(
+      testOutbox(h, {
+        observe: (outcome) => {
+          if (outcome.type === "processed") {
+            processed.push(outcome.event.id);
+          }
+        },
+      }),
+      { signal: controller.signal, batchSize: 2, pollIntervalMs: 20 },
+    );
+    try {
+      await eventually(async () => {
+        const { rows } = await h.db.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1::uuid[]) AND processed_at IS NOT NULL",
+          [ids],
+        );
+
+        return rows[0]?.n === ids.length;
+      }, 5_000);
+    } finally {
+      controller.abort();
+      await loop;
+    }
+    expect(processed.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      expect(await t.inbox(id)).toHaveLength(1);
+      expect((await t.event(id)).attempts).toBe(0);
+    }
+  });
+
   it("runs embedded in the API process (WORKER=embedded) and stops cleanly", async () => {
     const ada = await h.createUser();
     const worker = startEmbeddedWorker(testOutbox(h));
