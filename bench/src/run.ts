@@ -8,6 +8,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { type DrainResult, runDrain } from "./drain.ts";
 import { type Scenario, scenarios } from "./scenarios.ts";
 
 type LoadResult = {
@@ -159,6 +160,7 @@ const main = async () => {
   const reports: string[] = [];
   // API processes a scenario starts beside the first (the realtime fan-out across processes).
   const extraApis: ChildProcess[] = [];
+  let drain: DrainResult | undefined;
   try {
     await waitForHealth(apiUrl, api, "/ready");
     await waitForHealth(referenceUrl, reference);
@@ -255,6 +257,10 @@ const main = async () => {
         );
       }
     }
+    if (!only || only.test("outbox drain")) {
+      const orders = rows.find((row) => row.scenario.name.startsWith("POST /orders"));
+      drain = await runDrain({ adminUrl, repo, baseEnv: apiEnv, orderRate: orders?.agora.requestsPerSecond });
+    }
   } finally {
     for (const child of extraApis) {
       child.kill("SIGTERM");
@@ -311,10 +317,13 @@ const main = async () => {
     .join(" / ")} (1 / 5 / 15 min).`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
   process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
+  if (drain) {
+    process.stdout.write(`\n${drain.table}\n\n${drain.note}\n`);
+  }
   mkdirSync(path.join(repo, "bench/results"), { recursive: true });
   writeFileSync(
     path.join(repo, "bench/results/latest.json"),
-    JSON.stringify({ note, reports, rows }, null, 2),
+    JSON.stringify({ note, reports, rows, drain: drain && { rows: drain.rows, note: drain.note } }, null, 2),
   );
 };
 

@@ -2,6 +2,7 @@
 import { openChatFanOut } from "@agora/db/chat-fan-out";
 import { type Database, openDatabase } from "@agora/db/client";
 import { migrate, migrationLevel } from "@agora/db/migrator";
+import { openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories, createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
@@ -20,6 +21,7 @@ import type { PushSender } from "@agora/domain/notifications/notifications.ports
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
+import type { OutboxWakeup } from "@agora/domain/outbox/outbox.ports";
 import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { runHousekeeping } from "@agora/domain/shared/housekeeping";
@@ -28,7 +30,7 @@ import type { Mailer } from "@agora/domain/shared/mail";
 import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/runtime/config";
 import { databaseOptions } from "@agora/runtime/database";
-import { createLogger } from "@agora/runtime/logging";
+import { createLogger, safeError } from "@agora/runtime/logging";
 import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
@@ -328,6 +330,8 @@ export type EmbeddedWorkerDeps = {
   outbox: OutboxDeps;
   /** Its own pool's connections (PostgreSQL), for /metrics. */
   poolStats(): ReturnType<Database["poolStats"]>;
+  /** Ends the loop's idle waits when events are written (PostgreSQL LISTEN/NOTIFY; PGlite polls). */
+  wakeup: OutboxWakeup | undefined;
   /** Runs housekeeping until `signal` aborts. */
   housekeeping: (signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
@@ -348,8 +352,14 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
         runtime.tracing,
       );
   const { clock, logger } = runtime;
+  const wakeup = openOutboxWakeup(database, {
+    onError: (error) =>
+      logger.warn({ err: safeError(error) }, "outbox wake-up listener lost; polling meanwhile"),
+  });
+  await wakeup?.start();
 
   return {
+    wakeup,
     outbox: shared
       ? runtime.outbox
       : createOutboxDeps(database, {
@@ -367,6 +377,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
         { signal, report: logHousekeeping(logger) },
       ),
     close: async () => {
+      await wakeup?.close();
       if (!shared) {
         await database.close();
       }

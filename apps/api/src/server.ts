@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
+import type { OutboxWakeup } from "@agora/domain/outbox/outbox.ports";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { type Config, unsafeDefaultsWarning } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
@@ -87,7 +88,12 @@ export type EmbeddedWorker = {
 export const startEmbeddedWorker = (
   outbox: OutboxDeps,
   housekeeping?: (signal: AbortSignal) => Promise<void>,
-  options: { leaseSeconds?: number } = {},
+  options: {
+    leaseSeconds?: number;
+    batchSize?: number;
+    loops?: number;
+    wakeup?: OutboxWakeup | undefined;
+  } = {},
 ): EmbeddedWorker => {
   const controller = new AbortController();
   const running = Promise.all([
@@ -241,6 +247,9 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       runtime.metrics.watchPool("outbox", () => embedded.poolStats());
       worker = startEmbeddedWorker(embedded.outbox, embedded.housekeeping, {
         leaseSeconds: config.outboxLeaseSeconds,
+        batchSize: config.outboxBatchSize,
+        loops: config.outboxLoops,
+        wakeup: embedded.wakeup,
       });
     }
     gate.open();

@@ -203,6 +203,85 @@ describe("worker process", () => {
         expect(done.rows[0]).toEqual({ processed: true, inbox: 1 });
         expect(worker.output()).toContain("agora worker stopped");
       });
+
+      it("two worker processes draining one backlog deliver every event exactly once into the inbox", async () => {
+        const { sql } = target.db;
+        const events = 3_000;
+        const [provider, customer] = [randomUUID(), randomUUID()];
+        for (const userId of [provider, customer]) {
+          await sql.query(
+            `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
+             VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
+            [userId, `${userId}@example.com`, `u${userId.slice(0, 8)}`],
+          );
+        }
+        // Debug logs name every event a process marks delivered ("outbox event delivered").
+        const env = {
+          DATABASE_URL: target.url ?? "",
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "debug",
+          OUTBOX_BATCH_SIZE: "25",
+        };
+        const workers = [start(env), start(env)];
+        try {
+          await eventually(() => workers.every((worker) => worker.output().includes("agora worker started")));
+          // The whole backlog at once, while both are idle: both are woken and claim side by side.
+          await sql.query(
+            `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
+             SELECT gen_random_uuid(), 'order.created', 'order', o.id,
+                    jsonb_build_object('order_id', o.id, 'provider_user_id', $2::uuid, 'customer_id', $3::uuid,
+                                       'item_name', 'Tea', 'quantity', 1),
+                    now(), now()
+               FROM generate_series(1, $1::int) AS i, LATERAL (SELECT gen_random_uuid() AS id, i AS n) AS o`,
+            [events, provider, customer],
+          );
+          await eventually(async () => {
+            const { rows } = await sql.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM outbox_events WHERE processed_at IS NULL AND payload->>'provider_user_id' = $1",
+              [provider],
+            );
+
+            return rows[0]?.n === 0;
+          }, 60_000);
+        } finally {
+          for (const worker of workers) {
+            worker.child.kill("SIGTERM");
+          }
+        }
+        expect(await Promise.all(workers.map((worker) => worker.exited))).toEqual([0, 0]);
+
+        const delivered = workers.map((worker) =>
+          worker
+            .output()
+            .split("\n")
+            .filter((line) => line.includes("outbox event delivered"))
+            .map((line) => (JSON.parse(line) as { event_id: string }).event_id),
+        );
+        const { rows: backlog } = await sql.query<{ id: string }>(
+          "SELECT id FROM outbox_events WHERE payload->>'provider_user_id' = $1",
+          [provider],
+        );
+        // Each event delivered by exactly one of them, and both took part.
+        const all = delivered.flat();
+        expect(all).toHaveLength(events);
+        expect(new Set(all)).toEqual(new Set(backlog.map((row) => row.id)));
+        for (const mine of delivered) {
+          expect(mine.length).toBeGreaterThan(0);
+        }
+        // Two inbox rows per event (provider and customer), none twice.
+        const { rows: inbox } = await sql.query<{ rows: number; pairs: number; events: number }>(
+          `SELECT count(*)::int AS rows, count(DISTINCT (event_id, user_id))::int AS pairs,
+                  count(DISTINCT event_id)::int AS events
+             FROM notifications WHERE user_id IN ($1, $2)`,
+          [provider, customer],
+        );
+        expect(inbox[0]).toEqual({ rows: events * 2, pairs: events * 2, events });
+        const { rows: failures } = await sql.query(
+          "SELECT 1 FROM outbox_events WHERE payload->>'provider_user_id' = $1 AND (dead_at IS NOT NULL OR attempts > 0)",
+          [provider],
+        );
+        expect(failures).toEqual([]);
+      });
     },
   );
 });

@@ -2,6 +2,7 @@
 // other and beside API processes running it embedded (WORKER=embedded); claims use SKIP LOCKED, so
 // none double-delivers.
 import { openDatabase } from "@agora/db/client";
+import { openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories } from "@agora/db/repositories/index";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
@@ -64,6 +65,12 @@ try {
     codeKey: codeKeyFor(config.tokenSecret),
   };
   const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
+  // New events wake an idle loop at once (LISTEN on DATABASE_LISTEN_URL); it still polls as a fallback.
+  const wakeup = openOutboxWakeup(database, {
+    onError: (error) =>
+      logger.warn({ err: safeError(error) }, "outbox wake-up listener lost; polling meanwhile"),
+  });
+  await wakeup?.start();
   const controller = new AbortController();
   const running = Promise.all([
     runOutbox(
@@ -74,7 +81,13 @@ try {
         random: Math.random,
         observe: logOutboxOutcome(logger),
       },
-      { signal: controller.signal, leaseSeconds: config.outboxLeaseSeconds },
+      {
+        signal: controller.signal,
+        leaseSeconds: config.outboxLeaseSeconds,
+        batchSize: config.outboxBatchSize,
+        loops: config.outboxLoops,
+        wakeup,
+      },
     ),
     runHousekeeping(
       { housekeeper: createHousekeeper(database.sql), objects: objects.store, clock },
@@ -88,6 +101,8 @@ try {
       mail: mail.kind,
       tracing: tracing ? "otlp" : "off",
       lease_seconds: config.outboxLeaseSeconds,
+      batch_size: config.outboxBatchSize,
+      loops: config.outboxLoops,
       event_kinds: registry.kinds,
     },
     "agora worker started",
@@ -102,6 +117,7 @@ try {
     logger.info({ signal }, "agora worker stopping: finishing the batch in flight");
     controller.abort();
     await running;
+    await wakeup?.close();
     await push?.close();
     objects.close();
     await mail.close();

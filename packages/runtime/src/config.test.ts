@@ -310,6 +310,24 @@ describe("configuration", () => {
     ]);
   });
 
+  it("claims outbox batches of 200 events unless OUTBOX_BATCH_SIZE says (1 to 1000)", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.ok && defaults.config.outboxBatchSize).toBe(200);
+    const set = loadConfig({ DATA_DIR: tempDir(), OUTBOX_BATCH_SIZE: "25" });
+    expect(set.ok && set.config.outboxBatchSize).toBe(25);
+    const tooLarge = loadConfig({ DATA_DIR: tempDir(), OUTBOX_BATCH_SIZE: "5000" });
+    expect(!tooLarge.ok && tooLarge.errors).toEqual(["OUTBOX_BATCH_SIZE: must be an integer from 1 to 1000"]);
+  });
+
+  it("runs two outbox claim loops per worker process unless OUTBOX_LOOPS says (1 to 16)", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.ok && defaults.config.outboxLoops).toBe(2);
+    const one = loadConfig({ DATA_DIR: tempDir(), OUTBOX_LOOPS: "1" });
+    expect(one.ok && one.config.outboxLoops).toBe(1);
+    const none = loadConfig({ DATA_DIR: tempDir(), OUTBOX_LOOPS: "0" });
+    expect(!none.ok && none.errors).toEqual(["OUTBOX_LOOPS: must be an integer from 1 to 16"]);
+  });
+
   it("turns traces on only with OTEL_EXPORTER_OTLP_ENDPOINT, an http(s) URL", () => {
     const off = loadConfig({ DATA_DIR: tempDir() });
     expect(off.ok && off.config.otel).toBeUndefined();

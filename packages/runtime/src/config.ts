@@ -111,6 +111,8 @@ const envSchema = z.object({
   READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
   WORKER: z.enum(["embedded", "off"]).default("embedded"),
   OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
+  OUTBOX_BATCH_SIZE: intFrom(1, 1_000, 200),
+  OUTBOX_LOOPS: intFrom(1, 16, 2),
   // Unset: a default that depends on APP_ENV (see shutdownDelayMs below).
   SHUTDOWN_DELAY_MS: intFrom(0, 600_000, undefined),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
@@ -233,6 +235,10 @@ export type Config = Readonly<{
   worker: "embedded" | "off";
   /** How long an outbox claim holds its events before another worker may take them again. */
   outboxLeaseSeconds: number;
+  /** Events one outbox claim takes (and delivers together: their inbox rows in one statement). */
+  outboxBatchSize: number;
+  /** Outbox claim loops per worker process (batches in flight at once). */
+  outboxLoops: number;
   /**
    * After SIGTERM, how long the API keeps serving with `/ready` at 503 (and `Connection: close`)
    * before it stops accepting, so a balancer polling `/ready` moves traffic away first.
@@ -475,6 +481,8 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     readinessChecks: env.READINESS_CHECKS ? env.READINESS_CHECKS === "enabled" : strict,
     worker: env.WORKER,
     outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
+    outboxBatchSize: env.OUTBOX_BATCH_SIZE,
+    outboxLoops: env.OUTBOX_LOOPS,
     // Balancers in front of staging and production get a moment; development stops at once.
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? (strict ? DEFAULT_SHUTDOWN_DELAY_MS : 0),
     otel: env.OTEL_EXPORTER_OTLP_ENDPOINT
@@ -522,6 +530,8 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     readinessChecks: false,
     worker: "off",
     outboxLeaseSeconds: 60,
+    outboxBatchSize: 200,
+    outboxLoops: 2,
     shutdownDelayMs: 0,
     otel: undefined,
     rateLimitAuthPerIp: 100,

@@ -130,7 +130,8 @@ export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWo
 });
 
 /**
- * What the outbox worker needs of the database: claims on the pool, inbox and devices, chat
+ * What the outbox worker needs of the database: claims on the pool, inbox (its writes coalesced
+ * across the deliveries of a batch) and devices, chat
  * notices, and the accounts, codes and counters behind code mails.
  */
 export const createOutboxRepositories = (
@@ -145,7 +146,8 @@ export const createOutboxRepositories = (
   rateLimits: RateLimiter;
 } => ({
   outbox: createOutboxStore(database.sql),
-  notifications: createNotificationRepository(database.sql),
+  // A claimed batch's deliveries start together: their inbox rows go in one statement.
+  notifications: createNotificationRepository(database.sql, { coalesce: true }),
   devices: createDeviceRepository(database.sql),
   chat: createMessageNoticeReader(database.sql),
   users: createUserRepository(database.sql),

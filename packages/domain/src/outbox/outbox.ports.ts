@@ -15,7 +15,16 @@ export interface OutboxStore {
    * `leaseUntil` (their `available_at` moves there): a worker that dies mid-batch leaves them to
    * be claimed again after the lease. Rows another worker is claiming are skipped, not waited for.
    */
-  claim(now: Date, leaseUntil: Date, limit: number): Promise<OutboxEvent[]>;
+  claim(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    /**
+     * The previous batch's delivered events: marked processed (as `markProcessed` would) by the
+     * same statement, before the claim, and never claimed by it.
+     */
+    processed?: { ids: readonly string[]; at: Date },
+  ): Promise<OutboxEvent[]>;
   /** Marks delivered events processed in one statement; returns how many were still pending. */
   markProcessed(ids: readonly string[], at: Date): Promise<number>;
   /**
@@ -36,4 +45,13 @@ export interface OutboxStore {
    * dead_at cleared, attempts reset, due at `at`. Resolves how many.
    */
   redrive(at: Date, eventId?: string): Promise<number>;
+}
+
+/**
+ * How an idle outbox loop waits: until `ms` pass, `signal` aborts, or events are written
+ * (PostgreSQL LISTEN/NOTIFY), whichever comes first. Best effort: a notification lost (listener
+ * reconnecting, a pooler that cannot LISTEN) only means the wait runs its course.
+ */
+export interface OutboxWakeup {
+  wait(ms: number, signal: AbortSignal): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { openDatabase } from "@agora/db/client";
+import { OUTBOX_WAITING_LOCK, openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createOutboxRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { onPostgres } from "@agora/db/test/databases";
 import {
@@ -361,6 +362,44 @@ describe("outbox delivery of notifications", () => {
     expect((await t.event(eventId)).processed_at).not.toBeNull();
   });
 
+  it("marks each full batch processed with the next claim: a backlog of several batches is delivered once each", async () => {
+    const ada = await h.createUser();
+    const ids: string[] = [];
+    for (let index = 0; index < 7; index += 1) {
+      ids.push(await t.append([t.note(ada.id, `#${index}`)]));
+    }
+    const processed: string[] = [];
+    const controller = new AbortController();
+    const loop = runOutbox(
+      testOutbox(h, {
+        observe: (outcome) => {
+          if (outcome.type === "processed") {
+            processed.push(outcome.event.id);
+          }
+        },
+      }),
+      { signal: controller.signal, batchSize: 2, pollIntervalMs: 20 },
+    );
+    try {
+      await eventually(async () => {
+        const { rows } = await h.db.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1::uuid[]) AND processed_at IS NOT NULL",
+          [ids],
+        );
+
+        return rows[0]?.n === ids.length;
+      }, 5_000);
+    } finally {
+      controller.abort();
+      await loop;
+    }
+    expect(processed.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      expect(await t.inbox(id)).toHaveLength(1);
+      expect((await t.event(id)).attempts).toBe(0);
+    }
+  });
+
   it("runs embedded in the API process (WORKER=embedded) and stops cleanly", async () => {
     const ada = await h.createUser();
     const worker = startEmbeddedWorker(testOutbox(h));
@@ -483,6 +522,58 @@ describe.skipIf(!onPostgres)(
         "SELECT count(*)::int AS n, count(*) FILTER (WHERE pushed_at IS NULL)::int AS unpushed FROM notifications",
       );
       expect(rows[0]).toEqual({ n: 200, unpushed: 0 });
+    });
+  },
+);
+
+describe.skipIf(!onPostgres)(
+  "waking an idle worker (PostgreSQL only: PGlite has one session, so its worker polls)",
+  () => {
+    let h: Harness;
+
+    beforeAll(async () => {
+      h = await createHarness({ seed: false });
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it("wakes a waiting loop when an event is written instead of at its next poll, and writers notify only while one waits", async () => {
+      const t = helpers(h);
+      const ada = await h.createUser();
+      const wakeup = openOutboxWakeup(h.db);
+      if (!wakeup) {
+        throw new Error("PostgreSQL has a wake-up source");
+      }
+      await wakeup.start();
+      const first = await t.append([t.note(ada.id, "first")]);
+      const controller = new AbortController();
+      const loop = runOutbox(testOutbox(h), { signal: controller.signal, pollIntervalMs: 120_000, wakeup });
+      const waiting = async () => {
+        const { rows } = await h.db.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND mode = 'ExclusiveLock' AND granted",
+          [OUTBOX_WAITING_LOCK],
+        );
+
+        return rows[0]?.n === 1;
+      };
+      try {
+        // The first claim delivers it; the batch was not full, so the loop now waits two minutes,
+        // holding the lock that makes writers notify.
+        await eventually(async () => (await t.event(first)).processed_at !== null, 5_000);
+        await eventually(waiting, 5_000);
+        const second = await t.append([t.note(ada.id, "second")]);
+        await eventually(async () => (await t.event(second)).processed_at !== null, 5_000);
+        expect(await t.inbox(second)).toHaveLength(1);
+        // Waiting again after it (and only one lock for the process).
+        await eventually(waiting, 5_000);
+      } finally {
+        controller.abort();
+        await loop;
+        await wakeup.close();
+      }
+      // Nobody waits: the lock is gone, so writers do not notify.
+      expect(await waiting()).toBe(false);
     });
   },
 );

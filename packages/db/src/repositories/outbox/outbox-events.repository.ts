@@ -43,21 +43,38 @@ export const createOutboxWriter = (db: SqlExecutor, ids: IdGenerator): OutboxWri
  * The worker's side of the outbox, on the pool: every method is one autocommitted statement, so a
  * claim's lease is visible to other workers at once and no transaction spans a delivery.
  */
-export const createOutboxStore = (sql: Sql): OutboxStore => ({
-  async claim(now, leaseUntil, limit) {
+export const createOutboxStore = (sql: SqlExecutor): OutboxStore => ({
+  async claim(now, leaseUntil, limit, processed) {
     // One statement: lock due rows (skipping those another worker is locking), move them past
-    // the lease end, return them. Another worker's claim sees them as not yet due.
-    const { rows } = await sql.query<OutboxRow>(
-      `UPDATE outbox_events SET available_at = $2
-        WHERE id IN (SELECT id FROM outbox_events
-                      WHERE ${pending} AND available_at <= $1
-                      ORDER BY available_at, id
-                      LIMIT $3
-                      FOR UPDATE SKIP LOCKED)
-       RETURNING id, kind, aggregate_type, aggregate_id, payload, attempts, created_at`,
-      [now, leaseUntil, limit],
-      "outbox_events_claim",
-    );
+    // the lease end, return them. Another worker's claim sees them as not yet due. With
+    // `processed`, the same statement first marks the previous batch (a data-modifying WITH runs
+    // to completion whether or not it is read) and keeps those rows out of the claim.
+    const { rows } = processed
+      ? await sql.query<OutboxRow>(
+          `WITH processed AS (
+             UPDATE outbox_events SET processed_at = $4 WHERE id = ANY($5::uuid[]) AND ${pending}
+           )
+           UPDATE outbox_events SET available_at = $2
+            WHERE id IN (SELECT id FROM outbox_events
+                          WHERE ${pending} AND available_at <= $1 AND id <> ALL($5::uuid[])
+                          ORDER BY available_at, id
+                          LIMIT $3
+                          FOR UPDATE SKIP LOCKED)
+           RETURNING id, kind, aggregate_type, aggregate_id, payload, attempts, created_at`,
+          [now, leaseUntil, limit, processed.at, processed.ids],
+          "outbox_events_processed_claim",
+        )
+      : await sql.query<OutboxRow>(
+          `UPDATE outbox_events SET available_at = $2
+            WHERE id IN (SELECT id FROM outbox_events
+                          WHERE ${pending} AND available_at <= $1
+                          ORDER BY available_at, id
+                          LIMIT $3
+                          FOR UPDATE SKIP LOCKED)
+           RETURNING id, kind, aggregate_type, aggregate_id, payload, attempts, created_at`,
+          [now, leaseUntil, limit],
+          "outbox_events_claim",
+        );
 
     return rows.map(toEvent).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   },
