@@ -64,7 +64,15 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       "POST /api/v1/chat/conversations/{id}/read",
     ]);
     const realtime = doc.body.paths["/api/v1/chat/conversations/{id}/realtime"]?.get;
-    expect(Object.keys(realtime?.responses ?? {}).sort()).toEqual(["101", "401", "403", "404", "422", "426"]);
+    expect(Object.keys(realtime?.responses ?? {}).sort()).toEqual([
+      "101",
+      "401",
+      "403",
+      "404",
+      "422",
+      "426",
+      "503",
+    ]);
     for (const frame of [
       '"type": "message"',
       '"type": "read"',
