@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { fmtMiB, rssMiB, watchRss } from "./memory.ts";
 import { type Scenario, scenarios } from "./scenarios.ts";
 
 type LoadResult = {
@@ -154,7 +155,10 @@ const main = async () => {
     connections: number;
     agora: LoadResult;
     reference: LoadResult | undefined;
+    /** The API process's resident memory (MiB): before the row's load, and its peak during it. */
+    rss: { idle: number | undefined; peak: number | undefined };
   }[] = [];
+  const apiRss = watchRss(api.pid);
   const bodiesFile = path.join(dataDir, "bodies.jsonl");
   const reports: string[] = [];
   // API processes a scenario starts beside the first (the realtime fan-out across processes).
@@ -214,6 +218,8 @@ const main = async () => {
       for (const connections of scenario.connections) {
         const base = { connections, durationSeconds, warmupSeconds, ...scenario.request, ...prepared };
         process.stderr.write(`  ${scenario.name} @${connections}:`);
+        const idle = rssMiB(api.pid);
+        apiRss.reset();
         // Rounds alternate which server goes first; the median round (by ratio) is reported, so
         // one noisy measurement on a shared machine does not decide the figure.
         const measured: { agora: LoadResult; reference: LoadResult | undefined }[] = [];
@@ -241,7 +247,8 @@ const main = async () => {
         const median = measured[Math.floor(measured.length / 2)] ?? measured[0];
         process.stderr.write("\n");
         if (median) {
-          rows.push({ scenario, connections, agora: median.agora, reference: median.reference });
+          const rss = { idle, peak: apiRss.peak() };
+          rows.push({ scenario, connections, agora: median.agora, reference: median.reference, rss });
         }
       }
       if (scenario.report) {
@@ -251,6 +258,7 @@ const main = async () => {
       }
     }
   } finally {
+    await apiRss.stop();
     for (const child of extraApis) {
       child.kill("SIGTERM");
     }
@@ -274,8 +282,10 @@ const main = async () => {
     "ratio",
     "non-2xx",
     "ref non-2xx",
+    "idle MiB",
+    "peak MiB",
   ];
-  const lines = rows.map(({ scenario, connections, agora, reference: ref }) => {
+  const lines = rows.map(({ scenario, connections, agora, reference: ref, rss }) => {
     const failed = (counts: LoadResult["statusCounts"]) =>
       (counts["4xx"] ?? 0) + (counts["5xx"] ?? 0) + (counts.errors ?? 0) + (counts.timeouts ?? 0);
 
@@ -291,6 +301,8 @@ const main = async () => {
       ref ? `${fmt((agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1)) * 100)}%` : "-",
       String(failed(agora.statusCounts)),
       ref ? String(failed(ref.statusCounts)) : "-",
+      fmtMiB(rss.idle),
+      fmtMiB(rss.peak),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
@@ -301,7 +313,7 @@ const main = async () => {
   const cpu = spawnSync("sh", ["-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {
     encoding: "utf8",
   }).stdout.trim();
-  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}.`;
+  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the API process's resident memory (VmRSS) before each row and its highest during the row's runs.`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
   process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
   mkdirSync(path.join(repo, "bench/results"), { recursive: true });
