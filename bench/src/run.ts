@@ -117,7 +117,8 @@ const main = async () => {
   const referencePort = await freePort();
   const apiEnv = {
     PATH: env.PATH,
-    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "",
+    // As the image runs it (infra/Dockerfile's NODE_OPTIONS).
+    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=8",
     APP_ENV: "development",
     HOST: "127.0.0.1",
     PORT: String(apiPort),
