@@ -21,7 +21,7 @@ export const rssMiB = (pid: number | undefined): number | undefined => {
   }
 };
 
-export type RssWatch = {
+type RssWatch = {
   /** Starts a new window: the peak becomes the current figure. */
   reset(): void;
   /** The highest figure seen since the last reset (MiB), or undefined when nothing could be read. */

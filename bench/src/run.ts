@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { callgrindTable, callgrindUnavailable, measureCallgrind } from "./callgrind.ts";
 import { fmtMiB, rssMiB, watchRss } from "./memory.ts";
 import { type Scenario, scenarios } from "./scenarios.ts";
 
@@ -118,7 +119,7 @@ const main = async () => {
   const apiEnv = {
     PATH: env.PATH,
     // As the image runs it (infra/Dockerfile's NODE_OPTIONS).
-    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=8",
+    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=2",
     APP_ENV: "development",
     HOST: "127.0.0.1",
     PORT: String(apiPort),
@@ -317,10 +318,22 @@ const main = async () => {
   const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the API process's resident memory (VmRSS) before each row and its highest during the row's runs.`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
   process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
+  // Instructions per request (callgrind.ts): BENCH_CALLGRIND=off leaves them out.
+  const callgrind =
+    env.BENCH_CALLGRIND === "off"
+      ? undefined
+      : (callgrindUnavailable() ?? (await measureCallgrind({ adminUrl })));
+  process.stdout.write(
+    callgrind === undefined
+      ? "\ncallgrind: off (BENCH_CALLGRIND=off)\n"
+      : typeof callgrind === "string"
+        ? `\ncallgrind: skipped: ${callgrind}\n`
+        : `\n${callgrindTable(callgrind)}\n`,
+  );
   mkdirSync(path.join(repo, "bench/results"), { recursive: true });
   writeFileSync(
     path.join(repo, "bench/results/latest.json"),
-    JSON.stringify({ note, reports, rows }, null, 2),
+    JSON.stringify({ note, reports, rows, callgrind }, null, 2),
   );
 };
 
