@@ -313,21 +313,24 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     unlock();
     throw error;
   });
-  const lazy = lazyClient(() =>
-    translatingErrors(new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db, options.tracer)) })),
+  // Made at once on PGlite (development and tests only): a client first made inside a traced
+  // request there left that request's span unexported (telemetry.int.test.ts; not understood yet,
+  // the same test passes with PostgreSQL's client made at first use).
+  const prisma = translatingErrors(
+    new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db, options.tracer)) }),
   );
 
   return {
     kind: "pglite",
     listenTarget: { kind: "pglite", db },
-    prisma: lazy.prisma,
+    prisma,
     sql: createPgliteSql(db, options.tracer),
     async ping() {
       await db.query("SELECT 1");
     },
     poolStats: () => undefined,
     async close() {
-      await lazy.disconnect();
+      await prisma.$disconnect();
       await db.close();
       unlock();
     },
