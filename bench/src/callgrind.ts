@@ -41,7 +41,7 @@ const NODE_FLAGS = [
   // V8's deterministic mode: one thread, fixed hash seeds, GC scheduled by allocation only.
   "--predictable",
   "--predictable-gc-schedule",
-  "--max-semi-space-size=2",
+  "--max-semi-space-size=4",
   "--expose-gc",
   "--import",
   "./bench/src/callgrind-gc.ts",
@@ -495,7 +495,7 @@ export const callgrindTable = (result: CallgrindResult, baseline = readBaseline(
     render(widths.map((w) => "-".repeat(w))),
     ...lines.map(render),
     "",
-    `Callgrind (${result.valgrind}), Node ${result.node} interpreter only (--no-opt --no-maglev --no-sparkplug --predictable, 2 MiB semi-spaces), counted in socket, thread-completion and setImmediate callbacks; (lowest count of ${REPEATS} bursts of ${2 * result.requests} requests − lowest of ${REPEATS} of ${result.requests}) / ${result.requests}, sequential on one keep-alive connection, after a warm-up; baseline: bench/baseline.json.`,
+    `Callgrind (${result.valgrind}), Node ${result.node} interpreter only (--no-opt --no-maglev --no-sparkplug --predictable, 4 MiB semi-spaces), counted in socket, thread-completion and setImmediate callbacks; (lowest count of ${REPEATS} bursts of ${2 * result.requests} requests − lowest of ${REPEATS} of ${result.requests}) / ${result.requests}, sequential on one keep-alive connection, after a warm-up; baseline: bench/baseline.json.`,
   ].join("\n");
 };
 

@@ -119,7 +119,7 @@ const main = async () => {
   const apiEnv = {
     PATH: env.PATH,
     // As the image runs it (infra/Dockerfile's NODE_OPTIONS).
-    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=2",
+    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=4",
     APP_ENV: "development",
     HOST: "127.0.0.1",
     PORT: String(apiPort),
