@@ -8,7 +8,9 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { callgrindTable, callgrindUnavailable, measureCallgrind } from "./callgrind.ts";
 import { type DrainResult, runDrain } from "./drain.ts";
+import { fmtMiB, rssMiB, watchRss } from "./memory.ts";
 import { type Scenario, scenarios } from "./scenarios.ts";
 
 type LoadResult = {
@@ -117,7 +119,8 @@ const main = async () => {
   const referencePort = await freePort();
   const apiEnv = {
     PATH: env.PATH,
-    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "",
+    // As the image runs it (infra/Dockerfile's NODE_OPTIONS).
+    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=4",
     APP_ENV: "development",
     HOST: "127.0.0.1",
     PORT: String(apiPort),
@@ -155,7 +158,10 @@ const main = async () => {
     connections: number;
     agora: LoadResult;
     reference: LoadResult | undefined;
+    /** The API process's resident memory (MiB): before the row's load, and its peak during it. */
+    rss: { idle: number | undefined; peak: number | undefined };
   }[] = [];
+  const apiRss = watchRss(api.pid);
   const bodiesFile = path.join(dataDir, "bodies.jsonl");
   const reports: string[] = [];
   // API processes a scenario starts beside the first (the realtime fan-out across processes).
@@ -221,6 +227,8 @@ const main = async () => {
       for (const connections of scenario.connections) {
         const base = { connections, durationSeconds, warmupSeconds, ...scenario.request, ...prepared };
         process.stderr.write(`  ${scenario.name} @${connections}:`);
+        const idle = rssMiB(api.pid);
+        apiRss.reset();
         // Rounds alternate which server goes first; the median round (by ratio) is reported, so
         // one noisy measurement on a shared machine does not decide the figure.
         const measured: { agora: LoadResult; reference: LoadResult | undefined }[] = [];
@@ -248,7 +256,8 @@ const main = async () => {
         const median = measured[Math.floor(measured.length / 2)] ?? measured[0];
         process.stderr.write("\n");
         if (median) {
-          rows.push({ scenario, connections, agora: median.agora, reference: median.reference });
+          const rss = { idle, peak: apiRss.peak() };
+          rows.push({ scenario, connections, agora: median.agora, reference: median.reference, rss });
         }
       }
       if (scenario.report) {
@@ -262,6 +271,7 @@ const main = async () => {
       drain = await runDrain({ adminUrl, repo, baseEnv: apiEnv, orderRate: orders?.agora.requestsPerSecond });
     }
   } finally {
+    await apiRss.stop();
     for (const child of extraApis) {
       child.kill("SIGTERM");
     }
@@ -285,8 +295,10 @@ const main = async () => {
     "ratio",
     "non-2xx",
     "ref non-2xx",
+    "idle MiB",
+    "peak MiB",
   ];
-  const lines = rows.map(({ scenario, connections, agora, reference: ref }) => {
+  const lines = rows.map(({ scenario, connections, agora, reference: ref, rss }) => {
     const failed = (counts: LoadResult["statusCounts"]) =>
       (counts["4xx"] ?? 0) + (counts["5xx"] ?? 0) + (counts.errors ?? 0) + (counts.timeouts ?? 0);
 
@@ -302,6 +314,8 @@ const main = async () => {
       ref ? `${fmt((agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1)) * 100)}%` : "-",
       String(failed(agora.statusCounts)),
       ref ? String(failed(ref.statusCounts)) : "-",
+      fmtMiB(rss.idle),
+      fmtMiB(rss.peak),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
@@ -312,7 +326,7 @@ const main = async () => {
   const cpu = spawnSync("sh", ["-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {
     encoding: "utf8",
   }).stdout.trim();
-  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; load average at the end ${loadavg()
+  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the API process's resident memory (VmRSS) before each row and its highest during the row's runs; load average at the end ${loadavg()
     .map((n) => n.toFixed(1))
     .join(" / ")} (1 / 5 / 15 min).`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
@@ -320,10 +334,26 @@ const main = async () => {
   if (drain) {
     process.stdout.write(`\n${drain.table}\n\n${drain.note}\n`);
   }
+  // Instructions per request (callgrind.ts): BENCH_CALLGRIND=off leaves them out.
+  const callgrind =
+    env.BENCH_CALLGRIND === "off"
+      ? undefined
+      : (callgrindUnavailable() ?? (await measureCallgrind({ adminUrl })));
+  process.stdout.write(
+    callgrind === undefined
+      ? "\ncallgrind: off (BENCH_CALLGRIND=off)\n"
+      : typeof callgrind === "string"
+        ? `\ncallgrind: skipped: ${callgrind}\n`
+        : `\n${callgrindTable(callgrind)}\n`,
+  );
   mkdirSync(path.join(repo, "bench/results"), { recursive: true });
   writeFileSync(
     path.join(repo, "bench/results/latest.json"),
-    JSON.stringify({ note, reports, rows, drain: drain && { rows: drain.rows, note: drain.note } }, null, 2),
+    JSON.stringify(
+      { note, reports, rows, drain: drain && { rows: drain.rows, note: drain.note }, callgrind },
+      null,
+      2,
+    ),
   );
 };
 

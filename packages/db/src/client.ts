@@ -1,11 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { citext } from "@electric-sql/pglite/contrib/citext";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/prisma/client";
 import {
   createPgliteSql,
@@ -100,6 +97,39 @@ const translatingErrors = (prisma: PrismaClient): PrismaClient =>
       },
     },
   }) as unknown as PrismaClient;
+
+/**
+ * A PrismaClient made at its first use. Each client deserializes Prisma's parameterization graph of
+ * the whole schema when it is constructed (measured 8.9 MiB of heap per client), and loads and
+ * compiles the query compiler at its first query; a process whose requests never reach Prisma (a
+ * worker, listing reads) or a pool that serves only raw SQL (the embedded worker's) pays neither.
+ * Every property read goes to the real client (functions bound to it, so its private state works).
+ */
+const lazyClient = (create: () => PrismaClient) => {
+  let client: PrismaClient | undefined;
+  const real = () => {
+    client ??= create();
+
+    return client;
+  };
+  const prisma = new Proxy({} as PrismaClient, {
+    get(_, property) {
+      const target = real();
+      const value: unknown = Reflect.get(target, property);
+
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    has: (_, property) => Reflect.has(real(), property),
+  });
+
+  return {
+    prisma,
+    /** Disconnects the client if it was ever made. */
+    disconnect: async () => {
+      await client?.$disconnect();
+    },
+  };
+};
 
 const nestedTransaction = () =>
   new Error("a Prisma transaction cannot start inside a unit of work: use the unit of work's repositories");
@@ -196,14 +226,14 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
   const adapter = new PrismaPg(routedPool(pool, options.tracer), {
     statementNameGenerator: (query) => statementName(query.sql),
   });
-  const prisma = translatingErrors(new PrismaClient({ adapter }));
+  const lazy = lazyClient(() => translatingErrors(new PrismaClient({ adapter })));
   const sql = createPgSql(pool, options.tracer);
   const max = options.poolMax ?? 10;
 
   return {
     kind: "postgres",
     listenTarget: { kind: "postgres", url: options.listenUrl ?? options.url },
-    prisma,
+    prisma: lazy.prisma,
     sql,
     async ping() {
       await sql.query("SELECT 1");
@@ -215,7 +245,7 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
       waiting: pool.waitingCount,
     }),
     async close() {
-      await prisma.$disconnect();
+      await lazy.disconnect();
       await pool.end();
     },
   };
@@ -269,10 +299,23 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
     unlock = await lockDataDir(dataDir, options.lockWaitMs ?? 5_000);
   }
+  // Loaded here, not at the top: a process on PostgreSQL never loads the embedded database's modules.
+  const [{ PGlite }, { citext }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/citext"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("pglite-prisma-adapter"),
+  ]).catch((error: unknown) => {
+    unlock();
+    throw error;
+  });
   const db = await PGlite.create(dataDir, { extensions: { citext, pg_trgm } }).catch((error: unknown) => {
     unlock();
     throw error;
   });
+  // Made at once on PGlite (development and tests only): a client first made inside a traced
+  // request there left that request's span unexported (telemetry.int.test.ts; not understood yet,
+  // the same test passes with PostgreSQL's client made at first use).
   const prisma = translatingErrors(
     new PrismaClient({ adapter: new PrismaPGlite(routedPglite(db, options.tracer)) }),
   );

@@ -1,9 +1,9 @@
 import type { Mailer } from "@agora/domain/shared/mail";
 import type { Logger } from "pino";
 import type { Config } from "../config";
+import { loadOnce } from "../lazy";
 import { createMemoryMailer, type MemoryMailer } from "./memory-mailer";
-import { createResendMailer } from "./resend-mailer";
-import { createSmtpMailer } from "./smtp-mailer";
+import type { SmtpMailer } from "./smtp-mailer";
 
 export type MailerKind = "resend" | "smtp" | "memory";
 
@@ -15,24 +15,39 @@ export type CreatedMailer = {
   close(): Promise<void>;
 };
 
+/** A mailer whose module (and its SDK) is loaded at the first send. */
+const onFirstSend = (load: () => Promise<Mailer>): Mailer => {
+  const mailer = loadOnce(load);
+
+  return { send: async (mail) => (await mailer()).send(mail) };
+};
+
 /**
  * Resend when an API key is set, else SMTP when a host is set, else the memory mailer. Config
  * validation already refuses staging and production without a provider, so reaching the memory
- * mailer means development or test.
+ * mailer means development or test. The Resend SDK and nodemailer are loaded at the first send.
  */
 export const createMailer = (config: Config, logger: Logger): CreatedMailer => {
   const { from, resendApiKey, smtp, logBodies } = config.mail;
+  const timeoutMs = config.timeouts.mailMs;
   if (resendApiKey) {
     return {
-      mailer: createResendMailer({ apiKey: resendApiKey, from }, { timeoutMs: config.timeouts.mailMs }),
+      mailer: onFirstSend(async () =>
+        (await import("./resend-mailer")).createResendMailer({ apiKey: resendApiKey, from }, { timeoutMs }),
+      ),
       kind: "resend",
       close: async () => {},
     };
   }
   if (smtp) {
-    const mailer = createSmtpMailer({ ...smtp, from }, { timeoutMs: config.timeouts.mailMs });
+    let created: SmtpMailer | undefined;
+    const mailer = onFirstSend(async () => {
+      created = (await import("./smtp-mailer")).createSmtpMailer({ ...smtp, from }, { timeoutMs });
 
-    return { mailer, kind: "smtp", close: () => mailer.close() };
+      return created;
+    });
+
+    return { mailer, kind: "smtp", close: async () => created?.close() };
   }
   const memory = createMemoryMailer(logger, { logBodies });
 

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { PushMessage, PushSender } from "@agora/domain/notifications/notifications.ports";
 import { cert, deleteApp, initializeApp, type ServiceAccount } from "firebase-admin/app";
 import { getMessaging, type Messaging, type MulticastMessage } from "firebase-admin/messaging";
 import { withDeadline } from "../deadline";
+import { readServiceAccount } from "./service-account";
 
 /** FCM error codes that mean "this token will never work again": the device registration is deleted. */
 const deadTokenCodes = new Set([
@@ -122,21 +122,6 @@ export const createFcmSender = (
 
 export type FcmPush = PushSender & { close(): Promise<void> };
 
-/** Reads the service-account JSON of FCM_CREDENTIALS_FILE; a clear error when it is unusable. */
-const readServiceAccount = (file: string): ServiceAccount => {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new Error(`FCM_CREDENTIALS_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code})`);
-  }
-  try {
-    return JSON.parse(text) as ServiceAccount;
-  } catch {
-    throw new Error(`FCM_CREDENTIALS_FILE: ${file} is not JSON (expected a service-account key file)`);
-  }
-};
-
 /**
  * Firebase Cloud Messaging through firebase-admin, in an app instance of its own (so nothing else in
  * the process that uses firebase-admin shares or clobbers its credentials). Nothing is fetched
@@ -144,11 +129,14 @@ const readServiceAccount = (file: string): ServiceAccount => {
  */
 export const createFcmPush = (options: {
   projectId: string;
+  /** The service-account key file (FCM_CREDENTIALS_FILE), unless `serviceAccount` was read already. */
   credentialsFile: string;
-  timeoutMs?: number;
+  serviceAccount?: ServiceAccount | undefined;
+  timeoutMs?: number | undefined;
 }): FcmPush => {
+  const account = options.serviceAccount ?? readServiceAccount(options.credentialsFile);
   const app = initializeApp(
-    { credential: cert(readServiceAccount(options.credentialsFile)), projectId: options.projectId },
+    { credential: cert(account), projectId: options.projectId },
     `agora-push-${randomUUID()}`,
   );
 

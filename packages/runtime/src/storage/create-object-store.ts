@@ -1,7 +1,7 @@
 import { StorageUnavailableError } from "@agora/domain/media/media.errors";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { Config } from "../config";
-import { createS3ObjectStore } from "./s3-object-store";
+import { loadOnce } from "../lazy";
 
 export type CreatedObjectStore = { store: ObjectStore; kind: "s3" | "unavailable"; close(): void };
 
@@ -11,13 +11,28 @@ const unavailable = (): Promise<never> =>
 /**
  * The S3 store when S3_* are set (config validation requires them in staging and production);
  * otherwise the local adapter, which answers every call unavailable (503 storage_unavailable):
- * real uploads need the configured object store.
+ * real uploads need the configured object store. The AWS SDK is loaded at the first call.
  */
 export const createObjectStore = (config: Config): CreatedObjectStore => {
-  if (config.s3) {
-    const s3 = createS3ObjectStore(config.s3, config.timeouts.s3Ms);
+  const { s3: settings } = config;
+  if (settings) {
+    let created: (ObjectStore & { close(): void }) | undefined;
+    const s3 = loadOnce(async () => {
+      created = (await import("./s3-object-store")).createS3ObjectStore(settings, config.timeouts.s3Ms);
 
-    return { store: s3, kind: "s3", close: () => s3.close() };
+      return created;
+    });
+
+    return {
+      store: {
+        presignUpload: async (...args) => (await s3()).presignUpload(...args),
+        presignRead: async (...args) => (await s3()).presignRead(...args),
+        head: async (...args) => (await s3()).head(...args),
+        delete: async (...args) => (await s3()).delete(...args),
+      },
+      kind: "s3",
+      close: () => created?.close(),
+    };
   }
 
   return {

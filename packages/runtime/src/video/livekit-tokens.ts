@@ -1,5 +1,8 @@
 import type { VideoTokenIssuer } from "@agora/domain/lifestyle/lifestyle.ports";
-import { AccessToken } from "livekit-server-sdk";
+import { loadOnce } from "../lazy";
+
+/** The SDK (megabytes of modules) is loaded at the first join. */
+const sdk = loadOnce(() => import("livekit-server-sdk"));
 
 /**
  * Participant credentials of a LiveKit-compatible video service: an access token (HS256 JWT with
@@ -13,6 +16,7 @@ export const createLiveKitTokens = (video: {
 }): VideoTokenIssuer => ({
   url: video.url,
   async issue({ identity, room, admin, ttlSeconds }) {
+    const { AccessToken } = await sdk();
     const token = new AccessToken(video.apiKey, video.apiSecret, { identity, ttl: ttlSeconds });
     token.addGrant({ roomJoin: true, room, canPublish: true, canSubscribe: true, roomAdmin: admin });
 
