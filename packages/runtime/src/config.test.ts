@@ -348,6 +348,22 @@ describe("configuration", () => {
     expect(!wrong.ok && wrong.errors[0]).toMatch(/^LISTINGS_COALESCE: /);
   });
 
+  it("reads the LISTINGS_COALESCE bench switch: empty or unset coalesces, off does not, anything else is refused", () => {
+    const coalesce = (value: string | undefined) => {
+      const result = loadConfig({
+        DATA_DIR: tempDir(),
+        ...(value === undefined ? {} : { LISTINGS_COALESCE: value }),
+      });
+
+      return result.ok ? result.config.listingsCoalesce : "refused";
+    };
+    expect(coalesce(undefined)).toBe(true);
+    expect(coalesce("")).toBe(true);
+    expect(coalesce("on")).toBe(true);
+    expect(coalesce("off")).toBe(false);
+    expect(coalesce("no")).toBe("refused");
+  });
+
   it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {
     const result = loadConfig({
       DATA_DIR: tempDir(),

@@ -134,7 +134,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Benchmarking switch (README, bench): `off` turns off the coalescing of identical listing
   // searches in flight, to measure what the queries themselves cost. Read only when set.
-  LISTINGS_COALESCE: z.enum(["on", "off"]).optional(),
+  LISTINGS_COALESCE: z.enum(["on", "off", ""]).optional(),
 });
 
 type Env = z.infer<typeof envSchema>;
