@@ -278,7 +278,11 @@ const main = async () => {
     api.kill("SIGTERM");
     reference.kill("SIGTERM");
     await sleep(500);
-    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => {});
+    if (env.BENCH_KEEP_DATABASE) {
+      console.log(`database kept (BENCH_KEEP_DATABASE): ${databaseName}`);
+    } else {
+      await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => {});
+    }
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });
   }

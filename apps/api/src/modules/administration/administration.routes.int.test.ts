@@ -128,6 +128,7 @@ describe("administration", () => {
       expect((await list(admin, "orders", `?q=${home.orderId}`)).body.data.map((order) => order.id)).toEqual([
         home.orderId,
       ]);
+      expect((await list(admin, "orders", `?q=${home.orderId}&status=completed`)).body.data).toEqual([]);
       expect((await list(admin, "providers", "?q=spotless")).body.data.map((p) => p.id)).toEqual([
         home.seller.providerId,
       ]);
@@ -354,4 +355,74 @@ describe("administration", () => {
       expect(current.rows.map((row) => row.service_id)).toEqual(previous);
     },
   );
+});
+
+describe("the admin order search", () => {
+  let h: Harness;
+  let admin: SignedIn;
+  let member: SignedIn;
+  const as = (s: SignedIn) => ({ token: s.accessToken });
+  const list = (s: SignedIn, kind: string, query = "") =>
+    h.get<Envelope<Item[]>>(`/api/v1/admin/${kind}${query}`, as(s));
+  const placeOrder = async (itemId: string, customer: SignedIn) => {
+    const res = await h.post<Envelope<{ id: string }>>(
+      "/api/v1/orders",
+      { menu_item_id: itemId, quantity: 1 },
+      as(customer),
+    );
+    expect(res.status).toBe(201);
+
+    return res.body.data.id;
+  };
+
+  beforeAll(async () => {
+    h = await createHarness();
+    admin = await h.signIn({ role: "admin" });
+    member = await h.signIn();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("finds orders by the item name they were placed with, by guest email and by id, each once", async () => {
+    const seller = await h.provider({ displayName: "Rename Kitchen" });
+    const listingId = await h.listing(seller.providerId, {
+      name: "Rename Kitchen listing",
+      categoryId: await h.categoryId(),
+      items: [{ name: "Quokka Curry", priceAmount: 700 }],
+    });
+    const { rows } = await h.db.sql.query<{ id: string }>("SELECT id FROM menu_items WHERE listing_id = $1", [
+      listingId,
+    ]);
+    const itemId = rows[0]?.id ?? "";
+    const before = await placeOrder(itemId, member);
+    const renamed = await h.patch(`/api/v1/menu-items/${itemId}`, { name: "Wombat Stew" }, as(seller));
+    expect(renamed.status).toBe(200);
+    const after = await placeOrder(itemId, member);
+    // A guest whose email holds the old name's word, ordering the renamed item: found by both.
+    const guest = await h.post<Envelope<{ id: string }>>(
+      "/api/v1/orders",
+      { menu_item_id: itemId, quantity: 1, email: "quokka.fan@example.com", phone: "+1 555 0101" },
+      { headers: { "idempotency-key": "admin-search-guest" } },
+    );
+    expect(guest.status).toBe(201);
+    const ids = async (query: string) => {
+      const res = await list(admin, "orders", query);
+      expect(res.status, query).toBe(200);
+      expect(res.body.meta?.total, query).toBe(res.body.data.length);
+
+      return res.body.data.map((order) => order.id).sort();
+    };
+    // The old name finds the order placed before the rename (and the guest, by email); the new
+    // name the orders placed after it; a guest matching by name and email is counted once.
+    expect(await ids("?q=quokka")).toEqual([before, guest.body.data.id].sort());
+    expect(await ids("?q=QUOKKA%20CURRY")).toEqual([before]);
+    expect(await ids("?q=wombat")).toEqual([after, guest.body.data.id].sort());
+    expect(await ids("?q=stew&status=pending")).toEqual([after, guest.body.data.id].sort());
+    expect(await ids("?q=stew&status=completed")).toEqual([]);
+    expect(await ids("?q=fan@example")).toEqual([guest.body.data.id]);
+    expect(await ids(`?q=${before}`)).toEqual([before]);
+    // Wildcards in q are literal.
+    expect(await ids("?q=quokka%25")).toEqual([]);
+  });
 });

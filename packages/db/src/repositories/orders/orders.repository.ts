@@ -194,19 +194,36 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
 
   async findPage(filter, page) {
     const filters = createFilters();
-    if (filter.q !== undefined) {
-      const pattern = filters.param(substringPattern(filter.q));
-      const id = idParam(filter.q);
-      filters.where(
-        `(o.item_name ILIKE ${pattern} OR o.guest_email ILIKE ${pattern}${id ? ` OR o.id = ${filters.param(id)}` : ""})`,
-      );
-    }
     filters.where(filter.status !== undefined && `o.status = ${filters.param(filter.status)}`);
     if (filter.serviceIds !== undefined) {
       filters.where(
         `o.listing_id IN (SELECT l.id FROM listings l JOIN categories c ON c.id = l.category_id
                            WHERE c.service_id = ANY(${filters.param(filter.serviceIds)}::uuid[]))`,
       );
+    }
+    const scope = filters.sql();
+    let matched: string | undefined;
+    if (filter.q !== undefined) {
+      // Three disjoint branches (so UNION ALL, without a hash to remove duplicates): the orders
+      // carrying a matching item name (the names matched by trigram in menu_item_names, the
+      // orders found on the item-name b-tree, index-only), those whose guest email matches, and
+      // the order whose id is `q`.
+      const pattern = filters.param(substringPattern(filter.q));
+      const id = idParam(filter.q);
+      const names = "(SELECT list FROM names)::text[]";
+      matched = `WITH names AS (SELECT ARRAY(SELECT n.name FROM menu_item_names n WHERE n.name ILIKE ${pattern}) AS list)
+        SELECT o.id, o.created_at FROM orders o WHERE o.item_name = ANY(${names}) AND ${scope}
+        UNION ALL
+        SELECT o.id, o.created_at FROM orders o
+         WHERE o.guest_email ILIKE ${pattern} AND o.item_name <> ALL(${names}) AND ${scope}${
+           id
+             ? `
+        UNION ALL
+        SELECT o.id, o.created_at FROM orders o
+         WHERE o.id = ${filters.param(id)} AND o.item_name <> ALL(${names})
+           AND NOT coalesce(o.guest_email ILIKE ${pattern}, false) AND ${scope}`
+             : ""
+         }`;
     }
     const { rows, total } = await selectPage<OrderRow>(
       db,
@@ -215,7 +232,8 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
         from: "orders o",
         order: { table: "o", direction: "DESC" },
         filters,
-        search: filter.q !== undefined,
+        search: matched !== undefined,
+        matched,
       },
       page,
     );
