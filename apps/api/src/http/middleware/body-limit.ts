@@ -49,7 +49,8 @@ const drain = async (reader: Reader): Promise<boolean> => {
  * a connection the client believes alive.
  */
 export const discardBody = async (request: Request): Promise<boolean> => {
-  if (!request.body || request.bodyUsed) {
+  // bodyUsed first: it does not make the Node adapter build a Request, as reading `body` does.
+  if (request.bodyUsed || !request.body) {
     return true;
   }
   if (request.body.locked) {
@@ -76,14 +77,18 @@ export const limitBody = (maxBytes: number): MiddlewareHandler<AppEnv> => {
 
   return async (c, next) => {
     const raw = c.req.raw;
-    if (!raw.body) {
-      return next();
-    }
     const length = raw.headers.get("content-length");
     if (length !== null && !raw.headers.has("transfer-encoding")) {
       // The HTTP parser holds the body to its Content-Length: a declared length within the limit
-      // needs no counting.
-      return Number.parseInt(length, 10) > maxBytes ? refuse(raw.body.getReader()) : next();
+      // needs no counting. Decided from the headers alone: touching `raw.body` makes the Node
+      // adapter build a whole fetch Request with a web stream over the socket (measured: a tenth of
+      // an order's creation), where `c.req.json()` later reads the body from Node's stream directly.
+      const body = Number.parseInt(length, 10) > maxBytes ? raw.body : null;
+
+      return body ? refuse(body.getReader()) : next();
+    }
+    if (!raw.body) {
+      return next();
     }
     const reader = raw.body.getReader();
     const chunks: Uint8Array[] = [];
