@@ -148,6 +148,7 @@ const main = async () => {
       PATH: env.PATH,
       DATABASE_URL: databaseUrl.toString(),
       TOKEN_SECRET: BENCH_TOKEN_SECRET,
+      NODE_OPTIONS: env.BENCH_REFERENCE_NODE_OPTIONS,
     },
   );
   const apiUrl = `http://127.0.0.1:${apiPort}`;
