@@ -134,6 +134,8 @@ const main = async () => {
     LISTING_PLAN_CURRENCY: "USD",
     LISTING_PLAN_DURATION_DAYS: "30",
     RATE_LIMIT_AUTH_PER_IP: "0",
+    // OUTBOX_* settings of the bench's own environment reach the embedded worker (levers to measure).
+    ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
   };
   const api = start(pinned(0, [process.execPath, "apps/api/dist/start.js"]), apiEnv);
   const reference = start(

@@ -19,6 +19,7 @@ import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
+import { createRecentItems } from "@agora/domain/orders/recent-items";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import type { OutboxWakeup } from "@agora/domain/outbox/outbox.ports";
@@ -239,6 +240,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       clock,
       ids,
       secrets,
+      recentItems: createRecentItems(),
       settings: {
         guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
         guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,

@@ -1,4 +1,5 @@
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
+import type { AccessClaims } from "@agora/domain/identity/identity.types";
 import type { Actor } from "@agora/domain/shared/actor";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
@@ -27,6 +28,8 @@ export type AppVariables = {
   logger: Logger | undefined;
   /** Set by the auth middleware; read it with `actorOf(c)`. */
   actor: Actor | undefined;
+  /** Set by `optionalBearer`: a verified token's claims, its session not yet confirmed. */
+  claims: AccessClaims | undefined;
 };
 
 export type AppEnv = { Bindings: RequestBindings; Variables: AppVariables };

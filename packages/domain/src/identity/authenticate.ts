@@ -1,20 +1,35 @@
 import type { Actor } from "../shared/actor";
 import { UnauthorizedError } from "../shared/app-error";
 import type { IdentityDeps } from "./identity.deps";
+import type { SessionRepository } from "./identity.ports";
+import type { AccessClaims } from "./identity.types";
 
 /**
- * Turns a bearer token into the Actor: the signature and expiry are checked, then one indexed
- * query confirms the session is live and the account active, and supplies the current role (a
- * role change or suspension takes effect on the next request, not when the token expires).
+ * The claims of a bearer token whose signature and expiry check out (401 otherwise). The session
+ * is not confirmed yet: `authenticate` does both; a route whose one write confirms the session
+ * itself (order creation) takes only this.
  */
-export const authenticate = async (
-  { accessTokens, repos, clock }: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">,
+export const verifyBearer = async (
+  { accessTokens, clock }: Pick<IdentityDeps, "accessTokens" | "clock">,
   token: string,
-): Promise<Actor> => {
+): Promise<AccessClaims> => {
   const claims = await accessTokens.verify(token, clock.now());
   if (!claims) {
     throw new UnauthorizedError("The access token is invalid or expired.");
   }
+
+  return claims;
+};
+
+/**
+ * One indexed query confirms the claims' session is live and the account active, and supplies the
+ * current role (a role change or suspension takes effect on the next request, not when the token
+ * expires); 401 otherwise.
+ */
+export const confirmSession = async (
+  { repos }: { repos: { sessions: Pick<SessionRepository, "findActiveActor"> } },
+  claims: AccessClaims,
+): Promise<Actor> => {
   const live = await repos.sessions.findActiveActor(claims.sessionId);
   if (!live || live.userId !== claims.userId) {
     throw new UnauthorizedError("The session has ended; sign in again.");
@@ -22,3 +37,9 @@ export const authenticate = async (
 
   return { userId: live.userId, role: live.role, sessionId: claims.sessionId };
 };
+
+/** Turns a bearer token into the Actor: `verifyBearer`, then `confirmSession`. */
+export const authenticate = async (
+  deps: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">,
+  token: string,
+): Promise<Actor> => confirmSession(deps, await verifyBearer(deps, token));

@@ -3,6 +3,7 @@ import type { IdGenerator } from "../shared/ids";
 import type { SecretBox } from "../shared/secret-box";
 import type { UnitOfWork } from "../shared/unit-of-work";
 import type { OrderRepositories } from "./orders.ports";
+import type { RecentItems } from "./recent-items";
 
 export type OrdersDeps = {
   uow: UnitOfWork<OrderRepositories>;
@@ -11,6 +12,8 @@ export type OrdersDeps = {
   ids: IdGenerator;
   /** Encrypts guest capabilities kept for idempotent replays. */
   secrets: SecretBox;
+  /** Items recently ordered, checked again by each order's write (see RecentItems). */
+  recentItems: RecentItems;
   settings: {
     /** Guest order requests per client address (IPv6 per /64) per hour (0 = no limit). */
     guestOrdersPerIp: number;

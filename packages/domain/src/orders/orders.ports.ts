@@ -1,4 +1,5 @@
 import type { AccountantServiceRepository } from "../administration/administration.ports";
+import type { SessionRepository } from "../identity/identity.ports";
 import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { NewOutboxEvent } from "../outbox/outbox.types";
@@ -18,14 +19,19 @@ export type NewOrder = Omit<Order, "providerUserId" | "status" | "paymentStatus"
 export interface OrderRepository {
   /**
    * Writes the order, its event and (when given) the idempotency record in one atomic statement
-   * (the event's and record's times are the order's `createdAt`). Resolves false, having written
-   * nothing, when a live record with the key refused the insert (see IdempotencyStore.save).
+   * (the event's and record's times are the order's `createdAt`), if what the order was decided
+   * from still holds at that time: its menu item active on a publicly visible listing with the
+   * name, price and currency it copies, and (for a member) `sessionId` live for the customer.
+   * Resolves "placed"; "stale", having written nothing, when that no longer holds; "key_taken",
+   * having written nothing, when a live record with the key refused the insert (see
+   * IdempotencyStore.save).
    */
   place(
     order: NewOrder,
     event: NewOutboxEvent & { id: string },
     record: IdempotencyRecord | undefined,
-  ): Promise<boolean>;
+    sessionId: string | null,
+  ): Promise<"placed" | "stale" | "key_taken">;
   findById(id: string): Promise<Order | null>;
   /** The order whose guest capability hashes to `tokenHash` and is unexpired at `now`. */
   findByGuestToken(id: string, tokenHash: string, now: Date): Promise<Order | null>;
@@ -72,4 +78,6 @@ export type OrderRepositories = {
   audit: AuditLog;
   accountantServices: Pick<AccountantServiceRepository, "coversListing" | "findServiceIdsByAccountants">;
   rateLimits: RateLimiter;
+  /** A member's session, confirmed when an order's write found it (or its item) changed. */
+  sessions: Pick<SessionRepository, "findActiveActor">;
 } & Pick<MarketplaceRepositories, "providers" | "menuItems" | "sales">;

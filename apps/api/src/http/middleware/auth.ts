@@ -1,4 +1,4 @@
-import { authenticate } from "@agora/domain/identity/authenticate";
+import { authenticate, verifyBearer } from "@agora/domain/identity/authenticate";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { requireRole } from "@agora/domain/identity/identity.policy";
 import type { Actor, Role } from "@agora/domain/shared/actor";
@@ -37,15 +37,17 @@ export const requireAuth =
   };
 
 /**
- * Optional bearer (order creation): no Authorization header is a guest; a header that is
- * malformed, expired or revoked is 401 and never falls back to guest.
+ * Optional bearer for a route whose one write confirms the session itself (order creation): a valid
+ * token's claims are put on the context as `claims`; no Authorization header is a guest; a header
+ * that is malformed or expired is 401 and never falls back to guest. The route must confirm the
+ * session (a revoked one is 401 there) before it answers anything but that 401.
  */
-export const optionalAuth =
+export const optionalBearer =
   (deps: AuthDeps): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const token = bearerToken(c);
     if (token !== undefined) {
-      c.set("actor", { ...(await authenticate(deps, token)), requestId: c.env.requestId });
+      c.set("claims", await verifyBearer(deps, token));
     }
     await next();
   };

@@ -91,6 +91,90 @@ describe("orders", () => {
       }
     });
 
+    it("orders at the item's current price and name when it changed since the last order of it", async () => {
+      const dish = await h.orderable({ priceAmount: 800, currency: "EUR" });
+      const first = await order({ menu_item_id: dish.itemId, quantity: 2 }, { token: customer.accessToken });
+      expect(first.body.data).toMatchObject({ unit_price_amount: 800, total_amount: 1600 });
+      await h.patch(
+        `/api/v1/menu-items/${dish.itemId}`,
+        { price_amount: 950, name: "Big Dumplings" },
+        { token: dish.seller.accessToken },
+      );
+      const second = await order({ menu_item_id: dish.itemId, quantity: 2 }, { token: customer.accessToken });
+      expect(second.status).toBe(201);
+      expect(second.body.data).toMatchObject({
+        item_name: "Big Dumplings",
+        unit_price_amount: 950,
+        total_amount: 1900,
+      });
+      const { rows } = await h.db.sql.query<{ unit_price_amount: string | number }>(
+        "SELECT unit_price_amount FROM orders WHERE id = $1",
+        [second.body.data.id],
+      );
+      expect(Number(rows[0]?.unit_price_amount)).toBe(950);
+    });
+
+    it("answers 422 item_unavailable, with nothing written, once a recently ordered item or its listing stops being orderable", async () => {
+      const deactivated = await h.orderable();
+      const expired = await h.orderable();
+      for (const shopOf of [deactivated, expired]) {
+        expect(
+          (await order({ menu_item_id: shopOf.itemId, quantity: 1 }, { token: customer.accessToken })).status,
+        ).toBe(201);
+      }
+      await h.patch(
+        `/api/v1/menu-items/${deactivated.itemId}`,
+        { active: false },
+        { token: deactivated.seller.accessToken },
+      );
+      await h.db.sql.query("UPDATE listings SET subscription_expires_at = $2 WHERE id = $1", [
+        expired.listingId,
+        new Date(h.clock.now().getTime() - 1000),
+      ]);
+      for (const shopOf of [deactivated, expired]) {
+        const res = await order(
+          { menu_item_id: shopOf.itemId, quantity: 1 },
+          { token: customer.accessToken },
+        );
+        expect(res.status).toBe(422);
+        expect(res.body.error.code).toBe("item_unavailable");
+        const { rows } = await h.db.sql.query("SELECT 1 FROM orders WHERE menu_item_id = $1", [
+          shopOf.itemId,
+        ]);
+        expect(rows).toHaveLength(1);
+      }
+    });
+
+    it("answers 401 to a signed-out or suspended member's unexpired token, writing no order and recording nothing under the key", async () => {
+      const leaving = await h.signIn();
+      const suspended = await h.signIn();
+      expect(
+        (await order({ menu_item_id: shop.itemId, quantity: 1 }, { token: leaving.accessToken })).status,
+      ).toBe(201);
+      expect((await h.post("/api/v1/auth/logout", { refresh_token: leaving.refreshToken })).status).toBe(200);
+      await h.db.sql.query("UPDATE users SET status = 'suspended' WHERE id = $1", [suspended.user.id]);
+      const gone = await h.orderable();
+      await h.patch(
+        `/api/v1/menu-items/${gone.itemId}`,
+        { active: false },
+        { token: gone.seller.accessToken },
+      );
+      for (const who of [leaving, suspended]) {
+        for (const itemId of [shop.itemId, gone.itemId]) {
+          const res = await order(
+            { menu_item_id: itemId, quantity: 1 },
+            { token: who.accessToken, key: "k-ended" },
+          );
+          expect(res.status, itemId).toBe(401);
+          expect(res.body.error.code).toBe("unauthorized");
+        }
+        const orders = await h.db.sql.query("SELECT 1 FROM orders WHERE customer_id = $1", [who.user.id]);
+        expect(orders.rows).toHaveLength(who === leaving ? 1 : 0);
+        const keys = await h.db.sql.query("SELECT 1 FROM idempotency_keys WHERE scope = $1", [who.user.id]);
+        expect(keys.rows).toHaveLength(0);
+      }
+    });
+
     it("writes an order.created event that delivers a notification to the provider and the customer", async () => {
       const placed = await place();
       await h.runOutboxOnce({ batchSize: 100 });

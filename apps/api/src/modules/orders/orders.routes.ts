@@ -23,7 +23,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/app-env";
 import { created, idempotencyRequest } from "../../http/idempotency";
-import { actorOf, clientIp, optionalAuth, requireAuth } from "../../http/middleware/auth";
+import { actorOf, clientIp, optionalBearer, requireAuth } from "../../http/middleware/auth";
 import { body, createRouter, errors, json } from "../../http/openapi";
 import { ok } from "../../http/respond";
 import { toOrderDto } from "./orders.presenter";
@@ -109,8 +109,8 @@ export const createOrderRoutes = ({
     summary: "Place an order (member or guest)",
     description:
       "Optional bearer: with a valid token the customer is the caller; without an Authorization header the " +
-      "request is a guest's and needs `email`, `phone` and an `Idempotency-Key`; a malformed or expired token " +
-      "is 401, never a guest fallback. The server copies provider, listing, item name, unit price and currency " +
+      "request is a guest's and needs `email`, `phone` and an `Idempotency-Key`; a malformed or expired token, " +
+      "or one whose session has ended (signed out, account suspended), is 401, never a guest fallback. The server copies provider, listing, item name, unit price and currency " +
       "from the active menu item of a publicly visible listing (422 `item_unavailable` otherwise) and computes " +
       "the total (422 when it would exceed 2^53-1). A guest's 201 carries `guest_access_token` (64 characters, " +
       "valid 90 days) for `GET /guest/orders/{id}`. Idempotency-Key (1-128): the same key and body replay the " +
@@ -120,7 +120,7 @@ export const createOrderRoutes = ({
       "and per guest email (`RATE_LIMIT_GUEST_ORDERS_PER_EMAIL` per hour), replays included: past either, 429 " +
       "`rate_limited` with `Retry-After` (members are not limited this way).",
     security: [{}, ...secured],
-    middleware: [optionalAuth(identity)],
+    middleware: [optionalBearer(identity)],
     request: { headers: createOrderHeadersSchema, ...body(createOrderRequestSchema) },
     responses: {
       201: json(successEnvelope(createdOrderSchema), "Created (or replayed)."),
@@ -188,12 +188,12 @@ export const createOrderRoutes = ({
     .openapi(create, async (c) => {
       const input = c.req.valid("json");
       const key = c.req.valid("header")["idempotency-key"];
-      const actor = c.get("actor");
+      const claims = c.get("claims");
       let caller: OrderCaller;
       let scope: string;
-      if (actor) {
-        caller = { actor };
-        scope = actor.userId;
+      if (claims) {
+        caller = { member: claims };
+        scope = claims.userId;
       } else {
         const missing = [
           ...(input.email === undefined ? [{ path: "email", message: "is required for a guest order" }] : []),

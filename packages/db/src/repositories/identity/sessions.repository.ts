@@ -7,6 +7,12 @@ import type { SqlExecutor } from "../../sql";
 type TokenRow = Pick<RowOf<RefreshToken>, "id" | "session_id" | "expires_at" | "rotated_at"> &
   Pick<RowOf<Session>, "user_id" | "revoked_at"> & { session_created_at: Date };
 
+/**
+ * A live session of session row `s` and user row `u`: not revoked, and the account active. The
+ * one copy of the rule: bearer checks, realtime sockets and the order write use it.
+ */
+export const liveSession = "s.revoked_at IS NULL AND u.status = 'active'";
+
 export const createSessionRepository = (db: SqlExecutor): SessionRepository => ({
   async create(session) {
     await db.query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, $3)", [
@@ -76,7 +82,7 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
   async findActiveActor(sessionId) {
     const { rows } = await db.query<{ id: string; role: string }>(
       `SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.revoked_at IS NULL AND u.status = 'active'`,
+        WHERE s.id = $1 AND ${liveSession}`,
       [sessionId],
       "sessions_active_actor",
     );
@@ -91,7 +97,7 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
     }
     const { rows } = await db.query<{ id: string }>(
       `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = ANY($1::uuid[]) AND s.revoked_at IS NULL AND u.status = 'active'`,
+        WHERE s.id = ANY($1::uuid[]) AND ${liveSession}`,
       [sessionIds],
       "sessions_filter_active",
     );

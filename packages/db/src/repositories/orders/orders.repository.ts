@@ -7,6 +7,8 @@ import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { keyConflict, keyValues } from "../idempotency.repository";
+import { liveSession } from "../identity/sessions.repository";
+import { visibleAt } from "../marketplace/listing-queries";
 
 type OrderRow = Omit<RowOf<OrderModel>, "guest_phone" | "guest_token_hash" | "guest_token_expires_at"> & {
   provider_user_id: string;
@@ -61,44 +63,63 @@ const orderInsert = `INSERT INTO orders (id, customer_id, guest_email, guest_pho
 const orderValues = `$1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::timestamptz, $7::uuid, $8::uuid,
          $9::uuid, $10::text, $11::bigint, $12::int, $13::bigint, $14::text, $15::text, $16::timestamptz,
          $17::timestamptz, $17::timestamptz`;
-const eventInsert = `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, attempts,
-                                  available_at, created_at)
-       SELECT $18::uuid, $19::text, $20::text, $21::text, $22::jsonb, 0, $17::timestamptz, $17::timestamptz
-         FROM placed
-       RETURNING 1`;
+
+// What the order was decided from, checked again by the statement that writes it, at its time $17:
+// the menu item ($9) is still active on a publicly visible listing ($8, provider $7) with the name,
+// price and currency the order copies, and the member's session ($23, null for a guest) is still
+// live for the customer ($2). The same rules as menu_items_public_by_id and sessions_active_actor.
+const fresh = `fresh AS (
+         SELECT EXISTS (
+                  SELECT 1 FROM menu_items m JOIN listings l ON l.id = m.listing_id
+                   WHERE m.id = $9::uuid AND m.active AND m.deleted_at IS NULL AND m.name = $10::text
+                     AND m.price_amount = $11::bigint AND m.currency = $14::text
+                     AND l.id = $8::uuid AND l.provider_id = $7::uuid AND ${visibleAt("$17::timestamptz")})
+                AND ($23::uuid IS NULL OR EXISTS (
+                  SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id
+                   WHERE s.id = $23::uuid AND u.id = $2::uuid AND ${liveSession})) AS ok
+       )`;
+const eventInsert = `events AS (
+         INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, attempts, available_at,
+                                    created_at)
+         SELECT $18::uuid, $19::text, $20::text, $21::text, $22::jsonb, 0, $17::timestamptz, $17::timestamptz
+           FROM placed
+       )`;
+const outcome = "SELECT fresh.ok, (SELECT count(*) FROM placed)::int AS placed FROM fresh";
 
 const placeStatement = {
   name: "orders_place",
-  text: `WITH placed AS (
+  text: `WITH ${fresh}, placed AS (
          ${orderInsert}
-         VALUES (${orderValues})
+         SELECT ${orderValues} FROM fresh WHERE fresh.ok
          RETURNING id
-       )
-       ${eventInsert}`,
+       ), ${eventInsert}
+       ${outcome}`,
 };
 
-// With an idempotency record ($23-$30, its creation time $29 the "now" a live key is judged at,
+// With an idempotency record ($24-$31, its creation time $30 the "now" a live key is judged at,
 // as in IdempotencyStore.save): the key's insert goes first and the order is written
 // from its returned row, so a live key (no row: another request holds it) writes nothing at all.
 // A concurrent insert of the same key waits for the other statement's commit, as in
-// IdempotencyStore.save.
+// IdempotencyStore.save. Nothing is recorded when the reads were stale.
 const placeKeyedStatement = {
   name: "orders_place_keyed",
-  text: `WITH recorded AS (
+  text: `WITH ${fresh}, recorded AS (
          INSERT INTO idempotency_keys (scope, route, key, fingerprint, outcome, sealed_secret, created_at, expires_at)
-         VALUES ($23, $24, $25, $26, $27::jsonb, $28, $29, $30)
-         ${keyConflict("$29")}
+         SELECT $24::text, $25::text, $26::text, $27::text, $28::jsonb, $29::text, $30::timestamptz,
+                $31::timestamptz
+           FROM fresh WHERE fresh.ok
+         ${keyConflict("$30::timestamptz")}
          RETURNING 1
        ), placed AS (
          ${orderInsert}
          SELECT ${orderValues} FROM recorded
          RETURNING id
-       )
-       ${eventInsert}`,
+       ), ${eventInsert}
+       ${outcome}`,
 };
 
 export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
-  async place(order, event, record) {
+  async place(order, event, record, sessionId) {
     const values = [
       order.id,
       order.customerId,
@@ -122,19 +143,20 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
       event.aggregateType,
       event.aggregateId,
       JSON.stringify(event.payload),
+      sessionId,
     ];
-    if (!record) {
-      await db.query(placeStatement.text, values, placeStatement.name);
-
-      return true;
-    }
-    const { rows } = await db.query(
-      placeKeyedStatement.text,
-      [...values, ...keyValues(record)],
-      placeKeyedStatement.name,
+    const { text, name } = record ? placeKeyedStatement : placeStatement;
+    const { rows } = await db.query<{ ok: boolean; placed: number }>(
+      text,
+      record ? [...values, ...keyValues(record)] : values,
+      name,
     );
+    const row = rows[0];
+    if (!row?.ok) {
+      return "stale";
+    }
 
-    return rows.length === 1;
+    return row.placed === 1 ? "placed" : "key_taken";
   },
 
   async findById(id) {

@@ -1,0 +1,37 @@
+import type { PublicMenuItem } from "../marketplace/marketplace.types";
+
+/** How many orderable items a process remembers (a few hundred bytes each). */
+const ITEMS_KEPT = 1024;
+
+/**
+ * Menu items recently read for an order, so the next order of the same item can skip the read. A
+ * remembered item is only a guess: the order's write checks it against the database in the same
+ * statement (`OrderRepository.place` answers "stale" when it no longer holds), and a stale guess is
+ * forgotten and read again. Per process; the oldest entry makes room for a new one.
+ */
+export type RecentItems = {
+  get(menuItemId: string): PublicMenuItem | undefined;
+  remember(item: PublicMenuItem): void;
+  forget(menuItemId: string): void;
+};
+
+export const createRecentItems = (kept = ITEMS_KEPT): RecentItems => {
+  const items = new Map<string, PublicMenuItem>();
+
+  return {
+    get: (menuItemId) => items.get(menuItemId),
+    remember(item) {
+      items.delete(item.menuItemId);
+      if (items.size >= kept) {
+        const oldest = items.keys().next();
+        if (!oldest.done) {
+          items.delete(oldest.value);
+        }
+      }
+      items.set(item.menuItemId, item);
+    },
+    forget(menuItemId) {
+      items.delete(menuItemId);
+    },
+  };
+};
