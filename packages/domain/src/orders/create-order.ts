@@ -92,17 +92,14 @@ const decide = async (
 ): Promise<SingleWrite<CreatedOrder>> => {
   const now = deps.clock.now();
   const item = remembered ?? (await deps.repos.menuItems.findPublicById(input.menuItemId, now));
-  const total = item ? BigInt(item.priceAmount) * BigInt(input.quantity) : MAX_AMOUNT + 1n;
+  const total = item ? BigInt(item.priceAmount) * BigInt(input.quantity) : 0n;
   if (!item || total > MAX_AMOUNT) {
     if (remembered || !sessionConfirmed) {
       throw new ReadAgain();
     }
-    if (!item) {
-      throw new ItemUnavailableError();
-    }
-    throw new ValidationError([
-      { path: "quantity", message: "makes the total larger than the largest amount" },
-    ]);
+    throw item
+      ? new ValidationError([{ path: "quantity", message: "makes the total larger than the largest amount" }])
+      : new ItemUnavailableError();
   }
   deps.recentItems.remember(item);
   const member = "member" in caller ? caller.member : undefined;

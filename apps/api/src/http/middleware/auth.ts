@@ -39,8 +39,9 @@ export const requireAuth =
 /**
  * Optional bearer for a route whose one write confirms the session itself (order creation): a valid
  * token's claims are put on the context as `claims`; no Authorization header is a guest; a header
- * that is malformed or expired is 401 and never falls back to guest. The route must confirm the
- * session (a revoked one is 401 there) before it answers anything but that 401.
+ * that is malformed or expired is 401 and never falls back to guest. The route's use case must
+ * confirm the session (an ended one is 401 there) before anything takes effect or is refused;
+ * only the request's own validation (422) may answer first.
  */
 export const optionalBearer =
   (deps: AuthDeps): MiddlewareHandler<AppEnv> =>
