@@ -7,7 +7,7 @@ const ITEMS_KEPT = 1024;
  * Menu items recently read for an order, so the next order of the same item can skip the read. A
  * remembered item is only a guess: the order's write checks it against the database in the same
  * statement (`OrderRepository.place` answers "stale" when it no longer holds), and a stale guess is
- * forgotten and read again. Per process; the oldest entry makes room for a new one.
+ * forgotten and read again. Per process; the least recently remembered item makes room for a new one.
  */
 export type RecentItems = {
   get(menuItemId: string): PublicMenuItem | undefined;
