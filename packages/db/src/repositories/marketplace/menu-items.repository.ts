@@ -8,6 +8,12 @@ import { type MenuItemJson, visibleAt } from "./listing-queries";
 
 type MenuItemRow = Omit<RowOf<MenuItemModel>, "deleted_at">;
 
+/**
+ * Menu item `m` of listing `l` can be ordered at `now`: active, not deleted, on a publicly visible
+ * listing. The one copy of the rule: the public item read and the order's write check it.
+ */
+export const orderableAt = (now: string) => `m.active AND m.deleted_at IS NULL AND ${visibleAt(now)}`;
+
 /** A menu item from a row, or from its `json_build_object` (timestamps as text). */
 export const toMenuItem = (item: MenuItemJson | MenuItemRow): MenuItem => ({
   id: item.id,
@@ -68,7 +74,7 @@ export const createMenuItemRepository = (db: SqlExecutor): MenuItemRepository =>
          FROM menu_items m
          JOIN listings l ON l.id = m.listing_id
          JOIN provider_profiles p ON p.id = l.provider_id
-        WHERE m.id = $2 AND m.active AND m.deleted_at IS NULL AND ${visibleAt("$1")}`,
+        WHERE m.id = $2 AND ${orderableAt("$1")}`,
       [now, idParam(id)],
       "menu_items_public_by_id",
     );

@@ -8,7 +8,7 @@ import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { keyConflict, keyValues } from "../idempotency.repository";
 import { liveSession } from "../identity/sessions.repository";
-import { visibleAt } from "../marketplace/listing-queries";
+import { orderableAt } from "../marketplace/menu-items.repository";
 
 type OrderRow = Omit<RowOf<OrderModel>, "guest_phone" | "guest_token_hash" | "guest_token_expires_at"> & {
   provider_user_id: string;
@@ -67,13 +67,13 @@ const orderValues = `$1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::times
 // What the order was decided from, checked again by the statement that writes it, at its time $17:
 // the menu item ($9) is still active on a publicly visible listing ($8, provider $7) with the name,
 // price and currency the order copies, and the member's session ($23, null for a guest) is still
-// live for the customer ($2). The same rules as menu_items_public_by_id and sessions_active_actor.
+// live for the customer ($2): the rules of orderableAt and liveSession.
 const fresh = `fresh AS (
          SELECT EXISTS (
                   SELECT 1 FROM menu_items m JOIN listings l ON l.id = m.listing_id
-                   WHERE m.id = $9::uuid AND m.active AND m.deleted_at IS NULL AND m.name = $10::text
-                     AND m.price_amount = $11::bigint AND m.currency = $14::text
-                     AND l.id = $8::uuid AND l.provider_id = $7::uuid AND ${visibleAt("$17::timestamptz")})
+                   WHERE m.id = $9::uuid AND m.name = $10::text AND m.price_amount = $11::bigint
+                     AND m.currency = $14::text AND l.id = $8::uuid AND l.provider_id = $7::uuid
+                     AND ${orderableAt("$17::timestamptz")})
                 AND ($23::uuid IS NULL OR EXISTS (
                   SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id
                    WHERE s.id = $23::uuid AND u.id = $2::uuid AND ${liveSession})) AS ok
