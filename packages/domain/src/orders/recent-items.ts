@@ -1,4 +1,5 @@
 import type { PublicMenuItem } from "../marketplace/marketplace.types";
+import { createBoundedMap } from "../shared/bounded-map";
 
 /** How many orderable items a process remembers (a few hundred bytes each). */
 const ITEMS_KEPT = 1024;
@@ -16,22 +17,11 @@ export type RecentItems = {
 };
 
 export const createRecentItems = (kept = ITEMS_KEPT): RecentItems => {
-  const items = new Map<string, PublicMenuItem>();
+  const items = createBoundedMap<string, PublicMenuItem>(kept);
 
   return {
     get: (menuItemId) => items.get(menuItemId),
-    remember(item) {
-      items.delete(item.menuItemId);
-      if (items.size >= kept) {
-        const oldest = items.keys().next();
-        if (!oldest.done) {
-          items.delete(oldest.value);
-        }
-      }
-      items.set(item.menuItemId, item);
-    },
-    forget(menuItemId) {
-      items.delete(menuItemId);
-    },
+    remember: (item) => items.set(item.menuItemId, item),
+    forget: (menuItemId) => items.delete(menuItemId),
   };
 };

@@ -1,6 +1,7 @@
 import type { AccessTokenIssuer } from "@agora/domain/identity/identity.ports";
 import type { AccessClaims } from "@agora/domain/identity/identity.types";
 import { type Role, roles } from "@agora/domain/shared/actor";
+import { createBoundedMap } from "@agora/domain/shared/bounded-map";
 import { jwtVerify, SignJWT } from "jose";
 
 export const TOKEN_ISSUER = "agora";
@@ -22,7 +23,7 @@ export const VERIFIED_TOKENS_KEPT = 4096;
  * request against the database, as before.
  */
 export const createJwtAccessTokens = (secret: string, ttlSeconds: number): AccessTokenIssuer => {
-  const verified = new Map<string, { claims: AccessClaims; exp: number }>();
+  const verified = createBoundedMap<string, { claims: AccessClaims; exp: number }>(VERIFIED_TOKENS_KEPT);
   let key: ReturnType<typeof crypto.subtle.importKey> | undefined;
   const signingKey = () =>
     (key ??= crypto.subtle.importKey(
@@ -77,13 +78,6 @@ export const createJwtAccessTokens = (secret: string, ttlSeconds: number): Acces
           return null;
         }
         const claims = Object.freeze({ userId: sub, sessionId: sid, role: role as Role });
-        if (verified.size >= VERIFIED_TOKENS_KEPT) {
-          // The oldest remembered first (a Map iterates in insertion order).
-          for (const old of verified.keys()) {
-            verified.delete(old);
-            break;
-          }
-        }
         verified.set(token, { claims, exp });
 
         return claims;
