@@ -15,20 +15,30 @@ const MAX_ISSUES = 10;
  */
 export const unstorableTextIssues = (value: unknown, target: string): FieldIssue[] => {
   const issues: FieldIssue[] = [];
-  // Iterative: validated input can still be deep (records, arrays), and recursion has a limit.
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  // Iterative: validated input can still be deep (records, arrays), and recursion has a limit. A
+  // node's path is kept as its parent's node and key, and spelled out only for an issue: valid
+  // input (nearly all of it) allocates no path strings.
+  type Node = { value: unknown; parent: Node | undefined; key: string };
+  const pathOf = (node: Node): string => {
+    const keys: string[] = [];
+    for (let at: Node | undefined = node; at?.parent !== undefined; at = at.parent) {
+      keys.push(at.key);
+    }
+
+    return keys.length > 0 ? keys.reverse().join(".") : target === "json" ? "body" : target;
+  };
+  const stack: Node[] = [{ value, parent: undefined, key: "" }];
   while (stack.length > 0 && issues.length < MAX_ISSUES) {
     const next = stack.pop();
     if (next === undefined) {
       break;
     }
-    const at = next.path.join(".") || (target === "json" ? "body" : target);
     if (typeof next.value === "string") {
       if (next.value.includes(NUL)) {
-        issues.push({ path: at, message: "must not contain the NUL character (U+0000)" });
+        issues.push({ path: pathOf(next), message: "must not contain the NUL character (U+0000)" });
       } else if (LONE_SURROGATE.test(next.value)) {
         issues.push({
-          path: at,
+          path: pathOf(next),
           message: "must be well-formed Unicode (a lone surrogate is not a character)",
         });
       }
@@ -37,11 +47,17 @@ export const unstorableTextIssues = (value: unknown, target: string): FieldIssue
     if (typeof next.value !== "object" || next.value === null) {
       continue;
     }
-    for (const [key, inner] of Object.entries(next.value)) {
-      if (key.includes(NUL) || LONE_SURROGATE.test(key)) {
-        issues.push({ path: at, message: "must not have a key containing U+0000 or a lone surrogate" });
+    for (const key in next.value) {
+      if (!Object.hasOwn(next.value, key)) {
+        continue;
       }
-      stack.push({ value: inner, path: [...next.path, key] });
+      if (key.includes(NUL) || LONE_SURROGATE.test(key)) {
+        issues.push({
+          path: pathOf(next),
+          message: "must not have a key containing U+0000 or a lone surrogate",
+        });
+      }
+      stack.push({ value: (next.value as Record<string, unknown>)[key], parent: next, key });
     }
   }
 
