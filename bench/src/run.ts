@@ -103,6 +103,14 @@ const load = (spec: Record<string, unknown>): LoadResult => {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/**
+ * Node's own flags for the API, as the image's CMD passes them (V8 flags that NODE_OPTIONS may not
+ * carry): the old generation grows by 30% past what a collection left, as V8 grows it in a small
+ * container, instead of up to 4× on a large host (README, "Memory"). BENCH_NODE_FLAGS replaces them
+ * (space-separated; empty for none).
+ */
+const apiNodeFlags = (env.BENCH_NODE_FLAGS ?? "--heap-growing-percent=30").split(" ").filter(Boolean);
+
 const main = async () => {
   if (!existsSync(path.join(repo, "apps/api/dist/start.js"))) {
     throw new Error("apps/api/dist is missing: `pnpm bench` builds it first");
@@ -137,7 +145,7 @@ const main = async () => {
     // OUTBOX_* settings of the bench's own environment reach the embedded worker (levers to measure).
     ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
   };
-  const api = start(pinned(0, [process.execPath, "apps/api/dist/start.js"]), apiEnv);
+  const api = start(pinned(0, [process.execPath, ...apiNodeFlags, "apps/api/dist/start.js"]), apiEnv);
   const reference = start(
     pinned(0, [
       process.execPath,
@@ -180,7 +188,7 @@ const main = async () => {
       tokenSecret: BENCH_TOKEN_SECRET,
       async startApi(overrides: Record<string, string> = {}) {
         const port = await freePort();
-        const child = start(pinned(0, [process.execPath, "apps/api/dist/main.js"]), {
+        const child = start(pinned(0, [process.execPath, ...apiNodeFlags, "apps/api/dist/main.js"]), {
           ...apiEnv,
           PORT: String(port),
           WORKER: "off",
