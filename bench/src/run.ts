@@ -105,11 +105,11 @@ const fmt = (n: number, digits = 0) =>
 
 /**
  * Node's own flags for the API, as the image's CMD passes them (V8 flags that NODE_OPTIONS may not
- * carry): the old generation grows by 30% past what a collection left, as V8 grows it in a small
+ * carry): the old generation grows by 50% past what a collection left, as V8 grows it in a small
  * container, instead of up to 4× on a large host (README, "Memory"). BENCH_NODE_FLAGS replaces them
  * (space-separated; empty for none).
  */
-const apiNodeFlags = (env.BENCH_NODE_FLAGS ?? "--heap-growing-percent=30").split(" ").filter(Boolean);
+const apiNodeFlags = (env.BENCH_NODE_FLAGS ?? "--heap-growing-percent=50").split(" ").filter(Boolean);
 
 const main = async () => {
   if (!existsSync(path.join(repo, "apps/api/dist/start.js"))) {
@@ -169,7 +169,7 @@ const main = async () => {
     connections: number;
     agora: LoadResult;
     reference: LoadResult | undefined;
-    /** The API process's resident memory (MiB): before the row's load, and its peak during it. */
+    /** The serving API process's resident memory (MiB): before the row's load, and its peak during it. */
     rss: { idle: number | undefined; peak: number | undefined };
   }[] = [];
   const apiRss = watchRss(api.pid);
@@ -177,6 +177,10 @@ const main = async () => {
   const reports: string[] = [];
   // API processes a scenario starts beside the first (the realtime fan-out across processes).
   const extraApis: ChildProcess[] = [];
+  // The resident memory of each process a row may be served by, by its URL: the API, and those
+  // started for a scenario (coalescing off), so a row's MiB are those of the process it loaded.
+  const watched = new Map<string, { pid: number | undefined; rss: ReturnType<typeof watchRss> }>();
+  watched.set(apiUrl, { pid: api.pid, rss: apiRss });
   let drain: DrainResult | undefined;
   try {
     await waitForHealth(apiUrl, api, "/ready");
@@ -196,6 +200,7 @@ const main = async () => {
         });
         extraApis.push(child);
         const url = `http://127.0.0.1:${port}`;
+        watched.set(url, { pid: child.pid, rss: watchRss(child.pid) });
         await waitForHealth(url, child);
 
         return {
@@ -238,8 +243,9 @@ const main = async () => {
       for (const connections of scenario.connections) {
         const base = { connections, durationSeconds, warmupSeconds, ...scenario.request, ...prepared };
         process.stderr.write(`  ${scenario.name} @${connections}:`);
-        const idle = rssMiB(api.pid);
-        apiRss.reset();
+        const served = watched.get(scenarioApiUrl ?? apiUrl) ?? { pid: api.pid, rss: apiRss };
+        const idle = rssMiB(served.pid);
+        served.rss.reset();
         // Rounds alternate which server goes first; the median round (by ratio) is reported, so
         // one noisy measurement on a shared machine does not decide the figure.
         const measured: { agora: LoadResult; reference: LoadResult | undefined }[] = [];
@@ -267,7 +273,7 @@ const main = async () => {
         const median = measured[Math.floor(measured.length / 2)] ?? measured[0];
         process.stderr.write("\n");
         if (median) {
-          const rss = { idle, peak: apiRss.peak() };
+          const rss = { idle, peak: served.rss.peak() };
           rows.push({ scenario, connections, agora: median.agora, reference: median.reference, rss });
         }
       }
@@ -282,7 +288,7 @@ const main = async () => {
       drain = await runDrain({ adminUrl, repo, baseEnv: apiEnv, orderRate: orders?.agora.requestsPerSecond });
     }
   } finally {
-    await apiRss.stop();
+    await Promise.all([...watched.values()].map((process) => process.rss.stop()));
     for (const child of extraApis) {
       child.kill("SIGTERM");
     }
@@ -341,7 +347,7 @@ const main = async () => {
   const cpu = spawnSync("sh", ["-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {
     encoding: "utf8",
   }).stdout.trim();
-  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the API process's resident memory (VmRSS) before each row and its highest during the row's runs; load average at the end ${loadavg()
+  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the resident memory (VmRSS) of the API process that served the row, before the row and its highest during the row's runs; load average at the end ${loadavg()
     .map((n) => n.toFixed(1))
     .join(" / ")} (1 / 5 / 15 min).`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");

@@ -77,8 +77,8 @@ describe("infra/Dockerfile", () => {
     [
       "a shell-form CMD",
       replace(
-        /CMD \["node", "--heap-growing-percent=30", "dist\/main\.js"\]\s*$/,
-        "CMD node --heap-growing-percent=30 dist/main.js\n",
+        /CMD \["node", "--heap-growing-percent=50", "dist\/main\.js"\]\s*$/,
+        "CMD node --heap-growing-percent=50 dist/main.js\n",
       ),
       "exec form",
     ],
@@ -106,7 +106,7 @@ describe("infra/Dockerfile", () => {
     const parsed = parseDockerfile(text);
     // The API's old generation grows as in a small container, whatever the host (README, "Memory").
     const cmds: Record<string, string[]> = {
-      api: ["node", "--heap-growing-percent=30", "dist/main.js"],
+      api: ["node", "--heap-growing-percent=50", "dist/main.js"],
       worker: ["node", "dist/main.js"],
     };
     for (const name of ["api", "worker"]) {
