@@ -288,7 +288,7 @@ const main = async () => {
       drain = await runDrain({ adminUrl, repo, baseEnv: apiEnv, orderRate: orders?.agora.requestsPerSecond });
     }
   } finally {
-    await Promise.all([...watched.values()].map((process) => process.rss.stop()));
+    await Promise.all([...watched.values()].map((served) => served.rss.stop()));
     for (const child of extraApis) {
       child.kill("SIGTERM");
     }
