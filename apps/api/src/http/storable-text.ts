@@ -47,10 +47,7 @@ export const unstorableTextIssues = (value: unknown, target: string): FieldIssue
     if (typeof next.value !== "object" || next.value === null) {
       continue;
     }
-    for (const key in next.value) {
-      if (!Object.hasOwn(next.value, key)) {
-        continue;
-      }
+    for (const key of Object.keys(next.value)) {
       if (key.includes(NUL) || LONE_SURROGATE.test(key)) {
         issues.push({
           path: pathOf(next),
