@@ -178,7 +178,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const ids = uuidV7Ids;
   const mail = overrides.mail ?? createMailer(config, logger);
   const repos = createRepositories(database.sql, database.prisma, ids, {
-    listings: { coalesce: config.listingsCoalesce },
+    listings: { coalesce: config.listingsCoalesce, cacheEntries: config.listingsCacheEntries },
   });
   const fcm = overrides.push ? undefined : createPush(config);
   const push = overrides.push ?? fcm?.sender;

@@ -364,6 +364,23 @@ describe("configuration", () => {
     expect(coalesce("no")).toBe("refused");
   });
 
+  it("keeps 1,000 listing pages per process unless LISTINGS_CACHE_ENTRIES says otherwise (0: none)", () => {
+    const entries = (value: string | undefined) => {
+      const result = loadConfig({
+        DATA_DIR: tempDir(),
+        ...(value === undefined ? {} : { LISTINGS_CACHE_ENTRIES: value }),
+      });
+
+      return result.ok ? result.config.listingsCacheEntries : result.errors[0];
+    };
+    expect(entries(undefined)).toBe(1_000);
+    expect(entries("")).toBe(1_000);
+    expect(entries("0")).toBe(0);
+    expect(entries("5000")).toBe(5_000);
+    expect(entries("-1")).toMatch(/^LISTINGS_CACHE_ENTRIES: /);
+    expect(entries("many")).toMatch(/^LISTINGS_CACHE_ENTRIES: /);
+  });
+
   it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {
     const result = loadConfig({
       DATA_DIR: tempDir(),

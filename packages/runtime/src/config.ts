@@ -135,6 +135,9 @@ const envSchema = z.object({
   // Benchmarking switch (README, bench): `off` turns off the coalescing of identical listing
   // searches in flight, to measure what the queries themselves cost. Read only when set.
   LISTINGS_COALESCE: z.enum(["on", "off", ""]).optional(),
+  // Public listing pages (browse and search) each API process keeps, served again only while the
+  // catalog is unchanged (README, "Listing page cache"); 0 turns the cache off.
+  LISTINGS_CACHE_ENTRIES: intFrom(0, 100_000, 1_000),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -258,6 +261,8 @@ export type Config = Readonly<{
   logLevel: string;
   /** Identical public listing searches in flight share one query (LISTINGS_COALESCE=off: not; a bench switch). */
   listingsCoalesce: boolean;
+  /** Public listing pages kept per process, each served only while the catalog is unchanged (0: none). */
+  listingsCacheEntries: number;
 }>;
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -499,6 +504,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     listingsCoalesce: env.LISTINGS_COALESCE !== "off",
+    listingsCacheEntries: env.LISTINGS_CACHE_ENTRIES,
   };
 
   return { ok: true, config: Object.freeze(config) };
@@ -545,6 +551,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     trustProxy: false,
     logLevel: "silent",
     listingsCoalesce: true,
+    listingsCacheEntries: 1_000,
     ...overrides,
   } satisfies Config);
 

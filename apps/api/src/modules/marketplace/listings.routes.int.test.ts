@@ -687,3 +687,124 @@ describe("listing search", () => {
     expect((await search(`?q=${"x".repeat(120)}&limit=100`)).status).toBe(200);
   });
 });
+
+describe("listing page cache: a repeated page is served again only while it is still the answer", () => {
+  let h: Harness;
+  let provider: Awaited<ReturnType<Harness["provider"]>>;
+  let categoryId: string;
+
+  type PageBody = {
+    data: {
+      id: string;
+      name: string;
+      provider_name: string;
+      category_name: string;
+      featured: boolean;
+      menu_items: { name: string; price_amount: number }[];
+    }[];
+    meta: { total: number };
+  };
+
+  beforeAll(async () => {
+    h = await createHarness();
+    provider = await h.provider({ displayName: "Saffron House" });
+    categoryId = await h.categoryId(4);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const pages = async (q: string) => {
+    const search = await h.get<PageBody>(`/api/v1/listings?q=${q}`);
+    const browse = await h.get<PageBody>(`/api/v1/listings?category_id=${categoryId}&limit=100`);
+    expect([search.status, browse.status]).toEqual([200, 200]);
+
+    return { search: search.body, browse: browse.body };
+  };
+
+  it("serves the cached page until a committed change to any catalog table moves the stamp", async () => {
+    const id = await h.listing(provider.providerId, {
+      name: "Quince Stall",
+      categoryId,
+      items: [{ name: "Tea", priceAmount: 300 }],
+    });
+    const first = await pages("quince");
+    expect(first.search.data.map((l) => l.name)).toEqual(["Quince Stall"]);
+    expect(first.browse.data.find((l) => l.id === id)?.name).toBe("Quince Stall");
+
+    // A write that does not move the stamp (the trigger's once-per-transaction mark set first):
+    // both pages are served from the cache, so they still show the old name.
+    await h.db.sql.transaction(async (tx) => {
+      await tx.query("SELECT set_config('agora.catalog_changed', 'on', true)");
+      await tx.query("UPDATE listings SET name = 'Quince Unseen' WHERE id = $1", [id]);
+    });
+    const cached = await pages("quince");
+    expect(cached.search.data.map((l) => l.name)).toEqual(["Quince Stall"]);
+    expect(cached.browse.data.find((l) => l.id === id)?.name).toBe("Quince Stall");
+
+    // Every table a public page shows, written directly (no API call): the next read sees it.
+    const changes: [string, unknown[], (page: PageBody) => unknown, unknown][] = [
+      [
+        "UPDATE listings SET name = 'Quince Stand' WHERE id = $1",
+        [id],
+        (p) => p.data[0]?.name,
+        "Quince Stand",
+      ],
+      [
+        "UPDATE menu_items SET price_amount = 450 WHERE listing_id = $1",
+        [id],
+        (p) => p.data[0]?.menu_items[0]?.price_amount,
+        450,
+      ],
+      [
+        "UPDATE provider_profiles SET display_name = 'Quince Brothers' WHERE id = $1",
+        [provider.providerId],
+        (p) => p.data[0]?.provider_name,
+        "Quince Brothers",
+      ],
+      [
+        "UPDATE categories SET name = 'Quince Things' WHERE id = $1",
+        [categoryId],
+        (p) => p.data[0]?.category_name,
+        "Quince Things",
+      ],
+    ];
+    for (const [statement, values, shown, expected] of changes) {
+      await h.db.sql.query(statement, values);
+      const after = await pages("quince");
+      expect(shown(after.search)).toEqual(expected);
+      expect(shown({ ...after.browse, data: after.browse.data.filter((l) => l.id === id) })).toEqual(
+        expected,
+      );
+    }
+  });
+
+  it("does not serve a page past the moment time alone changes it (a featured end, an expiry)", async () => {
+    const start = h.clock.now();
+    const id = await h.listing(provider.providerId, {
+      name: "Medlar Cart",
+      categoryId,
+      featuredUntil: new Date(start.getTime() + 3600_000),
+      expiresAt: new Date(start.getTime() + 2 * 3600_000),
+    });
+    try {
+      const featured = await pages("medlar");
+      expect(featured.search.data.map((l) => [l.id, l.featured])).toEqual([[id, true]]);
+      expect(featured.browse.data[0]).toMatchObject({ id, featured: true });
+      const browseTotal = featured.browse.meta.total;
+
+      h.clock.advance(3600_000);
+      const ended = await pages("medlar");
+      expect(ended.search.data.map((l) => [l.id, l.featured])).toEqual([[id, false]]);
+      expect(ended.browse.data.find((l) => l.id === id)?.featured).toBe(false);
+
+      h.clock.advance(3600_000);
+      const expired = await pages("medlar");
+      expect(expired.search).toMatchObject({ data: [], meta: { total: 0 } });
+      expect(expired.browse.data.map((l) => l.id)).not.toContain(id);
+      expect(expired.browse.meta.total).toBe(browseTotal - 1);
+    } finally {
+      h.clock.set(start);
+    }
+  });
+});

@@ -82,7 +82,10 @@ export const createListingRoutes = ({
       "`validation_failed`; an empty `q` browses). Featured listings (featured-until in the future) come " +
       "first, then the most recently updated, then by id. `meta` carries `{ limit, offset, total }`. A " +
       "non-integer limit or offset is 400 `invalid_pagination`; out of range (limit 1-100, offset 0 or " +
-      "more), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422.",
+      "more), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422. Pages may be " +
+      "served from the server's cache, but only while they are still exactly the answer: every committed " +
+      "change to a listing, menu item, provider or category, and every expiry or featured end that " +
+      "touches a page, is seen by the next request.",
     request: { query: listingSearchQuerySchema },
     responses: {
       200: json(successEnvelope(z.array(publicListingSchema), pageMetaSchema), "A page of listings."),

@@ -112,8 +112,16 @@ const publicTotal = (hasCategory: boolean) => {
 };
 
 /**
+ * The catalog's change stamp, read in the statement's own snapshot: a page cached with it is the
+ * catalog as of that stamp (see catalog_stamp in the migrations).
+ */
+const catalogStamp = "(SELECT version FROM catalog_stamp WHERE id = 1) AS stamp";
+
+/**
  * Browse (no q): featured and other listings are two index-ordered branches, each cut at
  * offset + limit, then merged and paged; the total comes from the per-day counters (publicTotal).
+ * valid_until: the first moment time alone changes the answer (a public listing of the filter
+ * expires or stops being featured), from the expiry and featured indexes.
  * Parameters: $1 now, $2 offset + limit, $3 offset, $4 limit, [$5 category].
  */
 const browseStatement = (hasCategory: boolean) => {
@@ -136,13 +144,19 @@ const browseStatement = (hasCategory: boolean) => {
         ORDER BY featured DESC, updated_at DESC, id DESC
         OFFSET $3 LIMIT $4
       )
-      SELECT ${publicTotal(hasCategory)} AS total, ${pageJson}`,
+      SELECT ${catalogStamp}, LEAST(
+          (SELECT min(l.subscription_expires_at) FROM listings l WHERE ${visible}${filters}),
+          (SELECT min(l.featured_until) FROM listings l
+            WHERE ${visible}${filters} AND l.featured_until IS NOT NULL AND l.featured_until > $1)
+        ) AS valid_until,
+        ${publicTotal(hasCategory)} AS total, ${pageJson}`,
   };
 };
 
 /**
- * Search (q): the trigram index finds the matches once (materialized), and both the total and the
- * page (featured first, then most recent, then id) come from that set.
+ * Search (q): the trigram index finds the matches once (materialized), and the total, the page
+ * (featured first, then most recent, then id) and valid_until (the first expiry or featured end
+ * among the matches) come from that set.
  * Parameters: $1 now, $2 offset, $3 limit, $4 pattern, [$5 category].
  */
 const queryStatement = (hasCategory: boolean) => {
@@ -152,15 +166,20 @@ const queryStatement = (hasCategory: boolean) => {
     name: `listings_search${hasCategory ? "_category" : ""}`,
     text: `
       WITH matched AS MATERIALIZED (
-        SELECT l.id, l.updated_at, COALESCE(l.featured_until > $1, false) AS featured
+        SELECT l.id, l.updated_at, COALESCE(l.featured_until > $1, false) AS featured,
+               l.subscription_expires_at, l.featured_until
           FROM listings l
          WHERE ${visible} AND l.search_text LIKE $4${filters}
+      ), figures AS (
+        SELECT count(*)::int AS total,
+               LEAST(min(subscription_expires_at), min(featured_until) FILTER (WHERE featured)) AS valid_until
+          FROM matched
       ), page AS (
         SELECT id, updated_at, featured FROM matched
          ORDER BY featured DESC, updated_at DESC, id DESC
         OFFSET $2 LIMIT $3
       )
-      SELECT (SELECT count(*)::int FROM matched) AS total, ${pageJson}`,
+      SELECT ${catalogStamp}, figures.valid_until, figures.total, ${pageJson} FROM figures`,
   };
 };
 

@@ -4,6 +4,7 @@ import type { Page } from "@agora/domain/shared/page";
 import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { Listing as ListingModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
+import { createBatchedRead, createListingPageCache } from "../../listing-cache";
 import type { RowOf } from "../../rows";
 import { createSingleFlight } from "../../single-flight";
 import type { SqlExecutor } from "../../sql";
@@ -88,7 +89,27 @@ export type ListingRepositoryOptions = {
    * queries themselves (LISTINGS_COALESCE=off).
    */
   coalesce?: boolean;
+  /**
+   * Public pages kept and served again while the catalog stamp and time leave them the answer
+   * (listing-cache.ts); 0 or unset keeps none.
+   */
+  cacheEntries?: number;
 };
+
+type SearchRow = {
+  stamp: string | number | bigint | null;
+  valid_until: Date | string | null;
+  total: number;
+  items: PublicListingJson[];
+};
+type ReadPage = {
+  page: Page<PublicListing>;
+  stamp: string | undefined;
+  readAt: Date;
+  validUntil: Date | null;
+};
+
+const stampStatement = { name: "catalog_stamp", text: "SELECT version FROM catalog_stamp WHERE id = 1" };
 
 export const createListingRepository = (
   db: SqlExecutor,
@@ -97,8 +118,21 @@ export const createListingRepository = (
   // Identical searches arriving while one runs share its result (public, anonymous, read-heavy).
   const coalesce =
     options.coalesce === false
-      ? (_key: string, work: () => Promise<Page<PublicListing>>) => work()
-      : createSingleFlight<Page<PublicListing>>();
+      ? (_key: string, work: () => Promise<ReadPage>) => work()
+      : createSingleFlight<ReadPage>();
+  const cache = options.cacheEntries
+    ? createListingPageCache<Page<PublicListing>>(options.cacheEntries)
+    : undefined;
+  // Per request, but one read at a time for all of them (each still one that began after it asked).
+  const readStamp = createBatchedRead(async () => {
+    const { rows } = await db.query<{ version: string | number | bigint }>(
+      stampStatement.text,
+      [],
+      stampStatement.name,
+    );
+
+    return rows[0] === undefined ? undefined : String(rows[0].version);
+  });
 
   return {
     async create(listing, at) {
@@ -164,25 +198,40 @@ export const createListingRepository = (
       return rows[0] ? toPublicListing(rows[0].listing) : null;
     },
 
-    search(search, now) {
+    async search(search, now) {
       // A category id that is not a UUID names no category: bound as NULL, it matches nothing.
       const query = listingSearchQuery(
         search.categoryId === undefined ? search : { ...search, categoryId: idParam(search.categoryId) },
         now,
       );
+      // The statement and its values but `now` (the cache checks time against the page's span).
+      const key = `${query.name}|${JSON.stringify(query.values.slice(1))}`;
+      if (cache) {
+        const stamp = await readStamp();
+        const cached = stamp === undefined ? undefined : cache.get(key, stamp, now);
+        if (cached) {
+          return cached;
+        }
+      }
       // Same statement and values, to the second: the visibility check uses `now`.
-      const key = `${query.name}|${Math.floor(now.getTime() / 1000)}|${query.values.slice(1).join("|")}`;
-
-      return coalesce(key, async () => {
-        const { rows } = await db.query<{ total: number; items: PublicListingJson[] }>(
-          query.text,
-          query.values,
-          query.name,
-        );
+      const read = await coalesce(`${key}|${Math.floor(now.getTime() / 1000)}`, async () => {
+        const { rows } = await db.query<SearchRow>(query.text, query.values, query.name);
         const row = rows[0];
 
-        return { total: row?.total ?? 0, items: (row?.items ?? []).map(toPublicListing) };
+        return {
+          page: { total: row?.total ?? 0, items: (row?.items ?? []).map(toPublicListing) },
+          stamp: row?.stamp == null ? undefined : String(row.stamp),
+          readAt: now,
+          validUntil: row?.valid_until == null ? null : new Date(row.valid_until),
+        };
       });
+      // Kept with the stamp and `now` of the statement that read it (a coalesced request shares a
+      // page read a moment before it came).
+      if (cache && read.stamp !== undefined) {
+        cache.set(key, read.page, read.stamp, read.readAt, read.validUntil);
+      }
+
+      return read.page;
     },
 
     async update(id, changes, at) {
