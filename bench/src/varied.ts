@@ -1,10 +1,11 @@
 // Listing reads as varied traffic sends them, instead of one query repeated (which measures only
 // the coalescing of identical searches in flight): search terms drawn from a Zipf distribution over
 // more than 10,000 terms built from the seeded listings, browse over categories and pages, and
-// listing reads spread over the seeded ids. Each is measured twice: against the API as it runs
-// (coalescing on), and against a second API process started with the bench switch
-// LISTINGS_COALESCE=off; each beside the raw reference running the same SQL on the same requests.
-import { mkdtempSync, writeFileSync } from "node:fs";
+// listing reads spread over the seeded ids. Each is measured against the API as it runs (coalescing
+// on) and against a second API process started with the bench switch LISTINGS_COALESCE=off; browse
+// and search also against a third with the listing page cache off too (LISTINGS_CACHE_ENTRIES=0):
+// the queries themselves. Each beside the raw reference running the same SQL on the same requests.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { marketplace, withClient } from "./data.ts";
@@ -62,7 +63,10 @@ const shuffle = <T>(list: T[], random: () => number): T[] => {
 };
 
 const listFile = (name: string, lines: string[]) => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "agora-bench-varied-")), `${name}.txt`);
+  const dir = mkdtempSync(path.join(tmpdir(), "agora-bench-varied-"));
+  // Gone with the run (they are tens of MiB each).
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, `${name}.txt`);
   writeFileSync(file, `${lines.join("\n")}\n`);
 
   return file;
@@ -160,20 +164,33 @@ const readPaths = (databaseUrl: string) => {
   return readList;
 };
 
-/** One API process with coalescing off, shared by the scenarios below (stopped when the run ends). */
-let uncoalesced: Promise<string> | undefined;
-const uncoalescedApi = (context: BenchContext) => {
-  uncoalesced ??= context.startApi({ LISTINGS_COALESCE: "off" }).then((api) => api.url);
+/** One API process per switched-off mode, shared by the scenarios below (stopped when the run ends). */
+const apis = new Map<string, Promise<string>>();
+const apiWith = (env: Record<string, string>) => (context: BenchContext) => {
+  const key = JSON.stringify(env);
+  const started = apis.get(key) ?? context.startApi(env).then((api) => api.url);
+  apis.set(key, started);
 
-  return uncoalesced;
+  return started;
 };
 
-const modes = [
-  { label: "coalescing on", api: async (_context: BenchContext) => undefined },
-  { label: "coalescing off", api: uncoalescedApi },
-] as const;
+type Mode = { label: string; api: (context: BenchContext) => Promise<string | undefined> };
 
-const varied = (name: string, path: string, paths: (databaseUrl: string) => Promise<string>): Scenario[] =>
+const served: Mode = { label: "coalescing on", api: async () => undefined };
+const uncoalesced: Mode = { label: "coalescing off", api: apiWith({ LISTINGS_COALESCE: "off" }) };
+// The queries themselves: neither shared in flight nor kept (the listing page cache holds browse and
+// search pages only, so listing reads have no such row).
+const uncached: Mode = {
+  label: "coalescing and cache off",
+  api: apiWith({ LISTINGS_COALESCE: "off", LISTINGS_CACHE_ENTRIES: "0" }),
+};
+
+const varied = (
+  name: string,
+  path: string,
+  paths: (databaseUrl: string) => Promise<string>,
+  modes: Mode[] = [served, uncoalesced, uncached],
+): Scenario[] =>
   modes.map((mode) => ({
     name: `${name}, ${mode.label}`,
     request: { path },
@@ -201,6 +218,7 @@ const reads = varied(
   "GET /listings/{id} (spread)",
   "/api/v1/listings",
   async (databaseUrl) => (await readPaths(databaseUrl)).file,
+  [served, uncoalesced],
 );
 
 export const variedScenarios: Scenario[] = [
