@@ -31,7 +31,7 @@ describe("catalog_stamp: moved on once by every committed catalog change", () =>
         .rows[0]?.version,
     );
 
-  it("moves once per transaction however many rows and tables it writes; not for a rollback or a no-op", async () => {
+  it("moves once per transaction however many rows and tables it writes (or truncates); not for a rollback or a no-op", async () => {
     const before = await stamp();
     await target.db.sql.transaction(async (tx) => {
       await tx.query("UPDATE categories SET name = 'Broth' WHERE id = ANY($1::uuid[])", [categories]);
@@ -53,6 +53,10 @@ describe("catalog_stamp: moved on once by every committed catalog change", () =>
 
     await target.db.sql.query("UPDATE categories SET name = 'Stew' WHERE id = $1", [categories[1]]);
     expect(await stamp()).toBe(before + 2);
+
+    // TRUNCATE fires no row triggers: a statement trigger of its own moves the stamp.
+    await target.db.sql.exec("TRUNCATE menu_items CASCADE");
+    expect(await stamp()).toBe(before + 3);
   });
 
   // The bump runs at commit, after every row lock the transaction takes: two transactions writing

@@ -34,3 +34,12 @@ CREATE CONSTRAINT TRIGGER "provider_profiles_catalog_changed" AFTER INSERT OR UP
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "catalog_changed"();
 CREATE CONSTRAINT TRIGGER "categories_catalog_changed" AFTER INSERT OR UPDATE OR DELETE ON "categories"
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "catalog_changed"();
+-- TRUNCATE fires no row triggers; it takes the table's exclusive lock, so an immediate bump is safe.
+CREATE TRIGGER "listings_catalog_truncated" AFTER TRUNCATE ON "listings"
+  FOR EACH STATEMENT EXECUTE FUNCTION "catalog_changed"();
+CREATE TRIGGER "menu_items_catalog_truncated" AFTER TRUNCATE ON "menu_items"
+  FOR EACH STATEMENT EXECUTE FUNCTION "catalog_changed"();
+CREATE TRIGGER "provider_profiles_catalog_truncated" AFTER TRUNCATE ON "provider_profiles"
+  FOR EACH STATEMENT EXECUTE FUNCTION "catalog_changed"();
+CREATE TRIGGER "categories_catalog_truncated" AFTER TRUNCATE ON "categories"
+  FOR EACH STATEMENT EXECUTE FUNCTION "catalog_changed"();
