@@ -1,6 +1,7 @@
 // The composition root: the one place that knows every adapter and wires them together.
 import { openChatFanOut } from "@agora/db/chat-fan-out";
 import { type Database, openDatabase } from "@agora/db/client";
+import { createListingPageCache } from "@agora/db/listing-cache";
 import { migrate, migrationLevel } from "@agora/db/migrator";
 import { openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
@@ -15,6 +16,7 @@ import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { codeKeyFor } from "@agora/domain/identity/secrets";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
 import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
@@ -28,6 +30,7 @@ import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
 import type { Mailer } from "@agora/domain/shared/mail";
+import type { Page } from "@agora/domain/shared/page";
 import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/runtime/config";
 import { databaseOptions } from "@agora/runtime/database";
@@ -177,8 +180,12 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const clock = overrides.clock ?? systemClock;
   const ids = uuidV7Ids;
   const mail = overrides.mail ?? createMailer(config, logger);
+  const listingCache =
+    config.listingsCacheEntries > 0
+      ? createListingPageCache<Page<PublicListing>>(config.listingsCacheEntries)
+      : undefined;
   const repos = createRepositories(database.sql, database.prisma, ids, {
-    listings: { coalesce: config.listingsCoalesce, cacheEntries: config.listingsCacheEntries },
+    listings: { coalesce: config.listingsCoalesce, cache: listingCache },
   });
   const fcm = overrides.push ? undefined : createPush(config);
   const push = overrides.push ?? fcm?.sender;
@@ -212,6 +219,9 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const metrics = createMetrics();
   metrics.watchPool("api", () => database.poolStats());
   metrics.watchOutbox(() => readOutboxFigures(database.sql, OUTBOX_FIGURES_TIMEOUT_MS));
+  if (listingCache) {
+    metrics.watchListingCache(() => listingCache.figures());
+  }
 
   return {
     config,

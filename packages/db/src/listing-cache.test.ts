@@ -15,6 +15,7 @@ describe("createListingPageCache", () => {
     expect(cache.get("other", "7", at(2_000))).toBeUndefined();
     cache.set("forever", "page", "7", at(1_000), null);
     expect(cache.get("forever", "7", at(10 ** 15))).toBe("page");
+    expect(cache.figures()).toEqual({ hits: 3, misses: 4, pages: 2 });
   });
 
   it("keeps at most its capacity, dropping the page served or stored longest ago", () => {

@@ -17,24 +17,30 @@ export type ListingPageCache<T> = {
   get(key: string, stamp: string, now: Date): T | undefined;
   /** Keeps `value`, read at `stamp` and `readAt`, as the answer until `validUntil` (null: no end). */
   set(key: string, value: T, stamp: string, readAt: Date, validUntil: Date | null): void;
+  /** Lookups served (`hits`) and not (`misses`) since the process started, and pages held now. */
+  figures(): ListingPageCacheFigures;
 };
+
+export type ListingPageCacheFigures = { hits: number; misses: number; pages: number };
 
 type Entry<T> = { value: T; stamp: string; from: number; until: number };
 
 /** At most `capacity` pages; past that the page served or stored longest ago is dropped. */
 export const createListingPageCache = <T>(capacity: number): ListingPageCache<T> => {
   const entries = createBoundedMap<string, Entry<T>>(capacity);
+  let hits = 0;
+  let misses = 0;
 
   return {
     get(key, stamp, now) {
       const entry = entries.get(key);
-      if (entry === undefined) {
-        return undefined;
-      }
       const at = now.getTime();
-      if (entry.stamp !== stamp || at < entry.from || at >= entry.until) {
+      if (entry === undefined || entry.stamp !== stamp || at < entry.from || at >= entry.until) {
+        misses += 1;
+
         return undefined;
       }
+      hits += 1;
       // Served again: the newest, so the pages asked for most stay (least recently used goes first).
       entries.set(key, entry);
 
@@ -48,6 +54,7 @@ export const createListingPageCache = <T>(capacity: number): ListingPageCache<T>
         until: validUntil === null ? Number.POSITIVE_INFINITY : validUntil.getTime(),
       });
     },
+    figures: () => ({ hits, misses, pages: entries.size() }),
   };
 };
 

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ListingPageCacheFigures } from "@agora/db/listing-cache";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** A database pool's connections at the moment of a scrape (see `Database.poolStats`). */
 export type PoolFigures = { max: number; inUse: number; idle: number; waiting: number };
@@ -21,6 +22,8 @@ export type Metrics = {
   watchRealtime(count: () => number): void;
   /** Reads the outbox figures at each scrape (one statement on the database). */
   watchOutbox(read: () => Promise<OutboxFigures>): void;
+  /** Reports this process's listing page cache: lookups served and not, and pages held. */
+  watchListingCache(figures: () => ListingPageCacheFigures): void;
   /**
    * The exposition text. It never fails on a dependency: when the database does not answer in
    * time the outbox figures are left out and `agora_outbox_figures_up` is 0, the rest is served.
@@ -87,6 +90,35 @@ export const createMetrics = (): Metrics => {
     },
   });
 
+  let listingCache: (() => ListingPageCacheFigures) | undefined;
+  new Counter({
+    name: "agora_listing_cache_lookups_total",
+    help: "Public listing page lookups in this process's cache, by result (hit: served from it; miss: read from the database).",
+    labelNames: ["result"] as const,
+    registers: [registry],
+    collect() {
+      // The cache counts; a scrape copies its totals (no series while the cache is off).
+      this.reset();
+      const figures = listingCache?.();
+      if (figures) {
+        this.labels("hit").inc(figures.hits);
+        this.labels("miss").inc(figures.misses);
+      }
+    },
+  });
+  new Gauge({
+    name: "agora_listing_cache_pages",
+    help: "Public listing pages held in this process's cache.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      const figures = listingCache?.();
+      if (figures) {
+        this.set(figures.pages);
+      }
+    },
+  });
+
   const figuresUp = new Gauge({
     name: "agora_outbox_figures_up",
     help: "1 when this scrape read the outbox figures from the database, 0 when it did not answer in time.",
@@ -148,6 +180,9 @@ export const createMetrics = (): Metrics => {
     },
     watchOutbox(read) {
       readOutbox = read;
+    },
+    watchListingCache(figures) {
+      listingCache = figures;
     },
     async render() {
       if (!readOutbox) {

@@ -7,6 +7,8 @@ export type BoundedMap<K, V> = {
   get(key: K): V | undefined;
   set(key: K, value: V): void;
   delete(key: K): void;
+  /** Entries held now. */
+  size(): number;
 };
 
 export const createBoundedMap = <K, V>(capacity: number): BoundedMap<K, V> => {
@@ -28,5 +30,6 @@ export const createBoundedMap = <K, V>(capacity: number): BoundedMap<K, V> => {
     delete(key) {
       entries.delete(key);
     },
+    size: () => entries.size,
   };
 };

@@ -779,6 +779,33 @@ describe("listing page cache: a repeated page is served again only while it is s
     }
   });
 
+  it("counts its hits and misses and the pages it holds in /metrics", async () => {
+    const series = async () => {
+      const text = (await h.get("/metrics")).text;
+      const value = (name: string) =>
+        Number(
+          text
+            .split("\n")
+            .find((line) => line.startsWith(`${name} `))
+            ?.slice(name.length + 1),
+        );
+
+      return {
+        hits: value('agora_listing_cache_lookups_total{result="hit"}'),
+        misses: value('agora_listing_cache_lookups_total{result="miss"}'),
+        pages: value("agora_listing_cache_pages"),
+      };
+    };
+    const before = await series();
+    const term = `rowan${h.runtime.ids.next().slice(-6)}`;
+    await h.get(`/api/v1/listings?q=${term}`);
+    await h.get(`/api/v1/listings?q=${term}`);
+    const after = await series();
+    expect(after.hits - before.hits).toBe(1);
+    expect(after.misses - before.misses).toBe(1);
+    expect(after.pages - before.pages).toBe(1);
+  });
+
   it("does not serve a page past the moment time alone changes it (a featured end, an expiry)", async () => {
     const start = h.clock.now();
     const id = await h.listing(provider.providerId, {

@@ -173,7 +173,7 @@ describe("system routes", () => {
     );
   });
 
-  it("GET /metrics reports the outbox backlog, its oldest pending event, dead letters, sockets and pools", async () => {
+  it("GET /metrics reports the outbox backlog, its oldest pending event, dead letters, sockets, the listing page cache and pools", async () => {
     const { sql } = h.db;
     const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
     const event = async (state: "pending" | "processed" | "dead", createdAt: Date) => {
@@ -195,6 +195,7 @@ describe("system routes", () => {
     const metrics = createMetrics();
     metrics.watchOutbox(() => readOutboxFigures(sql, 1_000));
     metrics.watchRealtime(() => 3);
+    metrics.watchListingCache(() => ({ hits: 40, misses: 7, pages: 6 }));
     metrics.watchPool("api", () => ({ max: 10, inUse: 2, idle: 5, waiting: 1 }));
     metrics.watchPool("embedded", () => undefined);
     const handler = createHttpHandler({ ...h.runtime, metrics });
@@ -207,6 +208,9 @@ describe("system routes", () => {
     expect(sample(text, "agora_outbox_oldest_pending_age_seconds")).toBeLessThan(180);
     expect(sample(text, "agora_outbox_dead_events")).toBe(1);
     expect(sample(text, "agora_realtime_open_sockets")).toBe(3);
+    expect(sample(text, 'agora_listing_cache_lookups_total{result="hit"}')).toBe(40);
+    expect(sample(text, 'agora_listing_cache_lookups_total{result="miss"}')).toBe(7);
+    expect(sample(text, "agora_listing_cache_pages")).toBe(6);
     expect(sample(text, 'agora_db_pool_connections_in_use{pool="api"}')).toBe(2);
     expect(sample(text, 'agora_db_pool_connections_idle{pool="api"}')).toBe(5);
     expect(sample(text, 'agora_db_pool_waiting_requests{pool="api"}')).toBe(1);

@@ -4,7 +4,7 @@ import type { Page } from "@agora/domain/shared/page";
 import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { Listing as ListingModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
-import { createBatchedRead, createListingPageCache } from "../../listing-cache";
+import { createBatchedRead, type ListingPageCache } from "../../listing-cache";
 import type { RowOf } from "../../rows";
 import { createSingleFlight } from "../../single-flight";
 import type { SqlExecutor } from "../../sql";
@@ -91,9 +91,9 @@ export type ListingRepositoryOptions = {
   coalesce?: boolean;
   /**
    * Public pages kept and served again while the catalog stamp and time leave them the answer
-   * (listing-cache.ts); 0 or unset keeps none.
+   * (listing-cache.ts); none without it.
    */
-  cacheEntries?: number;
+  cache?: ListingPageCache<Page<PublicListing>> | undefined;
 };
 
 type SearchRow = {
@@ -120,9 +120,7 @@ export const createListingRepository = (
     options.coalesce === false
       ? (_key: string, work: () => Promise<ReadPage>) => work()
       : createSingleFlight<ReadPage>();
-  const cache = options.cacheEntries
-    ? createListingPageCache<Page<PublicListing>>(options.cacheEntries)
-    : undefined;
+  const cache = options.cache;
   // Per request, but one read at a time for all of them (each still one that began after it asked).
   const readStamp = createBatchedRead(async () => {
     const { rows } = await db.query<{ version: string | number | bigint }>(
