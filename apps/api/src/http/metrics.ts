@@ -1,8 +1,10 @@
-import type { ListingPageCacheFigures } from "@agora/db/listing-cache";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** A database pool's connections at the moment of a scrape (see `Database.poolStats`). */
 export type PoolFigures = { max: number; inUse: number; idle: number; waiting: number };
+
+/** The listing page cache's lookups since start (served from it or not) and the pages it holds. */
+export type ListingCacheFigures = { hits: number; misses: number; pages: number };
 
 /** The outbox's state, read from the database at each scrape. */
 export type OutboxFigures = { pending: number; oldestPendingAgeSeconds: number; dead: number };
@@ -23,7 +25,7 @@ export type Metrics = {
   /** Reads the outbox figures at each scrape (one statement on the database). */
   watchOutbox(read: () => Promise<OutboxFigures>): void;
   /** Reports this process's listing page cache: lookups served and not, and pages held. */
-  watchListingCache(figures: () => ListingPageCacheFigures): void;
+  watchListingCache(figures: () => ListingCacheFigures): void;
   /**
    * The exposition text. It never fails on a dependency: when the database does not answer in
    * time the outbox figures are left out and `agora_outbox_figures_up` is 0, the rest is served.
@@ -90,7 +92,7 @@ export const createMetrics = (): Metrics => {
     },
   });
 
-  let listingCache: (() => ListingPageCacheFigures) | undefined;
+  let listingCache: (() => ListingCacheFigures) | undefined;
   new Counter({
     name: "agora_listing_cache_lookups_total",
     help: "Public listing page lookups in this process's cache, by result (hit: served from it; miss: read from the database).",
