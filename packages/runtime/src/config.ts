@@ -136,7 +136,7 @@ const envSchema = z.object({
   // searches in flight, to measure what the queries themselves cost. Read only when set.
   LISTINGS_COALESCE: z.enum(["on", "off", ""]).optional(),
   // Public listing pages (browse and search) each API process keeps, served again only while the
-  // catalog is unchanged (README, "Listing page cache"); 0 turns the cache off.
+  // catalog is unchanged (README, "The listing page cache"); 0 turns the cache off.
   LISTINGS_CACHE_ENTRIES: intFrom(0, 100_000, 1_000),
 });
 
