@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "./generated/prisma/client";
+import type { PrismaClient } from "./generated/prisma/client";
 import {
   createPgliteSql,
   createPgSql,
@@ -99,34 +98,76 @@ const translatingErrors = (prisma: PrismaClient): PrismaClient =>
   }) as unknown as PrismaClient;
 
 /**
- * A PrismaClient made at its first use. Each client deserializes Prisma's parameterization graph of
- * the whole schema when it is constructed (measured 8.9 MiB of heap per client), and loads and
- * compiles the query compiler at its first query; a process whose requests never reach Prisma (a
- * worker, listing reads) or a pool that serves only raw SQL (the embedded worker's) pays neither.
- * Every property read goes to the real client (functions bound to it, so its private state works).
+ * A PrismaClient made at its first use, its modules loaded then too. Loading Prisma's runtime and
+ * the generated client measured 2–3 MiB of the API's idle resident memory; constructing a client deserializes
+ * Prisma's parameterization graph of the whole schema (measured 8.9 MiB of heap per client); its
+ * first query loads and compiles the query compiler. A process whose requests never reach Prisma (a
+ * worker, listing reads) or a pool that serves only raw SQL (the embedded worker's) pays none of it.
+ *
+ * The stand-in answers what the repositories ask of a client: `prisma.<model>.<operation>(args)`
+ * and `prisma.$<method>(...)`, each a promise of the real call's result. Prisma's lazy request
+ * objects (`$transaction([...])` batches, fluent relation calls) are not supported through it.
  */
-const lazyClient = (create: () => PrismaClient) => {
-  let client: PrismaClient | undefined;
+const lazyClient = (create: () => Promise<PrismaClient>) => {
+  let client: Promise<PrismaClient> | undefined;
   const real = () => {
-    client ??= create();
+    client ??= create().catch((error: unknown) => {
+      // A failed load (a missing module) is not kept: the next call tries again.
+      client = undefined;
+      throw error;
+    });
 
     return client;
   };
+  type Callable = (...args: unknown[]) => unknown;
+  const member = (target: object, name: string): Callable => {
+    const value: unknown = Reflect.get(target, name);
+    if (typeof value !== "function") {
+      throw new TypeError(`the Prisma client has no method ${name}`);
+    }
+
+    return (value as Callable).bind(target);
+  };
+  // Only string names are members; `then` is not, so awaiting a stand-in yields the stand-in.
+  const isMember = (property: string | symbol): property is string =>
+    typeof property === "string" && property !== "then";
+  const delegates = new Map<string, object>();
+  const delegate = (model: string) => {
+    let found = delegates.get(model);
+    if (found === undefined) {
+      found = new Proxy(
+        {},
+        {
+          get: (_, operation) =>
+            isMember(operation)
+              ? (...args: unknown[]) =>
+                  real().then((value) => member(Reflect.get(value, model) as object, operation)(...args))
+              : undefined,
+        },
+      );
+      delegates.set(model, found);
+    }
+
+    return found;
+  };
   const prisma = new Proxy({} as PrismaClient, {
     get(_, property) {
-      const target = real();
-      const value: unknown = Reflect.get(target, property);
+      if (!isMember(property)) {
+        return undefined;
+      }
 
-      return typeof value === "function" ? value.bind(target) : value;
+      return property.startsWith("$")
+        ? (...args: unknown[]) => real().then((value) => member(value, property)(...args))
+        : delegate(property);
     },
-    has: (_, property) => Reflect.has(real(), property),
   });
 
   return {
     prisma,
-    /** Disconnects the client if it was ever made. */
+    /** Disconnects the client if it was ever made (or is being made). */
     disconnect: async () => {
-      await client?.$disconnect();
+      const made = await client?.catch(() => undefined);
+      await made?.$disconnect();
     },
   };
 };
@@ -223,10 +264,17 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
   const ignore = () => {};
   pool.on("connect", (client) => client.on("error", ignore));
   pool.on("error", ignore);
-  const adapter = new PrismaPg(routedPool(pool, options.tracer), {
-    statementNameGenerator: (query) => statementName(query.sql),
+  const lazy = lazyClient(async () => {
+    const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+      import("./generated/prisma/client"),
+      import("@prisma/adapter-pg"),
+    ]);
+    const adapter = new PrismaPg(routedPool(pool, options.tracer), {
+      statementNameGenerator: (query) => statementName(query.sql),
+    });
+
+    return translatingErrors(new PrismaClient({ adapter }));
   });
-  const lazy = lazyClient(() => translatingErrors(new PrismaClient({ adapter })));
   const sql = createPgSql(pool, options.tracer);
   const max = options.poolMax ?? 10;
 
@@ -300,11 +348,12 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     unlock = await lockDataDir(dataDir, options.lockWaitMs ?? 5_000);
   }
   // Loaded here, not at the top: a process on PostgreSQL never loads the embedded database's modules.
-  const [{ PGlite }, { citext }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
+  const [{ PGlite }, { citext }, { pg_trgm }, { PrismaPGlite }, { PrismaClient }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/citext"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
     import("pglite-prisma-adapter"),
+    import("./generated/prisma/client"),
   ]).catch((error: unknown) => {
     unlock();
     throw error;

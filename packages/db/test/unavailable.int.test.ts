@@ -89,6 +89,9 @@ describe("a PostgreSQL URL whose server does not answer", () => {
         DatabaseUnavailableError,
       );
       expect(performance.now() - started).toBeLessThan(2_000);
+      // Prisma's client, made (and its modules loaded) at its first use, translates the same way.
+      expect(await rejection(db.prisma.category.findMany())).toBeInstanceOf(DatabaseUnavailableError);
+      expect(await rejection(db.prisma.$queryRawUnsafe("SELECT 1"))).toBeInstanceOf(DatabaseUnavailableError);
     } finally {
       await db.close();
     }
