@@ -13,7 +13,7 @@ import type { SessionRepository } from "@agora/domain/identity/identity.ports";
 import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { Logger } from "pino";
-import { type WebSocket, WebSocketServer } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 import type { UpgradeSlot } from "../http/app-env";
 import type { RequestHandler } from "../http/handler";
 import { type ChannelClient, createChannelHub } from "./channel-hub";
@@ -111,7 +111,16 @@ export const startRealtime = async (
 ): Promise<RealtimeServer> => {
   const log = logger.child({ component: "realtime" });
   const instanceId = deps.ids.next();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, clientTracking: false });
+  // `ws` is loaded at the first upgrade: a process nobody opens a channel on never loads it.
+  let wss: Promise<WebSocketServer> | undefined;
+  const webSocketServer = () => {
+    wss ??= import("ws").then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, clientTracking: false }),
+    );
+
+    return wss;
+  };
   const sockets = new Map<ChannelClient, { ws: WebSocket; alive: boolean; added: Promise<void> }>();
   const hub = createChannelHub({
     messages: deps.messages,
@@ -202,7 +211,13 @@ export const startRealtime = async (
 
           return;
         }
-        wss.handleUpgrade(incoming, socket, head, (ws) => open(ws, grant));
+        const upgrader = await webSocketServer();
+        if (closing) {
+          await refuse(socket, response);
+
+          return;
+        }
+        upgrader.handleUpgrade(incoming, socket, head, (ws) => open(ws, grant));
       } catch (error) {
         log.error({ err: error }, "realtime: upgrade failed");
         socket.destroy();
@@ -285,7 +300,7 @@ export const startRealtime = async (
       await deps.connections
         .removeInstance(instanceId)
         .catch((error: unknown) => log.warn({ err: error }, "realtime: presence not cleared"));
-      wss.close();
+      (await wss)?.close();
     },
   };
 };
