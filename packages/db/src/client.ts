@@ -99,10 +99,11 @@ const translatingErrors = (prisma: PrismaClient): PrismaClient =>
 
 /**
  * A PrismaClient made at its first use, its modules loaded then too. Loading Prisma's runtime and
- * the generated client measured 2–3 MiB of the API's idle resident memory; constructing a client deserializes
- * Prisma's parameterization graph of the whole schema (measured 8.9 MiB of heap per client); its
- * first query loads and compiles the query compiler. A process whose requests never reach Prisma (a
- * worker, listing reads) or a pool that serves only raw SQL (the embedded worker's) pays none of it.
+ * the generated client measured 2–3 MiB of the API's idle resident memory; constructing a client
+ * deserializes Prisma's parameterization graph of the whole schema (measured 8.9 MiB of heap per
+ * client); its first query loads and compiles the query compiler. A process whose requests never
+ * reach Prisma (a worker, listing reads) or a pool that serves only raw SQL (the embedded worker's)
+ * pays none of it.
  *
  * The stand-in answers what the repositories ask of a client: `prisma.<model>.<operation>(args)`
  * and `prisma.$<method>(...)`, each a promise of the real call's result. Prisma's lazy request
