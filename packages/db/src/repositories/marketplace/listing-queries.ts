@@ -112,10 +112,16 @@ const publicTotal = (hasCategory: boolean) => {
 };
 
 /**
- * The catalog's change stamp, read in the statement's own snapshot: a page cached with it is the
- * catalog as of that stamp (see catalog_stamp in the migrations).
+ * The catalog's change stamp (see catalog_stamp in the migrations): read alone to check a cached
+ * page, and inside each listing statement, in its own snapshot, so a page cached with it is the
+ * catalog as of that stamp.
  */
-const catalogStamp = "(SELECT version FROM catalog_stamp WHERE id = 1) AS stamp";
+export const catalogStampStatement = {
+  name: "catalog_stamp",
+  text: "SELECT version FROM catalog_stamp WHERE id = 1",
+};
+
+const catalogStamp = `(${catalogStampStatement.text}) AS stamp`;
 
 /**
  * Browse (no q): featured and other listings are two index-ordered branches, each cut at
