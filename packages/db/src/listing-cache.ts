@@ -1,4 +1,5 @@
 import { createBoundedMap } from "@agora/domain/shared/bounded-map";
+import { createSingleFlight } from "./single-flight";
 
 /**
  * Recent public listing pages (browse and search) of this process, each kept with what makes it
@@ -61,42 +62,12 @@ export const createListingPageCache = <T>(capacity: number): ListingPageCache<T>
 /**
  * `read` shared by callers without serving any of them an older answer than a read of its own:
  * a caller gets the result of a read that started after it asked. While one read runs, every caller
- * that arrives waits for the one read that starts when it ends. A hot key read per request (the
- * catalog stamp) thus takes at most one pool connection at a time, however many requests ask.
+ * that arrives waits for the one read that starts when it ends (createSingleFlight on one key). A
+ * hot key read per request (the catalog stamp) thus takes at most one pool connection at a time,
+ * however many requests ask.
  */
 export const createBatchedRead = <T>(read: () => Promise<T>): (() => Promise<T>) => {
-  let running: Promise<T> | undefined;
-  let next: Promise<T> | undefined;
-  const start = () => {
-    const started: Promise<T> = read().finally(() => {
-      if (running === started) {
-        running = undefined;
-      }
-    });
-    running = started;
+  const flight = createSingleFlight<T>();
 
-    return started;
-  };
-
-  return () => {
-    if (next) {
-      return next;
-    }
-    if (!running) {
-      return start();
-    }
-    const queued = running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        next = undefined;
-
-        return start();
-      });
-    next = queued;
-
-    return queued;
-  };
+  return () => flight("", read);
 };

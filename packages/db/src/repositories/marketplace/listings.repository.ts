@@ -9,6 +9,7 @@ import type { RowOf } from "../../rows";
 import { createSingleFlight } from "../../single-flight";
 import type { SqlExecutor } from "../../sql";
 import {
+  catalogStampStatement,
   listingSearchQuery,
   type MenuItemJson,
   menuItemsJson,
@@ -85,8 +86,8 @@ const toPublicListing = (row: PublicListingJson): PublicListing => ({
 
 export type ListingRepositoryOptions = {
   /**
-   * Identical public searches in flight share one query (default). False only to benchmark the
-   * queries themselves (LISTINGS_COALESCE=off).
+   * Identical public searches that arrive while one runs share the next query (default; see
+   * createSingleFlight). False only to benchmark the queries themselves (LISTINGS_COALESCE=off).
    */
   coalesce?: boolean;
   /**
@@ -109,13 +110,12 @@ type ReadPage = {
   validUntil: Date | null;
 };
 
-const stampStatement = { name: "catalog_stamp", text: "SELECT version FROM catalog_stamp WHERE id = 1" };
-
 export const createListingRepository = (
   db: SqlExecutor,
   options: ListingRepositoryOptions = {},
 ): ListingRepository => {
-  // Identical searches arriving while one runs share its result (public, anonymous, read-heavy).
+  // Identical searches arriving while one runs share the next one, which starts when it ends: none
+  // is answered by a query that began before it arrived (public, anonymous, read-heavy).
   const coalesce =
     options.coalesce === false
       ? (_key: string, work: () => Promise<ReadPage>) => work()
@@ -124,9 +124,9 @@ export const createListingRepository = (
   // Per request, but one read at a time for all of them (each still one that began after it asked).
   const readStamp = createBatchedRead(async () => {
     const { rows } = await db.query<{ version: string | number | bigint }>(
-      stampStatement.text,
+      catalogStampStatement.text,
       [],
-      stampStatement.name,
+      catalogStampStatement.name,
     );
 
     return rows[0] === undefined ? undefined : String(rows[0].version);
@@ -223,8 +223,8 @@ export const createListingRepository = (
           validUntil: row?.valid_until == null ? null : new Date(row.valid_until),
         };
       });
-      // Kept with the stamp and `now` of the statement that read it (a coalesced request shares a
-      // page read a moment before it came).
+      // Kept with the stamp and `now` of the statement that read it (requests sharing a query share
+      // the `now` of the first of them, within the same second).
       if (cache && read.stamp !== undefined) {
         cache.set(key, read.page, read.stamp, read.readAt, read.validUntil);
       }
