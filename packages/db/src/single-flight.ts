@@ -7,7 +7,16 @@
  * the calls: there is no cache here. A failure goes to the callers of the call that failed; those
  * waiting get a call of their own.
  */
-export const createSingleFlight = <T>() => {
+export type SingleFlight<T> = {
+  (key: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * The call for `key` running now, if any: for a caller that can tell whether that call's answer
+   * (begun before it asked) is also its own.
+   */
+  running(key: string): Promise<T> | undefined;
+};
+
+export const createSingleFlight = <T>(): SingleFlight<T> => {
   type Flight = { running: Promise<T>; next: Promise<T> | undefined };
   const flights = new Map<string, Flight>();
   const ignore = () => undefined;
@@ -24,7 +33,7 @@ export const createSingleFlight = <T>() => {
     return flight.running;
   };
 
-  return (key: string, work: () => Promise<T>): Promise<T> => {
+  const call = (key: string, work: () => Promise<T>): Promise<T> => {
     const flight = flights.get(key);
     if (flight === undefined) {
       return start(key, work);
@@ -33,4 +42,6 @@ export const createSingleFlight = <T>() => {
 
     return flight.next;
   };
+
+  return Object.assign(call, { running: (key: string) => flights.get(key)?.running });
 };

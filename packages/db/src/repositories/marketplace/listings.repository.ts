@@ -110,16 +110,20 @@ type ReadPage = {
   validUntil: Date | null;
 };
 
+/** Whether a page read at `read.stamp` is the answer for a request that read `stamp` at `now`. */
+const stillTheAnswer = (read: ReadPage, stamp: string, now: Date) =>
+  read.stamp === stamp &&
+  read.readAt.getTime() <= now.getTime() &&
+  (read.validUntil === null || now.getTime() < read.validUntil.getTime());
+
 export const createListingRepository = (
   db: SqlExecutor,
   options: ListingRepositoryOptions = {},
 ): ListingRepository => {
   // Identical searches arriving while one runs share the next one, which starts when it ends: none
-  // is answered by a query that began before it arrived (public, anonymous, read-heavy).
-  const coalesce =
-    options.coalesce === false
-      ? (_key: string, work: () => Promise<ReadPage>) => work()
-      : createSingleFlight<ReadPage>();
+  // is answered by a query that began before it arrived (public, anonymous, read-heavy), unless
+  // the catalog stamp shows that query's answer is still the answer (below).
+  const coalesce = options.coalesce === false ? undefined : createSingleFlight<ReadPage>();
   const cache = options.cache;
   // Per request, but one read at a time for all of them (each still one that began after it asked).
   const readStamp = createBatchedRead(async () => {
@@ -204,15 +208,24 @@ export const createListingRepository = (
       );
       // The statement and its values but `now` (the cache checks time against the page's span).
       const key = `${query.name}|${JSON.stringify(query.values.slice(1))}`;
+      // Same statement and values, to the second: the visibility check uses `now`.
+      const flightKey = `${key}|${Math.floor(now.getTime() / 1000)}`;
       if (cache) {
         const stamp = await readStamp();
         const cached = stamp === undefined ? undefined : cache.get(key, stamp, now);
         if (cached) {
           return cached;
         }
+        // The same query already running began before this request came; its answer is this
+        // request's too when its statement read the stamp this request read since: no change to the
+        // catalog committed in between (as for a cached page).
+        const running = stamp === undefined ? undefined : coalesce?.running(flightKey);
+        const shared = await running?.catch(() => undefined);
+        if (shared !== undefined && stamp !== undefined && stillTheAnswer(shared, stamp, now)) {
+          return shared.page;
+        }
       }
-      // Same statement and values, to the second: the visibility check uses `now`.
-      const read = await coalesce(`${key}|${Math.floor(now.getTime() / 1000)}`, async () => {
+      const work = async (): Promise<ReadPage> => {
         const { rows } = await db.query<SearchRow>(query.text, query.values, query.name);
         const row = rows[0];
 
@@ -222,7 +235,8 @@ export const createListingRepository = (
           readAt: now,
           validUntil: row?.valid_until == null ? null : new Date(row.valid_until),
         };
-      });
+      };
+      const read = await (coalesce ? coalesce(flightKey, work) : work());
       // Kept with the stamp and `now` of the statement that read it (requests sharing a query share
       // the `now` of the first of them, within the same second).
       if (cache && read.stamp !== undefined) {
