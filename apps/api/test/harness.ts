@@ -59,7 +59,17 @@ export type SignedIn = { user: TestUser; accessToken: string; refreshToken: stri
 const PASSWORD = "correct horse battery";
 
 export const createHarness = async (
-  options: { config?: Partial<Config>; seed?: boolean; mail?: Runtime["mail"]; push?: PushSender } = {},
+  options: {
+    config?: Partial<Config>;
+    seed?: boolean;
+    mail?: Runtime["mail"];
+    push?: PushSender;
+    /**
+     * Wraps the app's raw SQL executor (the same database; for a test that makes something happen
+     * between two of the app's statements). `h.db` stays the unwrapped one.
+     */
+    wrapSql?: (sql: TestDatabase["db"]["sql"]) => TestDatabase["db"]["sql"];
+  } = {},
 ) => {
   const target: TestDatabase = await createTestDatabase();
   const db = target.db;
@@ -71,7 +81,7 @@ export const createHarness = async (
   // Per-IP limits are off unless a test turns them on: every in-process request has one address.
   const config = testConfig({ rateLimitAuthPerIp: 0, rateLimitGuestOrdersPerIp: 0, ...options.config });
   const runtime: Runtime = await createDeps(config, {
-    database: target.db,
+    database: options.wrapSql ? { ...target.db, sql: options.wrapSql(target.db.sql) } : target.db,
     logger: logs.logger,
     clock,
     ...(options.mail ? { mail: options.mail } : {}),

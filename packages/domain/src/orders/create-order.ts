@@ -197,7 +197,9 @@ export const createOrder = async (
       }
       deps.recentItems.forget(input.menuItemId);
       if (attempt === ATTEMPTS) {
-        throw new AppError("service_unavailable", "The item changed while the order was placed; try again.");
+        throw new AppError("service_unavailable", "The item changed while the order was placed; try again.", {
+          headers: { "Retry-After": "1" },
+        });
       }
       if (member && !sessionConfirmed) {
         await confirmSession(deps, member);

@@ -760,3 +760,87 @@ describe("guest order limits", () => {
     expect((await guestOrder("after@example.com", "198.51.100.20")).status).toBe(201);
   });
 });
+
+// The order's write checks, in its own statement, that the item is still what the order was
+// decided from. Here the item's price really changes (in the database) between each attempt's read
+// of the item and its write, as a provider editing the item at that moment would.
+describe("an item that changes while its order is being placed", () => {
+  let h: Harness;
+  let shop: Awaited<ReturnType<Harness["orderable"]>>;
+  let customer: SignedIn;
+  let changesLeft = 0;
+  let changed = 0;
+
+  beforeAll(async () => {
+    h = await createHarness({
+      wrapSql: (sql) => {
+        const query = (async (text: string, params?: readonly unknown[], name?: string) => {
+          if (changesLeft > 0 && name?.startsWith("orders_place")) {
+            changesLeft -= 1;
+            changed += 1;
+            await sql.query("UPDATE menu_items SET price_amount = price_amount + 100 WHERE id = $1", [
+              shop.itemId,
+            ]);
+          }
+
+          return sql.query(text, params, name);
+        }) as typeof sql.query;
+
+        return { ...sql, query };
+      },
+    });
+    shop = await h.orderable({ priceAmount: 1000, currency: "EUR" });
+    customer = await h.signIn();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const placeOrder = (key: string) =>
+    h.post<OrderBody>(
+      "/api/v1/orders",
+      { menu_item_id: shop.itemId, quantity: 2 },
+      { token: customer.accessToken, headers: { "idempotency-key": key } },
+    );
+  const written = async () => {
+    const { rows } = await h.db.sql.query<{ orders: number; events: number; keys: number }>(
+      `SELECT (SELECT count(*)::int FROM orders WHERE customer_id = $1) AS orders,
+              (SELECT count(*)::int FROM outbox_events WHERE kind = 'order.created'
+                  AND payload->>'customer_id' = $1::text) AS events,
+              (SELECT count(*)::int FROM idempotency_keys WHERE key = 'k-changing') AS keys`,
+      [customer.user.id],
+    );
+
+    return rows[0];
+  };
+
+  it("reads the item again and charges what it costs at the write", async () => {
+    changesLeft = 1;
+    const res = await placeOrder("k-changed-once");
+    expect(res.status).toBe(201);
+    expect(changed).toBe(1);
+    expect(res.body.data).toMatchObject({ unit_price_amount: 1100, total_amount: 2200 });
+  });
+
+  it("gives up after three attempts with 503 service_unavailable and Retry-After, having written nothing; the same key then places it", async () => {
+    const before = await written();
+    changed = 0;
+    changesLeft = 3;
+    const res = await placeOrder("k-changing");
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe("service_unavailable");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(changed).toBe(3);
+    expect(await written()).toEqual(before);
+
+    // Nothing was recorded under the key: the client's retry is a new attempt, at today's price.
+    const retry = await placeOrder("k-changing");
+    expect(retry.status).toBe(201);
+    expect(retry.body.data).toMatchObject({ unit_price_amount: 1400, total_amount: 2800 });
+    expect(await written()).toMatchObject({
+      orders: (before?.orders ?? 0) + 1,
+      events: (before?.events ?? 0) + 1,
+      keys: 1,
+    });
+  });
+});
