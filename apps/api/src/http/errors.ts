@@ -77,11 +77,18 @@ const codeForHttpStatus = (status: number): ErrorCode => {
   }
 };
 
-export const respondWithError = (c: Context<AppEnv>, error: AppError) =>
-  fail(c, (error.status ?? statusByCode[error.code]) as ContentfulStatusCode, error.code, error.message, {
+/** Every 503 says when to try again, as the OpenAPI document promises (an error may say otherwise). */
+const retryLater = { "Retry-After": "1" };
+
+export const respondWithError = (c: Context<AppEnv>, error: AppError) => {
+  const status = (error.status ?? statusByCode[error.code]) as ContentfulStatusCode;
+  const headers = status === 503 ? { ...retryLater, ...error.headers } : error.headers;
+
+  return fail(c, status, error.code, error.message, {
     details: error.details,
-    headers: error instanceof ReplayedRefusal ? { ...error.headers, ...REPLAYED_HEADERS } : error.headers,
+    headers: error instanceof ReplayedRefusal ? { ...headers, ...REPLAYED_HEADERS } : headers,
   });
+};
 
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof AppError) {

@@ -95,6 +95,7 @@ describe("system routes", () => {
     lifecycle.drain();
     const res = await handler(new Request("http://agora.test/ready"));
     expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("1");
     expect(await res.json()).toMatchObject({
       success: false,
       error: {
