@@ -197,9 +197,8 @@ export const createOrder = async (
       }
       deps.recentItems.forget(input.menuItemId);
       if (attempt === ATTEMPTS) {
-        throw new AppError("service_unavailable", "The item changed while the order was placed; try again.", {
-          headers: { "Retry-After": "1" },
-        });
+        // 503: the HTTP layer adds Retry-After, as it does to every 503.
+        throw new AppError("service_unavailable", "The item changed while the order was placed; try again.");
       }
       if (member && !sessionConfirmed) {
         await confirmSession(deps, member);
