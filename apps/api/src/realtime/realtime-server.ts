@@ -117,6 +117,11 @@ export const startRealtime = async (
     wss ??= import("ws").then(
       ({ WebSocketServer }) =>
         new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, clientTracking: false }),
+      (error: unknown) => {
+        // Not kept: that upgrade fails (logged, socket closed) and the next one tries again.
+        wss = undefined;
+        throw error;
+      },
     );
 
     return wss;
@@ -300,7 +305,7 @@ export const startRealtime = async (
       await deps.connections
         .removeInstance(instanceId)
         .catch((error: unknown) => log.warn({ err: error }, "realtime: presence not cleared"));
-      (await wss)?.close();
+      (await wss?.catch(() => undefined))?.close();
     },
   };
 };
