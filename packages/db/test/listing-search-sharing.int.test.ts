@@ -49,7 +49,7 @@ describe("listing search: sharing a query already in flight", () => {
     await target?.dispose();
   });
 
-  /** The real executor, with the search statement's results held until `release()`. */
+  /** The real executor, with the search statement's results held until `letAllThrough()`. */
   const gatedExecutor = () => {
     const held: (() => void)[] = [];
     let searches = 0;
@@ -65,22 +65,32 @@ describe("listing search: sharing a query already in flight", () => {
       },
       exec: (script) => target.db.sql.exec(script),
     };
-    // Waits up to 2 s (a query that never comes fails the test's counts, not its timeout).
-    const waitForHeld = async (count: number) => {
-      const deadline = Date.now() + 2_000;
-      while (held.length < count && Date.now() < deadline) {
+    /** Whether a query's result is held within `ms` (the test goes on either way). */
+    const heldWithin = async (ms: number) => {
+      const deadline = Date.now() + ms;
+      while (held.length === 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+
+      return held.length > 0;
     };
 
     return {
       executor,
       searches: () => searches,
-      waitForHeld,
-      release: () => {
-        for (const resolve of held.splice(0)) {
-          resolve();
-        }
+      /** Waits (up to 2 s) for the first request's query to have its result held back. */
+      firstQueryHeld: () => heldWithin(2_000),
+      /**
+       * Once the requests that came meanwhile have reached their checks, lets every held query
+       * through, and those started after it, one at a time.
+       */
+      async letAllThrough() {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        do {
+          for (const resolve of held.splice(0)) {
+            resolve();
+          }
+        } while (await heldWithin(200));
       },
     };
   };
@@ -92,11 +102,9 @@ describe("listing search: sharing a query already in flight", () => {
     const listings = createListingRepository(gate.executor, { cache: createListingPageCache(10) });
 
     const first = listings.search(search, now);
-    await gate.waitForHeld(1);
+    await gate.firstQueryHeld();
     const second = listings.search(search, now);
-    // Give the second request time to read the stamp and find the query in flight.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    gate.release();
+    await gate.letAllThrough();
 
     expect((await Promise.all([first, second])).map(names)).toEqual([["Marrow Soup"], ["Marrow Soup"]]);
     expect(gate.searches()).toBe(1);
@@ -107,14 +115,11 @@ describe("listing search: sharing a query already in flight", () => {
     const listings = createListingRepository(gate.executor, { cache: createListingPageCache(10) });
 
     const first = listings.search(search, now);
-    await gate.waitForHeld(1);
+    await gate.firstQueryHeld();
     // The first query already has its answer (held back); this change commits after it began.
     await target.db.sql.query("UPDATE listings SET name = 'Marrow Broth' WHERE id = $1", [listingId]);
     const second = listings.search(search, now);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    gate.release();
-    await gate.waitForHeld(1);
-    gate.release();
+    await gate.letAllThrough();
 
     expect(names(await first)).toEqual(["Marrow Soup"]);
     expect(names(await second)).toEqual(["Marrow Broth"]);
@@ -126,14 +131,11 @@ describe("listing search: sharing a query already in flight", () => {
     const listings = createListingRepository(gate.executor);
 
     const first = listings.search(search, now);
-    await gate.waitForHeld(1);
+    await gate.firstQueryHeld();
     await target.db.sql.query("UPDATE listings SET name = 'Marrow Stew' WHERE id = $1", [listingId]);
     const second = listings.search(search, now);
     const third = listings.search(search, now);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    gate.release();
-    await gate.waitForHeld(1);
-    gate.release();
+    await gate.letAllThrough();
 
     expect(names(await first)).toEqual(["Marrow Broth"]);
     // The two that came during the first query shared one query of their own, begun after it ended.
