@@ -53,6 +53,17 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 // Any constant shared by every migrating process: they serialize on it.
 const MIGRATION_LOCK_KEY = 72_616_701;
 
+/**
+ * How long a migration's statement may wait for a table lock (`lock_timeout`, set after the
+ * migrators' own advisory lock is held). Past it the migration fails and rolls back whole, to be
+ * run again, instead of holding every reader and writer of that table in a queue behind its ALTER
+ * (a lock request waits behind a long transaction, and everything after it waits behind the
+ * request). squawk's require-lock-timeout rule is off because this sets it (.squawk.toml).
+ */
+export const MIGRATION_LOCK_TIMEOUT_MS = 5_000;
+
+export type MigrateOptions = { lockTimeoutMs?: number };
+
 const appliedChecksums = async (tx: SqlExecutor): Promise<Map<string, string>> => {
   const { rows } = await tx.query<{ migration_name: string; checksum: string }>(
     `SELECT migration_name, checksum FROM "_prisma_migrations"
@@ -103,12 +114,20 @@ export const migrationLevel = async (
 /**
  * Applies pending migrations in name order inside one transaction that holds an advisory lock,
  * so concurrent migrators serialize and the later one finds nothing to do. Refuses to run when an
- * applied migration's file has changed. Idempotent.
+ * applied migration's file has changed. Idempotent. A statement that waits for a table lock longer
+ * than `lockTimeoutMs` (MIGRATION_LOCK_TIMEOUT_MS) fails the run, which changes nothing.
  */
-export const migrate = async (sql: Sql, migrations: Migration[] = loadMigrations()): Promise<MigrateResult> =>
+export const migrate = async (
+  sql: Sql,
+  migrations: Migration[] = loadMigrations(),
+  options: MigrateOptions = {},
+): Promise<MigrateResult> =>
   sql.transaction(
     async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+      // An integer we format ourselves (SET takes no parameter).
+      const lockTimeoutMs = Math.max(1, Math.trunc(options.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS));
+      await tx.exec(`SET LOCAL lock_timeout = ${lockTimeoutMs}`);
       await tx.exec(createMigrationsTable);
       const applied = await appliedChecksums(tx);
 

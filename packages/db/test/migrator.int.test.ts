@@ -207,4 +207,45 @@ describe.skipIf(!onPostgres)("migrator on PostgreSQL (needs separate connections
       await target.dispose();
     }
   });
+
+  it("gives up on a table lock held by a long transaction after the lock timeout, applying nothing", async () => {
+    const target = await createTestDatabase();
+    const holder = await openDatabase({ url: target.url, poolMax: 1 });
+    const lockWaitMs = 300;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    // A long reader: an ALTER needs ACCESS EXCLUSIVE, which waits for this ACCESS SHARE lock.
+    const reader = holder.sql.transaction(async (tx) => {
+      await tx.query("SELECT count(*) FROM orders");
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      const alter: Migration = {
+        name: "20990101000000_alter_orders",
+        sql: 'ALTER TABLE "orders" ADD COLUMN "channel" TEXT',
+        checksum: "0".repeat(64),
+      };
+      const started = Date.now();
+      await expect(
+        migrate(target.db.sql, [...loadMigrations(), alter], { lockTimeoutMs: lockWaitMs }),
+      ).rejects.toMatchObject({ code: "55P03" });
+      expect(Date.now() - started).toBeLessThan(lockWaitMs + 4_000);
+      expect((await migrationLevel(target.db.sql, [...loadMigrations(), alter])).pending).toEqual([
+        alter.name,
+      ]);
+    } finally {
+      release();
+      await reader;
+      await holder.close();
+      await target.dispose();
+    }
+  });
 });

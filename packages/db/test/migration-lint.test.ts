@@ -1,0 +1,56 @@
+// The migration lint (squawk, run by .ci/run) passes on the repository's migrations and fails on a
+// migration that would rewrite or lock a busy table.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const script = path.join(here, "../scripts/lint-migrations.mjs");
+const migrations = path.join(here, "../prisma/migrations");
+const scratch = mkdtempSync(path.join(tmpdir(), "agora-squawk-"));
+
+const lint = (dir?: string) =>
+  spawnSync(process.execPath, [script, ...(dir ? [dir] : [])], { encoding: "utf8" });
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("squawk over the migrations", () => {
+  it("passes on every migration of the repository (applied ones excused by name and rule)", () => {
+    const result = lint();
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/squawk: \d+ migrations, 0 findings/);
+    expect(result.status).toBe(0);
+  });
+
+  it("fails on a new migration that locks or rewrites a table, naming each rule", () => {
+    const dir = path.join(scratch, "bad");
+    cpSync(migrations, dir, { recursive: true });
+    mkdirSync(path.join(dir, "20990101000000_unsafe"));
+    writeFileSync(
+      path.join(dir, "20990101000000_unsafe", "migration.sql"),
+      [
+        'CREATE INDEX "orders_notes_idx" ON "orders" ("notes");',
+        'ALTER TABLE "orders" ALTER COLUMN "quantity" TYPE BIGINT;',
+        'ALTER TABLE "orders" ADD COLUMN "channel" TEXT NOT NULL;',
+        'ALTER TABLE "orders" ADD CONSTRAINT "orders_quantity_small" CHECK ("quantity" < 1000);',
+        'ALTER TABLE "orders" DROP COLUMN "notes";',
+        "",
+      ].join("\n"),
+    );
+    const result = lint(dir);
+    expect(result.status).toBe(1);
+    for (const rule of [
+      "require-concurrent-index-creation",
+      "changing-column-type",
+      "adding-required-field",
+      "constraint-missing-not-valid",
+      "ban-drop-column",
+    ]) {
+      expect(result.stderr).toContain(`20990101000000_unsafe/migration.sql`);
+      expect(result.stderr).toContain(`: ${rule}: `);
+    }
+  });
+});
