@@ -166,7 +166,7 @@ export const runDrain = async ({
       return startManaged(
         `worker-${serial}`,
         pinned(index, [node, path.join(repo, "apps/worker/dist/main.js")]),
-        childEnv({ DATABASE_URL: url, ...extra }),
+        childEnv({ DATABASE_URL: url, WORKER_HEALTH_PORT: "0", ...extra }),
         { dir, cwd: repo },
       );
     });

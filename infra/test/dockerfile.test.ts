@@ -73,7 +73,12 @@ describe("infra/Dockerfile", () => {
       ),
       "curl",
     ],
-    ["a target without HEALTHCHECK", replace("HEALTHCHECK NONE\n", ""), "target worker: no HEALTHCHECK"],
+    [
+      "a target without HEALTHCHECK",
+      // The first HEALTHCHECK is the worker's.
+      replace(/HEALTHCHECK --interval[^\n]*\\\n[^\n]*\n/, ""),
+      "target worker: no HEALTHCHECK",
+    ],
     [
       "a shell-form CMD",
       replace(
@@ -124,7 +129,11 @@ describe("infra/Dockerfile", () => {
       kind: "cmd",
       argv: ["node", "-e", expect.stringContaining("/health")],
     });
-    expect(parsed.target("worker").healthcheck).toEqual({ kind: "none" });
+    expect(parsed.target("worker").healthcheck).toMatchObject({
+      kind: "cmd",
+      argv: ["node", "-e", expect.stringContaining("WORKER_HEALTH_PORT")],
+    });
+    expect(parsed.target("worker").env).toMatchObject({ WORKER_HEALTH_PORT: "9091" });
     // A build without --target gives the API image.
     expect(parsed.stages.at(-1)?.name).toBe("api");
   });

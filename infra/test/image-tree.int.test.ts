@@ -243,8 +243,11 @@ describe.skipIf(!testDatabaseUrl)(
       }
     });
 
-    it("worker: the CMD starts against PostgreSQL and SIGTERM exits 0 after the batch in flight", async () => {
-      const env = environment(worker.env, await freePort());
+    it("worker: the CMD starts against PostgreSQL, the HEALTHCHECK passes, SIGTERM exits 0 after the batch in flight", async () => {
+      const env = {
+        ...environment(worker.env, await freePort()),
+        WORKER_HEALTH_PORT: String(await freePort()),
+      };
       const started = startIn(isolation, workerTree, worker.cmd ?? [], env);
       try {
         await eventually(() => {
@@ -254,9 +257,14 @@ describe.skipIf(!testDatabaseUrl)(
 
           return started.output().includes("agora worker started") ? true : undefined;
         });
+        const healthcheck = worker.healthcheck?.kind === "cmd" ? (worker.healthcheck.argv ?? []) : [];
+        expect(healthcheck[0]).toBe("node");
+        expect((await runIn(isolation, workerTree, healthcheck, env)).code).toBe(0);
         started.child.kill("SIGTERM");
         expect(await started.exited).toBe(0);
         expect(started.output()).toContain("agora worker stopped");
+        // The same check fails once nothing answers: it can tell.
+        expect((await runIn(isolation, workerTree, healthcheck, env)).code).toBe(1);
       } finally {
         started.child.kill("SIGKILL");
       }

@@ -281,15 +281,17 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
   );
 
   it(
-    "probes the API's /ready for readiness and /health for liveness; the worker has no HTTP probes",
+    "probes the API's /ready for readiness and /health for liveness, and the worker's on its health port",
     each((objects) => {
       const api = podSpec(find(objects, "Deployment", "agora-api"))?.containers[0];
       expect(api?.readinessProbe?.httpGet).toEqual({ path: "/ready", port: "http" });
       expect(api?.livenessProbe?.httpGet).toEqual({ path: "/health", port: "http" });
-      expect(api?.ports).toEqual([{ name: "http", containerPort: 8080, protocol: "TCP" }]);
       const worker = podSpec(find(objects, "Deployment", "agora-worker"))?.containers[0];
-      expect(worker?.readinessProbe).toBeUndefined();
-      expect(worker?.livenessProbe).toBeUndefined();
+      expect(worker?.ports).toEqual([{ name: "metrics", containerPort: 9091, protocol: "TCP" }]);
+      expect(worker?.livenessProbe?.httpGet).toEqual({ path: "/health", port: "metrics" });
+      expect(worker?.readinessProbe?.httpGet).toEqual({ path: "/ready", port: "metrics" });
+      const configMap = objects.find((object) => object.kind === "ConfigMap");
+      expect(configMap?.data?.WORKER_HEALTH_PORT).toBe("9091");
     }),
   );
 

@@ -37,6 +37,7 @@ import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
 import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
+import { createOutboxMetrics, type OutboxMetrics } from "@agora/runtime/outbox-metrics";
 import { createPush } from "@agora/runtime/push/create-push";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
@@ -79,6 +80,8 @@ export type AppDeps = {
 
 export type Runtime = AppDeps & {
   database: Database;
+  /** What the embedded outbox worker did, on /metrics (the same series as the worker process's). */
+  outboxMetrics: OutboxMetrics;
   mail: CreatedMailer;
   objects: CreatedObjectStore;
   /** Closes what createDeps opened (the database, unless it was handed in). */
@@ -134,6 +137,7 @@ const createOutboxDeps = (
     mailer,
     codeKey,
     tracing,
+    metrics,
   }: {
     clock: Clock;
     push: PushSender | undefined;
@@ -141,6 +145,7 @@ const createOutboxDeps = (
     mailer: Mailer;
     codeKey: string;
     tracing: Tracing | undefined;
+    metrics: OutboxMetrics;
   },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
@@ -159,13 +164,17 @@ const createOutboxDeps = (
   };
 
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
+  const log = logOutboxOutcome(logger);
 
   return {
     outbox: repos.outbox,
     deliver: tracing ? traceDelivery(tracing, deliver) : deliver,
     clock,
     random: Math.random,
-    observe: logOutboxOutcome(logger),
+    observe: (outcome) => {
+      log(outcome);
+      metrics.observe(outcome);
+    },
   };
 };
 
@@ -217,6 +226,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   };
 
   const metrics = createMetrics();
+  const outboxMetrics = createOutboxMetrics(metrics.registry);
   metrics.watchPool("api", () => database.poolStats());
   metrics.watchOutbox(() => readOutboxFigures(database.sql, OUTBOX_FIGURES_TIMEOUT_MS));
   if (listingCache) {
@@ -227,6 +237,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     config,
     logger,
     metrics,
+    outboxMetrics,
     lifecycle: createLifecycle(),
     tracing,
     clock,
@@ -285,7 +296,15 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       clock,
       ids,
     },
-    outbox: createOutboxDeps(database, { clock, push, logger, mailer: mail.mailer, codeKey, tracing }),
+    outbox: createOutboxDeps(database, {
+      clock,
+      push,
+      logger,
+      mailer: mail.mailer,
+      codeKey,
+      tracing,
+      metrics: outboxMetrics,
+    }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
       await mail.close();
@@ -381,6 +400,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           mailer: runtime.mail.mailer,
           codeKey: runtime.identity.settings.codeKey,
           tracing: runtime.tracing,
+          metrics: runtime.outboxMetrics,
         }),
     poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>

@@ -251,6 +251,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
         loops: config.outboxLoops,
         wakeup: embedded.wakeup,
       });
+      runtime.outboxMetrics.start(config.outboxLoops);
     }
     gate.open();
     logger.info("agora api ready");

@@ -15,7 +15,7 @@ type Started = { child: ChildProcess; output: () => string; exited: Promise<numb
 
 const start = (env: Record<string, string>): Started => {
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
+    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", WORKER_HEALTH_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -202,6 +202,93 @@ describe("worker process", () => {
         );
         expect(done.rows[0]).toEqual({ processed: true, inbox: 1 });
         expect(worker.output()).toContain("agora worker stopped");
+      });
+
+      it("serves /health, /ready and /metrics on its health port; liveness fails while a loop is wedged and passes once it turns", async () => {
+        const { sql } = target.db;
+        const userId = randomUUID();
+        const eventId = randomUUID();
+        await sql.query(
+          `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
+           VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
+          [userId, `${userId}@example.com`, `u${userId.slice(0, 8)}`],
+        );
+        const worker = start({
+          DATABASE_URL: target.url ?? "",
+          DATA_DIR: dataDir,
+          WORKER_LIVENESS_SECONDS: "2",
+          PUSH_TIMEOUT_MS: "1000",
+          MAIL_TIMEOUT_MS: "1000",
+          // A delivery held by our row lock waits (a wedged loop) instead of timing out.
+          DATABASE_STATEMENT_TIMEOUT_MS: "60000",
+        });
+        const holder = new pg.Client({ connectionString: target.url });
+        try {
+          await eventually(() => /"health_port":\d+/.test(worker.output()));
+          const port = Number(/"health_port":(\d+)/.exec(worker.output())?.[1]);
+          const get = async (route: string) => {
+            const response = await fetch(`http://127.0.0.1:${port}${route}`);
+
+            return { status: response.status, body: await response.text() };
+          };
+          expect(await get("/ready")).toEqual({ status: 200, body: "ready\n" });
+          expect(await get("/health")).toEqual({ status: 200, body: "ok\n" });
+          expect((await get("/nope")).status).toBe(404);
+
+          // One delivery, counted with its lag; claims are timed.
+          await sql.query(
+            `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
+             VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
+            [
+              eventId,
+              randomUUID(),
+              JSON.stringify({
+                order_id: randomUUID(),
+                provider_user_id: userId,
+                customer_id: null,
+                item_name: "Tea",
+                quantity: 1,
+              }),
+            ],
+          );
+          await eventually(async () =>
+            (await get("/metrics")).body.includes('agora_outbox_deliveries_total{kind="order.created"} 1'),
+          );
+          const metrics = (await get("/metrics")).body;
+          expect(metrics).toMatch(/agora_outbox_delivery_lag_seconds_count\{kind="order.created"\} 1/);
+          expect(metrics).toMatch(/agora_outbox_claim_duration_seconds_count [1-9]/);
+          expect(metrics).toMatch(/agora_outbox_loop_last_turn_age_seconds 0(\.\d+)?\n/);
+          expect(metrics).toContain("process_resident_memory_bytes");
+
+          // Our lock on the recipient holds the next delivery: that loop stops turning.
+          await holder.connect();
+          await holder.query("BEGIN");
+          await holder.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userId]);
+          await sql.query(
+            `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
+             VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
+            [
+              randomUUID(),
+              randomUUID(),
+              JSON.stringify({
+                order_id: randomUUID(),
+                provider_user_id: userId,
+                customer_id: null,
+                item_name: "Tea",
+                quantity: 2,
+              }),
+            ],
+          );
+          await eventually(async () => (await get("/health")).status === 503, 10_000);
+          expect((await get("/health")).body).toMatch(/^outbox loop has not turned for \d+ s\n$/);
+          await eventually(() => worker.output().includes("outbox loop has not turned: liveness fails"));
+          await holder.query("ROLLBACK");
+          await eventually(async () => (await get("/health")).status === 200, 10_000);
+        } finally {
+          await holder.end().catch(() => {});
+          worker.child.kill("SIGTERM");
+        }
+        expect(await worker.exited).toBe(0);
       });
 
       it("two worker processes draining one backlog deliver every event exactly once into the inbox", async () => {

@@ -22,6 +22,7 @@ import { waitUntilAvailable } from "@agora/runtime/startup";
 import { createObjectStore } from "@agora/runtime/storage/create-object-store";
 import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
 import { startTracing } from "@agora/runtime/telemetry/tracing";
+import { startWorkerHealthServer } from "./health-server";
 
 const config = configOrExit();
 const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
@@ -36,6 +37,9 @@ if (!config.databaseUrl) {
 }
 
 try {
+  // Probes and scrapes are answered from the start: /health passes while the database is awaited
+  // (start-up is bounded by DATABASE_STARTUP_TIMEOUT_MS), /ready once the loops run.
+  const health = await startWorkerHealthServer(config, logger);
   // OpenTelemetry is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
   const tracing = await startTracing(config, { name: "agora-worker" });
   const database = await openDatabase(databaseOptions(config, "agora-worker", tracing));
@@ -72,6 +76,7 @@ try {
   });
   await wakeup?.start();
   const controller = new AbortController();
+  const log = logOutboxOutcome(logger);
   const running = Promise.all([
     runOutbox(
       {
@@ -79,7 +84,10 @@ try {
         deliver: tracing ? traceDelivery(tracing, deliver) : deliver,
         clock,
         random: Math.random,
-        observe: logOutboxOutcome(logger),
+        observe: (outcome) => {
+          log(outcome);
+          health.observe(outcome);
+        },
       },
       {
         signal: controller.signal,
@@ -94,6 +102,7 @@ try {
       { signal: controller.signal, report: logHousekeeping(logger) },
     ),
   ]);
+  health.running(config.outboxLoops);
   logger.info(
     {
       database: database.kind,
@@ -103,6 +112,7 @@ try {
       lease_seconds: config.outboxLeaseSeconds,
       batch_size: config.outboxBatchSize,
       loops: config.outboxLoops,
+      health_port: health.port,
       event_kinds: registry.kinds,
     },
     "agora worker started",
@@ -115,8 +125,10 @@ try {
     }
     stopping = true;
     logger.info({ signal }, "agora worker stopping: finishing the batch in flight");
+    health.stopping();
     controller.abort();
     await running;
+    await health.close();
     await wakeup?.close();
     await push?.close();
     objects.close();

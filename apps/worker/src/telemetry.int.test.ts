@@ -62,6 +62,7 @@ describe.skipIf(!onPostgres)(
           DATABASE_URL: target.url ?? "",
           DATA_DIR: path.join(dir, `${name}-data`),
           LOG_LEVEL: "info",
+          WORKER_HEALTH_PORT: "0",
           AGORA_TEST_LOADS: loadsFile(name),
           ...env,
         },

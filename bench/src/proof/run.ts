@@ -203,6 +203,8 @@ export const runProof = async (options: ProofOptions): Promise<ProofReport> => {
       ...baseEnv,
       DATA_DIR: path.join(dir, `worker-${index + 1}`),
       DATABASE_POOL_MAX: "4",
+      // Two workers on one host: each health port is any free one.
+      WORKER_HEALTH_PORT: "0",
       OUTBOX_LEASE_SECONDS: String(LEASE_SECONDS),
       PUSH_TIMEOUT_MS: "1000",
       // A delivery held by the kill phase's lock waits instead of timing out.

@@ -310,6 +310,47 @@ describe("configuration", () => {
     ]);
   });
 
+  it("serves the worker's health on 9091 and fails its liveness after 60 s without a loop turn, never less than a push or a mail", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.ok && [defaults.config.workerHealthPort, defaults.config.workerLivenessSeconds]).toEqual([
+      9091, 60,
+    ]);
+    const set = loadConfig({
+      DATA_DIR: tempDir(),
+      WORKER_HEALTH_PORT: "0",
+      WORKER_LIVENESS_SECONDS: "2",
+      PUSH_TIMEOUT_MS: "1000",
+      MAIL_TIMEOUT_MS: "1000",
+    });
+    expect(set.ok && [set.config.workerHealthPort, set.config.workerLivenessSeconds]).toEqual([0, 2]);
+    const tooShort = loadConfig({ DATA_DIR: tempDir(), WORKER_LIVENESS_SECONDS: "10" });
+    expect(!tooShort.ok && tooShort.errors).toEqual([
+      "WORKER_LIVENESS_SECONDS: must be longer than PUSH_TIMEOUT_MS and MAIL_TIMEOUT_MS",
+    ]);
+  });
+
+  it("serves /metrics on PORT unless METRICS_PORT names another port", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.ok && defaults.config.metricsPort).toBeUndefined();
+    const set = loadConfig({ DATA_DIR: tempDir(), METRICS_PORT: "9090" });
+    expect(set.ok && set.config.metricsPort).toBe(9090);
+    const same = loadConfig({ DATA_DIR: tempDir(), PORT: "9090", METRICS_PORT: "9090" });
+    expect(!same.ok && same.errors).toEqual([
+      "METRICS_PORT: must differ from PORT (unset it to serve /metrics on PORT)",
+    ]);
+  });
+
+  it("names prepared statements unless DATABASE_PREPARED_STATEMENTS=unnamed", () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.ok && defaults.config.databasePreparedStatements).toBe("named");
+    const unnamed = loadConfig({ DATA_DIR: tempDir(), DATABASE_PREPARED_STATEMENTS: "unnamed" });
+    expect(unnamed.ok && unnamed.config.databasePreparedStatements).toBe("unnamed");
+    const wrong = loadConfig({ DATA_DIR: tempDir(), DATABASE_PREPARED_STATEMENTS: "off" });
+    expect(!wrong.ok && wrong.errors.map((line) => line.split(":")[0])).toEqual([
+      "DATABASE_PREPARED_STATEMENTS",
+    ]);
+  });
+
   it("claims outbox batches of 200 events unless OUTBOX_BATCH_SIZE says (1 to 1000)", () => {
     const defaults = loadConfig({ DATA_DIR: tempDir() });
     expect(defaults.ok && defaults.config.outboxBatchSize).toBe(200);

@@ -70,6 +70,9 @@ const envSchema = z.object({
       .optional(),
   ),
   DATA_DIR: optionalText,
+  // `unnamed` for a pooler that does not keep prepared statements across transactions (PgBouncer
+  // before 1.21 in transaction mode, many managed poolers); docs/operations.md, "Any connection pooler".
+  DATABASE_PREPARED_STATEMENTS: z.enum(["named", "unnamed"]).default("named"),
   DATABASE_POOL_MAX: intFrom(1, 500, 10),
   DATABASE_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
   DATABASE_STATEMENT_TIMEOUT_MS: intFrom(100, 3_600_000, 5_000),
@@ -113,6 +116,10 @@ const envSchema = z.object({
   OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
   OUTBOX_BATCH_SIZE: intFrom(1, 1_000, 200),
   OUTBOX_LOOPS: intFrom(1, 16, 2),
+  // Unset: /metrics on PORT (the API's default). Set: /metrics only there (docs/operations.md).
+  METRICS_PORT: intFrom(1, 65_535, undefined),
+  WORKER_HEALTH_PORT: intFrom(0, 65_535, 9091),
+  WORKER_LIVENESS_SECONDS: intFrom(1, 3_600, 60),
   // Unset: a default that depends on APP_ENV (see shutdownDelayMs below).
   SHUTDOWN_DELAY_MS: intFrom(0, 600_000, undefined),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
@@ -221,6 +228,12 @@ export type Config = Readonly<{
    */
   databaseListenUrl: string | undefined;
   dataDir: string;
+  /**
+   * `named`: the repositories' statements are named prepared statements, parsed once per
+   * connection. `unnamed`: every statement is sent unnamed (parsed each time), for a pooler in
+   * transaction mode that does not keep prepared statements.
+   */
+  databasePreparedStatements: "named" | "unnamed";
   databasePoolMax: number;
   timeouts: Timeouts;
   tokenSecret: string;
@@ -242,6 +255,15 @@ export type Config = Readonly<{
   outboxBatchSize: number;
   /** Outbox claim loops per worker process (batches in flight at once). */
   outboxLoops: number;
+  /**
+   * The API's separate metrics listener: when set, `/metrics` is served there (on `host`) and the
+   * main port answers it 404, so a balancer routing every path cannot publish it.
+   */
+  metricsPort: number | undefined;
+  /** The worker process's health and metrics listener (`/health`, `/ready`, `/metrics`); 0 = any free port. */
+  workerHealthPort: number;
+  /** The worker's `/health` fails once a claim loop has not turned for this long. */
+  workerLivenessSeconds: number;
   /**
    * After SIGTERM, how long the API keeps serving with `/ready` at 503 (and `Connection: close`)
    * before it stops accepting, so a balancer polling `/ready` moves traffic away first.
@@ -446,6 +468,13 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
   if (env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.pushMs) {
     errors.push("OUTBOX_LEASE_SECONDS: must be longer than PUSH_TIMEOUT_MS");
   }
+  // A turn of the loop includes a batch's deliveries: a push or a mail may take its whole timeout.
+  if (env.WORKER_LIVENESS_SECONDS * 1000 <= Math.max(timeouts.pushMs, timeouts.mailMs)) {
+    errors.push("WORKER_LIVENESS_SECONDS: must be longer than PUSH_TIMEOUT_MS and MAIL_TIMEOUT_MS");
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
+    errors.push("METRICS_PORT: must differ from PORT (unset it to serve /metrics on PORT)");
+  }
 
   if (errors.length > 0 || tokenSecret === undefined) {
     return { ok: false, errors };
@@ -459,6 +488,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     databaseUrl: env.DATABASE_URL,
     databaseListenUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL,
     dataDir,
+    databasePreparedStatements: env.DATABASE_PREPARED_STATEMENTS,
     databasePoolMax: env.DATABASE_POOL_MAX,
     timeouts,
     tokenSecret,
@@ -488,6 +518,9 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
     outboxBatchSize: env.OUTBOX_BATCH_SIZE,
     outboxLoops: env.OUTBOX_LOOPS,
+    metricsPort: env.METRICS_PORT,
+    workerHealthPort: env.WORKER_HEALTH_PORT,
+    workerLivenessSeconds: env.WORKER_LIVENESS_SECONDS,
     // Balancers in front of staging and production get a moment; development stops at once.
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS ?? (strict ? DEFAULT_SHUTDOWN_DELAY_MS : 0),
     otel: env.OTEL_EXPORTER_OTLP_ENDPOINT
@@ -520,6 +553,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     databaseUrl: undefined,
     databaseListenUrl: undefined,
     dataDir: path.resolve(".data/test"),
+    databasePreparedStatements: "named",
     databasePoolMax: 10,
     timeouts: DEFAULT_TIMEOUTS,
     tokenSecret: "test-secret-that-is-long-enough-for-hs256-signing",
@@ -538,6 +572,9 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     outboxLeaseSeconds: 60,
     outboxBatchSize: 200,
     outboxLoops: 2,
+    metricsPort: undefined,
+    workerHealthPort: 0,
+    workerLivenessSeconds: 60,
     shutdownDelayMs: 0,
     otel: undefined,
     rateLimitAuthPerIp: 100,

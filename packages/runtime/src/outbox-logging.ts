@@ -9,6 +9,9 @@ export const logOutboxOutcome =
   (logger: Logger) =>
   (outcome: OutboxOutcome): void => {
     switch (outcome.type) {
+      case "claimed":
+        // A turn of the loop: counted by the outbox metrics, too frequent to log.
+        break;
       case "processed":
         logger.debug({ event_id: outcome.event.id, kind: outcome.event.kind }, "outbox event delivered");
         break;

@@ -9,8 +9,13 @@ export type OutboxOutcome =
   | { type: "dead"; event: OutboxEvent; attempts: number; error: string }
   /** The store failed while recording an outcome; the lease expires and the event is claimed again. */
   | { type: "record_failed"; event: OutboxEvent; error: string }
-  /** The claim failed (database unreachable); the loop waits and tries again. */
-  | { type: "claim_failed"; error: string };
+  /**
+   * A claim loop claimed (`events` may be 0 when nothing is due): one turn of loop `loop`, the claim
+   * taking `seconds`. A loop that stops reporting turns is wedged (the worker's liveness probe).
+   */
+  | { type: "claimed"; loop: number; events: number; seconds: number }
+  /** The claim of loop `loop` failed (database unreachable); the loop waits and tries again. */
+  | { type: "claim_failed"; loop: number; error: string };
 
 export type OutboxDeps = {
   outbox: OutboxStore;

@@ -174,8 +174,8 @@ export const runOutboxOnce = async (
 const pause = (ms: number, signal: AbortSignal): Promise<void> =>
   sleep(ms, undefined, { signal }).catch(() => undefined);
 
-/** One claim loop of `runOutbox`. */
-const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions): Promise<void> => {
+/** One claim loop of `runOutbox` (number `loop`, from 0). */
+const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions, loop: number): Promise<void> => {
   const { signal, wakeup } = options;
   const batchSize = options.batchSize ?? OUTBOX_DEFAULTS.batchSize;
   const pollIntervalMs = options.pollIntervalMs ?? OUTBOX_DEFAULTS.pollIntervalMs;
@@ -193,6 +193,12 @@ const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions): Promise<vo
         batchSize,
         unmarked.length > 0 ? { ids: unmarked.map((event) => event.id), at: now } : undefined,
       );
+      deps.observe?.({
+        type: "claimed",
+        loop,
+        events: events.length,
+        seconds: Math.max(0, deps.clock.now().getTime() - now.getTime()) / 1000,
+      });
       for (const event of unmarked) {
         deps.observe?.({ type: "processed", event });
       }
@@ -202,7 +208,7 @@ const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions): Promise<vo
         deps.observe?.({ type: "record_failed", event, error: description });
       }
       unmarked = [];
-      deps.observe?.({ type: "claim_failed", error: description });
+      deps.observe?.({ type: "claim_failed", loop, error: description });
       await pause(Math.max(CLAIM_FAILURE_PAUSE_MS, pollIntervalMs), signal);
       continue;
     }
@@ -232,5 +238,7 @@ const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions): Promise<vo
  * loops run side by side.
  */
 export const runOutbox = async (deps: OutboxDeps, options: OutboxLoopOptions): Promise<void> => {
-  await Promise.all(Array.from({ length: Math.max(1, options.loops ?? 1) }, () => runLoop(deps, options)));
+  await Promise.all(
+    Array.from({ length: Math.max(1, options.loops ?? 1) }, (_, loop) => runLoop(deps, options, loop)),
+  );
 };
