@@ -98,8 +98,12 @@ export type DepsOverrides = {
   push?: PushSender;
 };
 
-const openConfiguredDatabase = (config: Config, applicationName: string, tracing?: Tracing) =>
-  openDatabase(databaseOptions(config, applicationName, tracing));
+const openConfiguredDatabase = (
+  config: Config,
+  applicationName: string,
+  tracing?: Tracing,
+  logger?: Logger,
+) => openDatabase(databaseOptions(config, applicationName, tracing, logger));
 
 /** The outbox figures' statement timeout: a scrape answers within a second and a half regardless. */
 const OUTBOX_FIGURES_TIMEOUT_MS = 1_000;
@@ -184,7 +188,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const tracing = overrides.database
     ? undefined
     : await startTracing(config, { name: "agora-api", version: API_VERSION });
-  const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api", tracing));
+  const database = overrides.database ?? (await openConfiguredDatabase(config, "agora-api", tracing, logger));
   const ownsDatabase = overrides.database === undefined;
   const clock = overrides.clock ?? systemClock;
   const ids = uuidV7Ids;
@@ -381,6 +385,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
         { ...runtime.config, databasePoolMax: EMBEDDED_WORKER_POOL_MAX },
         "agora-outbox",
         runtime.tracing,
+        runtime.logger,
       );
   const { clock, logger } = runtime;
   const wakeup = openOutboxWakeup(database, {

@@ -42,7 +42,7 @@ try {
   const health = await startWorkerHealthServer(config, logger);
   // OpenTelemetry is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
   const tracing = await startTracing(config, { name: "agora-worker" });
-  const database = await openDatabase(databaseOptions(config, "agora-worker", tracing));
+  const database = await openDatabase(databaseOptions(config, "agora-worker", tracing, logger));
   // An unreachable database is waited for (one line per attempt, up to DATABASE_STARTUP_TIMEOUT_MS),
   // as the API does; later outages are the loop's own backoff.
   await waitUntilAvailable(() => database.ping(), {

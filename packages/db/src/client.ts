@@ -11,7 +11,7 @@ import {
   type QueryTracer,
   type Sql,
 } from "./sql";
-import { translateDatabaseError } from "./unavailable";
+import { DatabaseMisconfiguredError, translateDatabaseError } from "./unavailable";
 
 export type DatabaseOptions = {
   /** PostgreSQL URL; when absent the embedded PGlite database is used. */
@@ -29,6 +29,17 @@ export type DatabaseOptions = {
   timeouts?: DatabaseTimeouts | undefined;
   /** Wraps every statement, raw and Prisma's (tracing); none = statements run as they are. */
   tracer?: QueryTracer | undefined;
+  /**
+   * PostgreSQL: `named` (the default) prepares each distinct statement once per connection;
+   * `unnamed` sends every statement, raw and Prisma's, unnamed, for a pooler in transaction mode
+   * that does not keep prepared statements (DATABASE_PREPARED_STATEMENTS).
+   */
+  preparedStatements?: "named" | "unnamed" | undefined;
+  /**
+   * PostgreSQL: told of each DatabaseMisconfiguredError (a pooler lost or doubled a prepared
+   * statement) before it is thrown; the process logs the first one loudly.
+   */
+  onConfigurationFault?: ((error: DatabaseMisconfiguredError) => void) | undefined;
 };
 
 /** A PostgreSQL pool's connections right now (`inUse` = checked out or connecting). */
@@ -84,14 +95,21 @@ const statementName = (text: string): string => {
  * (DatabaseUnavailableError, the wire's 503): the extension changes no query, only what a failed
  * one throws, so the client keeps PrismaClient's type.
  */
-const translatingErrors = (prisma: PrismaClient): PrismaClient =>
+const translatingErrors = (
+  prisma: PrismaClient,
+  onConfigurationFault?: DatabaseOptions["onConfigurationFault"],
+): PrismaClient =>
   prisma.$extends({
     query: {
       async $allOperations({ args, query }) {
         try {
           return await query(args);
         } catch (error) {
-          throw translateDatabaseError(error);
+          const translated = translateDatabaseError(error);
+          if (translated instanceof DatabaseMisconfiguredError) {
+            onConfigurationFault?.(translated);
+          }
+          throw translated;
         }
       },
     },
@@ -245,6 +263,7 @@ const routedPglite = (db: PGlite, tracer: QueryTracer | undefined): PGlite => {
 
 const connectPostgres = (options: DatabaseOptions & { url: string }): Database => {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  const named = options.preparedStatements !== "unnamed";
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolMax ?? 10,
@@ -270,13 +289,18 @@ const connectPostgres = (options: DatabaseOptions & { url: string }): Database =
       import("./generated/prisma/client"),
       import("@prisma/adapter-pg"),
     ]);
-    const adapter = new PrismaPg(routedPool(pool, options.tracer), {
-      statementNameGenerator: (query) => statementName(query.sql),
-    });
+    // Without a generator the adapter sends Prisma's statements unnamed.
+    const adapter = new PrismaPg(
+      routedPool(pool, options.tracer),
+      named ? { statementNameGenerator: (query) => statementName(query.sql) } : {},
+    );
 
-    return translatingErrors(new PrismaClient({ adapter }));
+    return translatingErrors(new PrismaClient({ adapter }), options.onConfigurationFault);
   });
-  const sql = createPgSql(pool, options.tracer);
+  const sql = createPgSql(pool, options.tracer, {
+    namedStatements: named,
+    onConfigurationFault: options.onConfigurationFault,
+  });
   const max = options.poolMax ?? 10;
 
   return {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
 import type pg from "pg";
-import { isConnectionFailure, translateDatabaseError } from "./unavailable";
+import { DatabaseMisconfiguredError, isConnectionFailure, translateDatabaseError } from "./unavailable";
 
 export type Row = Record<string, unknown>;
 
@@ -62,6 +62,27 @@ export type QueryTracer = <T>(
   run: () => Promise<T>,
 ) => Promise<T>;
 
+/** How the pg executors send statements, and whom they tell about a configuration fault. */
+export type PgSqlOptions = {
+  /**
+   * False sends every statement unnamed (parsed on each execution), for a pooler that does not keep
+   * prepared statements across transactions; the repositories' names then only name trace spans.
+   */
+  namedStatements?: boolean;
+  /** Called with each DatabaseMisconfiguredError before it is thrown (the process logs the first). */
+  onConfigurationFault?: ((error: DatabaseMisconfiguredError) => void) | undefined;
+};
+
+/** `error` translated (see translateDatabaseError); a configuration fault is reported first. */
+const translated = (error: unknown, options: PgSqlOptions): unknown => {
+  const result = translateDatabaseError(error);
+  if (result instanceof DatabaseMisconfiguredError) {
+    options.onConfigurationFault?.(result);
+  }
+
+  return result;
+};
+
 /** The executor's methods through `tracer` (unchanged when there is none). */
 const traced = <E extends SqlExecutor>(executor: E, tracer: QueryTracer | undefined): E =>
   tracer
@@ -74,13 +95,17 @@ const traced = <E extends SqlExecutor>(executor: E, tracer: QueryTracer | undefi
       }
     : executor;
 
-const pgExecutor = (client: pg.Pool | pg.PoolClient, queryTimeoutMs?: number): SqlExecutor => ({
+const pgExecutor = (
+  client: pg.Pool | pg.PoolClient,
+  options: PgSqlOptions,
+  queryTimeoutMs?: number,
+): SqlExecutor => ({
   async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
     // pg reads a per-query `query_timeout` that its types do not declare.
     const config: pg.QueryConfig & { query_timeout?: number } = {
       text,
       values: params as unknown[],
-      ...(name ? { name } : {}),
+      ...(name && options.namedStatements !== false ? { name } : {}),
       ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
     };
     try {
@@ -88,7 +113,7 @@ const pgExecutor = (client: pg.Pool | pg.PoolClient, queryTimeoutMs?: number): S
 
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
     } catch (error) {
-      throw translateDatabaseError(error);
+      throw translated(error, options);
     }
   },
   async exec(script) {
@@ -99,7 +124,7 @@ const pgExecutor = (client: pg.Pool | pg.PoolClient, queryTimeoutMs?: number): S
       }
       await client.query(config);
     } catch (error) {
-      throw translateDatabaseError(error);
+      throw translated(error, options);
     }
   },
 });
@@ -119,17 +144,17 @@ const clientBoundOf = (statementTimeoutMs: number | undefined): number | undefin
 };
 
 /** A pool connection, or DatabaseUnavailableError when none comes within the acquire timeout. */
-const checkOut = async (pool: pg.Pool): Promise<pg.PoolClient> => {
+const checkOut = async (pool: pg.Pool, options: PgSqlOptions): Promise<pg.PoolClient> => {
   try {
     return await pool.connect();
   } catch (error) {
-    throw translateDatabaseError(error);
+    throw translated(error, options);
   }
 };
 
-export const createPgSql = (pool: pg.Pool, tracer?: QueryTracer): Sql => ({
+export const createPgSql = (pool: pg.Pool, tracer?: QueryTracer, pgOptions: PgSqlOptions = {}): Sql => ({
   dialect: "postgres",
-  ...traced(pgExecutor(pool), tracer),
+  ...traced(pgExecutor(pool, pgOptions), tracer),
   async queryBounded<T>(text: string, timeoutMs: number) {
     const ms = Math.max(1, Math.trunc(timeoutMs));
     const config: pg.QueryConfig & { query_timeout?: number } = {
@@ -144,14 +169,14 @@ export const createPgSql = (pool: pg.Pool, tracer?: QueryTracer): Sql => ({
 
         return { rows: (last?.rows ?? []) as T[], rowCount: last?.rowCount ?? 0 };
       } catch (error) {
-        throw translateDatabaseError(error);
+        throw translated(error, pgOptions);
       }
     };
 
     return tracer ? tracer({ text, name: undefined }, run) : run();
   },
   async transaction(work, options = {}) {
-    const client = await checkOut(pool);
+    const client = await checkOut(pool, pgOptions);
     // A checked-out client has no listener of the pool's: without this one, the server closing the
     // connection mid-transaction (a restart) is an unhandled 'error' event that ends the process.
     let lost: unknown;
@@ -161,7 +186,7 @@ export const createPgSql = (pool: pg.Pool, tracer?: QueryTracer): Sql => ({
     };
     client.on("error", onLost);
     const { statementTimeoutMs } = options;
-    const tx = traced(pgExecutor(client, clientBoundOf(statementTimeoutMs)), tracer);
+    const tx = traced(pgExecutor(client, pgOptions, clientBoundOf(statementTimeoutMs)), tracer);
     try {
       await tx.query("BEGIN");
       if (statementTimeoutMs !== undefined) {

@@ -17,6 +17,35 @@ export class DatabaseUnavailableError extends AppError {
   }
 }
 
+/**
+ * A DatabaseUnavailableError that retrying will not fix: the connection pooler between us and
+ * PostgreSQL does not keep named prepared statements (PgBouncer before 1.21 in transaction mode,
+ * many managed poolers), so a statement prepared on one server connection is executed on another
+ * ("prepared statement … does not exist", SQLSTATE 26000) or prepared twice on one ("… already
+ * exists", 42P05). A configuration fault, not a bug in the request: still the wire's 503 (never a
+ * 500, never the SQL), and the process logs it once, loudly, naming the setting to change
+ * (DATABASE_PREPARED_STATEMENTS=unnamed); see `onConfigurationFault` in client.ts.
+ */
+export class DatabaseMisconfiguredError extends DatabaseUnavailableError {
+  readonly setting = "DATABASE_PREPARED_STATEMENTS=unnamed";
+}
+
+const preparedStatementStates = new Set(["26000", "42P05"]);
+
+/** The driver's, or Prisma's adapter's, SQLSTATE of a prepared statement lost or doubled by a pooler. */
+const isPreparedStatementFault = (error: unknown): boolean => {
+  if (typeof error !== "object" || error === null) {
+    return false;
+  }
+  const { code, meta } = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
+  if (typeof code === "string" && preparedStatementStates.has(code)) {
+    return true;
+  }
+  const cause = meta?.driverAdapterError?.cause as { originalCode?: unknown } | undefined;
+
+  return typeof cause?.originalCode === "string" && preparedStatementStates.has(cause.originalCode);
+};
+
 // Node's socket errors: the server is unreachable or the connection broke.
 const socketCodes = new Set([
   "ECONNREFUSED",
@@ -120,8 +149,17 @@ export const isConnectionFailure = (error: unknown, depth = 0): boolean => {
   return false;
 };
 
-/** `error` as the rest of the system should see it: connection failures become DatabaseUnavailableError. */
-export const translateDatabaseError = (error: unknown): unknown =>
-  !(error instanceof DatabaseUnavailableError) && isConnectionFailure(error)
-    ? new DatabaseUnavailableError(error)
-    : error;
+/**
+ * `error` as the rest of the system should see it: connection failures become
+ * DatabaseUnavailableError, and a pooler's lost prepared statements DatabaseMisconfiguredError.
+ */
+export const translateDatabaseError = (error: unknown): unknown => {
+  if (error instanceof DatabaseUnavailableError) {
+    return error;
+  }
+  if (isPreparedStatementFault(error)) {
+    return new DatabaseMisconfiguredError(error);
+  }
+
+  return isConnectionFailure(error) ? new DatabaseUnavailableError(error) : error;
+};

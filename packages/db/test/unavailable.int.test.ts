@@ -2,7 +2,11 @@ import { createServer, type Server } from "node:net";
 import { AppError } from "@agora/domain/shared/app-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DatabaseTimeouts, openDatabase } from "../src/client";
-import { DatabaseUnavailableError, isConnectionFailure } from "../src/unavailable";
+import {
+  DatabaseMisconfiguredError,
+  DatabaseUnavailableError,
+  isConnectionFailure,
+} from "../src/unavailable";
 import { createEmptyPostgresDatabase, onPostgres } from "./databases";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -213,6 +217,80 @@ describe.skipIf(!onPostgres)(
       } finally {
         await db.close();
       }
+    });
+  },
+);
+
+describe.skipIf(!onPostgres)(
+  "prepared statements a pooler lost or doubled (PostgreSQL only: PGlite has no pooler in front)",
+  () => {
+    let target: { url: string; drop(): Promise<void> };
+    const faults: Error[] = [];
+    let named: Database;
+    let unnamed: Database;
+
+    beforeAll(async () => {
+      target = await createEmptyPostgresDatabase();
+      named = await openDatabase({
+        url: target.url,
+        poolMax: 2,
+        onConfigurationFault: (e) => faults.push(e),
+      });
+      unnamed = await openDatabase({ url: target.url, poolMax: 2, preparedStatements: "unnamed" });
+    });
+    afterAll(async () => {
+      await named?.close();
+      await unnamed?.close();
+      await target?.drop();
+    });
+
+    it("'does not exist' (26000) and 'already exists' (42P05) are DatabaseMisconfiguredError: 503, the setting named, reported, no SQL", async () => {
+      // What a transaction-mode pooler does: executes on a server connection that never prepared it.
+      const missing = await rejection(named.sql.query("EXECUTE agora_missing_statement"));
+      expect(missing).toBeInstanceOf(DatabaseMisconfiguredError);
+      expect(missing).toBeInstanceOf(DatabaseUnavailableError);
+      expect(missing).toMatchObject({
+        code: "service_unavailable",
+        setting: "DATABASE_PREPARED_STATEMENTS=unnamed",
+      });
+      expect((missing as Error).message).not.toMatch(/agora_missing_statement|EXECUTE/);
+      // ... and prepares again on a server connection that already has it.
+      const doubled = await rejection(
+        named.sql.transaction(async (tx) => {
+          await tx.exec("PREPARE agora_twice AS SELECT 1");
+          await tx.exec("PREPARE agora_twice AS SELECT 1");
+        }),
+      );
+      expect(doubled).toBeInstanceOf(DatabaseMisconfiguredError);
+      expect(faults).toEqual([missing, doubled]);
+      // Any other error stays what it was.
+      const syntax = await rejection(named.sql.query("SELEC 1"));
+      expect(syntax).not.toBeInstanceOf(DatabaseUnavailableError);
+      expect(faults).toHaveLength(2);
+    });
+
+    it("names the repositories' statements (prepared once per connection) unless told `unnamed`", async () => {
+      const prepared = (db: Database) =>
+        db.sql.transaction(async (tx) => {
+          await tx.query("SELECT $1::int AS n", [1], "agora_probe_statement");
+          const { rows } = await tx.query<{ name: string }>(
+            "SELECT name FROM pg_prepared_statements WHERE name = 'agora_probe_statement'",
+          );
+
+          return rows.map((row) => row.name);
+        });
+      expect(await prepared(named)).toEqual(["agora_probe_statement"]);
+      expect(await prepared(unnamed)).toEqual([]);
+      // Prisma's statements too: its adapter is given no name generator.
+      await unnamed.prisma.$queryRawUnsafe("SELECT 1");
+      const viaPrisma = await unnamed.sql.transaction(async (tx) => {
+        const { rows } = await tx.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'prisma_%'",
+        );
+
+        return rows[0]?.n;
+      });
+      expect(viaPrisma).toBe(0);
     });
   },
 );

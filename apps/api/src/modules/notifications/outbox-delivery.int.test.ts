@@ -1,7 +1,6 @@
-import { openDatabase } from "@agora/db/client";
 import { OUTBOX_WAITING_LOCK, openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createOutboxRepositories, createUnitOfWork } from "@agora/db/repositories/index";
-import { onPostgres } from "@agora/db/test/databases";
+import { onPostgres, openTestPool } from "@agora/db/test/databases";
 import {
   type NotificationRequest,
   type NotifyDeps,
@@ -465,7 +464,7 @@ describe.skipIf(!onPostgres)(
 
       const workers = await Promise.all(
         [1, 2].map(async () => {
-          const database = await openDatabase({ url: h.databaseUrl, poolMax: 4 });
+          const database = await openTestPool(h.databaseUrl, { poolMax: 4 });
           const push = createMemoryPush();
           const processed: string[] = [];
           const repos = createOutboxRepositories(database);
