@@ -95,16 +95,13 @@ export const startPgBouncer = async (
     }
   }
   const ini = path.join(dir, "pgbouncer.ini");
-  // `-u`: PgBouncer itself drops root for that user, so the child is PgBouncer (signals reach it).
-  const child = spawn(binary, isRoot() ? ["-u", "postgres", ini] : [ini], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  };
-  child.stdout.on("data", collect);
-  child.stderr.on("data", collect);
+  // Its log goes to a file, not a pipe: a pipe nobody reads while a test blocks (spawnSync) fills
+  // and stalls PgBouncer. `-u`: PgBouncer itself drops root for that user (signals reach it).
+  const logFile = path.join(dir, "pgbouncer.log");
+  const log = openSync(logFile, "w");
+  const child = spawn(binary, isRoot() ? ["-u", "postgres", ini] : [ini], { stdio: ["ignore", log, log] });
+  closeSync(log);
+  const output = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "");
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   try {
     await Promise.race([
