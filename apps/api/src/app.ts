@@ -94,7 +94,14 @@ export const createApp = (deps: AppDeps) => {
   // Only where a body can arrive: GET routes stay free of middleware (and synchronous in Hono).
   app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
-  app.route("/", createSystemRoutes({ ...deps, readinessChecks: config.readinessChecks }));
+  app.route(
+    "/",
+    createSystemRoutes({
+      ...deps,
+      readinessChecks: config.readinessChecks,
+      metricsOnThisPort: config.metricsPort === undefined,
+    }),
+  );
   // Member surface, by area.
   app.route("/api/v1/auth", createIdentityRoutes({ identity: deps.identity, trustProxy: config.trustProxy }));
   app.route("/api/v1/catalog", createCatalogRoutes(deps));

@@ -6,6 +6,7 @@ import type { OutboxWakeup } from "@agora/domain/outbox/outbox.ports";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { type Config, unsafeDefaultsWarning } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
+import { type ProbeServer, startProbeServer } from "@agora/runtime/probe-server";
 import { waitUntilAvailable } from "@agora/runtime/startup";
 import { serve } from "@hono/node-server";
 import type { Logger } from "pino";
@@ -159,6 +160,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
   let workerDeps: Awaited<ReturnType<typeof openEmbeddedWorker>> | undefined;
   let worker: EmbeddedWorker | undefined;
   let realtime: RealtimeServer | undefined;
+  let metricsServer: ProbeServer | undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -187,6 +189,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
       if (!workerStopped) {
         logger.warn("the outbox batch in flight did not finish in time; its events return after their lease");
       }
+      await metricsServer?.close();
       await workerDeps?.close();
       await runtime.close();
       logger.info({ drained }, "stopped");
@@ -204,6 +207,19 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
   try {
     const handler = createHttpHandler(runtime, createApp(runtime), gate);
     server = await listen(handler, config, logger);
+    if (config.metricsPort !== undefined) {
+      // /metrics only here (the main port answers it 404): expose this port to Prometheus alone.
+      metricsServer = await startProbeServer(
+        { host: config.host, port: config.metricsPort },
+        {
+          "/metrics": async () => ({
+            status: 200,
+            body: await runtime.metrics.render(),
+            contentType: runtime.metrics.registry.contentType,
+          }),
+        },
+      );
+    }
     const address = server.address();
     logger.info(
       {
@@ -213,6 +229,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
         database: runtime.database.kind,
         worker: config.worker,
         tracing: runtime.tracing ? "otlp" : "off",
+        metrics_port: metricsServer?.port ?? "main",
       },
       "agora api listening",
     );

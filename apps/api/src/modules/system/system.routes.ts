@@ -44,6 +44,8 @@ export const passOnce = (check: () => Promise<void>): (() => Promise<void>) => {
 
 export type SystemDeps = {
   readinessChecks: boolean;
+  /** False when METRICS_PORT serves /metrics: this port then answers it 404. */
+  metricsOnThisPort: boolean;
   probes: ReadinessProbe[];
   metrics: Metrics;
   lifecycle: Lifecycle;
@@ -102,9 +104,12 @@ const metricsRoute = createRoute({
     "`http_request_duration_seconds`: database pool connections in use, idle, waiting and max by pool; open " +
     "realtime sockets; and, read from the database in one bounded statement per scrape, the outbox backlog, " +
     "the age of its oldest pending event and its dead letters. When the database does not answer in time the " +
-    "scrape still answers 200, without the outbox figures and with `agora_outbox_figures_up 0`.",
+    "scrape still answers 200, without the outbox figures and with `agora_outbox_figures_up 0`. A deployment " +
+    "that serves metrics on a port of their own (`METRICS_PORT`) answers 404 `not_found` here, so a balancer " +
+    "routing every path cannot publish them.",
   responses: {
     200: { description: "Prometheus exposition text.", content: { "text/plain": { schema: z.string() } } },
+    ...errors("not_found"),
   },
 });
 
@@ -116,7 +121,13 @@ const apiInfo = createRoute({
   responses: { 200: json(successEnvelope(apiInfoSchema), "Name and version.") },
 });
 
-export const createSystemRoutes = ({ readinessChecks, probes, metrics, lifecycle }: SystemDeps) =>
+export const createSystemRoutes = ({
+  readinessChecks,
+  metricsOnThisPort,
+  probes,
+  metrics,
+  lifecycle,
+}: SystemDeps) =>
   createRouter()
     .openapi(health, (c) => ok(c, { status: "ok" as const }))
     .openapi(ready, async (c) => {
@@ -167,6 +178,9 @@ export const createSystemRoutes = ({ readinessChecks, probes, metrics, lifecycle
       return ok(c, { status: "ready" as const, checks });
     })
     .openapi(metricsRoute, async (c) => {
+      if (!metricsOnThisPort) {
+        throw new AppError("not_found", "No such route.");
+      }
       const text = await metrics.render();
 
       return c.text(text, 200, { "Content-Type": metrics.registry.contentType });
