@@ -16,7 +16,13 @@ import { hasModel, typecheckObjects, validateObjects } from "./support/kubernete
 import { parseYaml, readRepoFile } from "./support/repo-files";
 
 /** Secrets the manifests reference but never contain: created by the operator or out of band. */
-const EXTERNAL_SECRETS = ["agora-secrets", "agora-pg-app", "agora-api-tls"];
+const EXTERNAL_SECRETS = [
+  "agora-secrets",
+  "agora-pg-app",
+  "agora-pg-runtime",
+  "agora-pg-ca",
+  "agora-api-tls",
+];
 const SECRET_NAME = /SECRET|PASSWORD|TOKEN|API_?KEY|ACCESS_KEY|CREDENTIAL|DATABASE_URL/i;
 /** A URL with a literal password; `$(VAR)` expansions are references, not literals. */
 const LITERAL_PASSWORD_URL = /:\/\/[^\s:/@"]+:(?!\$\()[^\s@/"]+@/;
@@ -151,6 +157,7 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
     expect([...new Set(unchecked)].sort()).toEqual([
       "postgresql.cnpg.io/v1 Cluster",
       "postgresql.cnpg.io/v1 Pooler",
+      "postgresql.cnpg.io/v1 ScheduledBackup",
     ]);
   }, 60_000);
 
@@ -212,6 +219,13 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
           }
           if (entry.valueFrom?.configMapKeyRef) {
             referencedConfigMaps.add(entry.valueFrom.configMapKeyRef.name);
+          }
+        }
+      }
+      for (const workload of workloads(objects)) {
+        for (const volume of podSpec(workload)?.volumes ?? []) {
+          if (volume.secret) {
+            referencedSecrets.add(volume.secret.secretName);
           }
         }
       }
@@ -286,6 +300,10 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
       const api = podSpec(find(objects, "Deployment", "agora-api"))?.containers[0];
       expect(api?.readinessProbe?.httpGet).toEqual({ path: "/ready", port: "http" });
       expect(api?.livenessProbe?.httpGet).toEqual({ path: "/health", port: "http" });
+      expect(api?.ports).toEqual([
+        { name: "http", containerPort: 8080, protocol: "TCP" },
+        { name: "metrics", containerPort: 9090, protocol: "TCP" },
+      ]);
       const worker = podSpec(find(objects, "Deployment", "agora-worker"))?.containers[0];
       expect(worker?.ports).toEqual([{ name: "metrics", containerPort: 9091, protocol: "TCP" }]);
       expect(worker?.livenessProbe?.httpGet).toEqual({ path: "/health", port: "metrics" });
@@ -333,6 +351,85 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
   );
 
   it(
+    "exposes no metrics port through a Service or an Ingress; the API serves /metrics on METRICS_PORT",
+    each((objects) => {
+      const metricsPorts = new Set<string | number>();
+      for (const workload of workloads(objects)) {
+        for (const container of podSpec(workload)?.containers ?? []) {
+          for (const port of container.ports ?? []) {
+            if (port.name === "metrics") {
+              metricsPorts.add(port.name);
+              metricsPorts.add(port.containerPort);
+            }
+          }
+        }
+      }
+      expect([...metricsPorts].sort()).toEqual([9090, 9091, "metrics"].sort());
+      const configMap = objects.find((object) => object.kind === "ConfigMap");
+      expect(configMap?.data?.METRICS_PORT).toBe("9090");
+      const exposed: string[] = [];
+      for (const service of objects.filter((object) => object.kind === "Service")) {
+        for (const port of (service.spec?.ports as Array<{
+          name?: string;
+          port: number;
+          targetPort?: string | number;
+        }>) ?? []) {
+          if (
+            metricsPorts.has(port.targetPort ?? port.port) ||
+            metricsPorts.has(port.port) ||
+            port.name === "metrics"
+          ) {
+            exposed.push(`Service ${service.metadata.name} port ${port.name ?? port.port}`);
+          }
+        }
+      }
+      for (const ingress of objects.filter((object) => object.kind === "Ingress")) {
+        for (const match of JSON.stringify(ingress.spec).matchAll(
+          /"port":\{"(?:name|number)":"?([^"}]+)"?\}/g,
+        )) {
+          const port = match[1] ?? "";
+          if (metricsPorts.has(port) || metricsPorts.has(Number(port))) {
+            exposed.push(`Ingress ${ingress.metadata.name} port ${port}`);
+          }
+          // The Service port an Ingress names must not lead to a metrics port either.
+        }
+      }
+      expect(exposed).toEqual([]);
+    }),
+  );
+
+  it(
+    "admits only the ingress controller to the API's http port and Prometheus to the metrics ports",
+    each((objects) => {
+      const policy = (name: string) =>
+        find(objects, "NetworkPolicy", name).spec as {
+          podSelector: unknown;
+          policyTypes: string[];
+          ingress?: Array<{
+            from: Array<{ namespaceSelector?: { matchLabels: Record<string, string> } }>;
+            ports: Array<{ port: string }>;
+          }>;
+        };
+      const api = policy("agora-api");
+      expect(api.podSelector).toEqual({ matchLabels: { "app.kubernetes.io/name": "agora-api" } });
+      expect(api.policyTypes).toEqual(["Ingress"]);
+      expect(
+        api.ingress?.map((rule) => [
+          rule.from.map((peer) => peer.namespaceSelector?.matchLabels["kubernetes.io/metadata.name"]),
+          rule.ports.map((port) => port.port),
+        ]),
+      ).toEqual([
+        [["ingress-nginx"], ["http"]],
+        [["monitoring"], ["metrics"]],
+      ]);
+      expect(policy("agora-worker").ingress?.map((rule) => rule.ports.map((port) => port.port))).toEqual([
+        ["metrics"],
+      ]);
+      expect(policy("agora-migrate").ingress).toBeUndefined();
+    }),
+  );
+
+  it(
     "keeps WebSockets open through the ingress-nginx Ingress",
     each((objects) => {
       const ingress = find(objects, "Ingress", "agora-api");
@@ -347,7 +444,7 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
     }),
   );
 
-  it("production: namespace agora, registry images, two workers, DATABASE_URL from CloudNativePG's app Secret", () => {
+  it("production: namespace agora, registry images, two workers, the runtime role for the pods and the owner for migrations, TLS required", () => {
     const objects = rendered.production ?? [];
     for (const object of objects) {
       expect({
@@ -357,18 +454,49 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
         namespace: "agora",
       });
     }
-    for (const { container } of containersOf(objects)) {
+    for (const { owner, container } of containersOf(objects)) {
       expect(container.image).toMatch(/^registry\.example\.com\/agora\/(api|worker):\d+\.\d+\.\d+$/);
-      expect(databaseUrl(container)).toEqual({
-        name: "DATABASE_URL",
-        valueFrom: { secretKeyRef: { name: "agora-pg-app", key: "uri" } },
+      expect(databaseUrl(container)?.value).toBe(
+        "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-rw:5432/agora?sslmode=require",
+      );
+      // The migration Job is the schema owner; the API and the worker the runtime role (rows only).
+      const credentials = container.env?.find((entry) => entry.name === "AGORA_DB_USER")?.valueFrom
+        ?.secretKeyRef;
+      expect({ owner, secret: credentials?.name }).toEqual({
+        owner,
+        secret: owner === "Job agora-migrate" ? "agora-pg-app" : "agora-pg-runtime",
       });
+      // sslmode=require verifies the server against CloudNativePG's CA, mounted from its Secret.
+      expect(container.env?.find((entry) => entry.name === "NODE_EXTRA_CA_CERTS")?.value).toBe(
+        "/etc/agora/pg-ca/ca.crt",
+      );
     }
     expect(find(objects, "Deployment", "agora-worker").spec?.replicas).toBe(2);
     const cluster = find(objects, "Cluster", "agora-pg");
     expect(cluster.apiVersion).toBe("postgresql.cnpg.io/v1");
     expect(cluster.spec?.instances).toBeGreaterThanOrEqual(2);
-    expect(cluster.spec?.bootstrap).toEqual({ initdb: { database: "agora", owner: "agora" } });
+    const initdb = (
+      cluster.spec?.bootstrap as { initdb: { owner: string; postInitApplicationSQL: string[] } }
+    ).initdb;
+    expect(initdb.owner).toBe("agora");
+    expect(initdb.postInitApplicationSQL).toContain("CREATE ROLE agora_runtime NOLOGIN");
+    expect(cluster.spec?.managed).toEqual({
+      roles: [
+        expect.objectContaining({
+          name: "agora_runtime",
+          login: true,
+          passwordSecret: { name: "agora-pg-runtime" },
+        }),
+      ],
+    });
+    // Continuous backup to an object store, and a nightly base backup.
+    expect(cluster.spec?.backup).toMatchObject({
+      retentionPolicy: expect.any(String),
+      barmanObjectStore: { destinationPath: expect.stringMatching(/^s3:\/\//) },
+    });
+    expect(find(objects, "ScheduledBackup", "agora-pg-nightly").spec).toMatchObject({
+      cluster: { name: "agora-pg" },
+    });
     const configMap = objects.find((object) => object.kind === "ConfigMap");
     expect(configMap?.data).toMatchObject({
       APP_ENV: "production",
@@ -376,6 +504,12 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
       READINESS_CHECKS: "enabled",
     });
     expect(configMap?.data?.S3_ENDPOINT).toMatch(/^https:\/\//);
+    // Only the API, the worker and the migration Job (and the pooler) reach PostgreSQL.
+    const database = find(objects, "NetworkPolicy", "agora-pg");
+    expect(database.spec?.podSelector).toEqual({ matchLabels: { "cnpg.io/cluster": "agora-pg" } });
+    expect(JSON.stringify(database.spec?.ingress)).toContain(
+      '"values":["agora-api","agora-worker","agora-migrate"]',
+    );
   });
 
   it("pgbouncer component: API and worker through a transaction-mode pooler; the migration Job stays direct", () => {
@@ -392,11 +526,11 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
     for (const name of ["agora-api", "agora-worker"]) {
       const container = podSpec(find(objects, "Deployment", name))?.containers[0];
       expect(databaseUrl(container as Container)?.value).toBe(
-        "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-pooler-rw:5432/agora",
+        "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-pooler-rw:5432/agora?sslmode=require",
       );
       // LISTEN needs a session: the realtime listener stays on the primary's direct service.
       expect(container?.env?.find((entry) => entry.name === "DATABASE_LISTEN_URL")?.value).toBe(
-        "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-rw:5432/agora",
+        "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-rw:5432/agora?sslmode=require",
       );
       const names = container?.env?.map((entry) => entry.name) ?? [];
       // Kubernetes expands $(VAR) only from variables listed before it.
@@ -404,8 +538,8 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
       expect(names.indexOf("AGORA_DB_PASSWORD")).toBeLessThan(names.indexOf("DATABASE_LISTEN_URL"));
     }
     const job = podSpec(find(objects, "Job", "agora-migrate"))?.containers[0];
-    expect(databaseUrl(job as Container)?.valueFrom).toEqual({
-      secretKeyRef: { name: "agora-pg-app", key: "uri" },
-    });
+    expect(databaseUrl(job as Container)?.value).toBe(
+      "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-rw:5432/agora?sslmode=require",
+    );
   });
 });
