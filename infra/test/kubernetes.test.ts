@@ -476,10 +476,10 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
     expect(cluster.apiVersion).toBe("postgresql.cnpg.io/v1");
     expect(cluster.spec?.instances).toBeGreaterThanOrEqual(2);
     const initdb = (
-      cluster.spec?.bootstrap as { initdb: { owner: string; postInitApplicationSQL: string[] } }
-    ).initdb;
-    expect(initdb.owner).toBe("agora");
-    expect(initdb.postInitApplicationSQL).toContain("CREATE ROLE agora_runtime NOLOGIN");
+      cluster.spec?.bootstrap as { initdb?: { owner: string; postInitApplicationSQL: string[] } } | undefined
+    )?.initdb;
+    expect(initdb?.owner).toBe("agora");
+    expect(initdb?.postInitApplicationSQL).toContain("CREATE ROLE agora_runtime NOLOGIN");
     expect(cluster.spec?.managed).toEqual({
       roles: [
         expect.objectContaining({
