@@ -152,7 +152,9 @@ describe.skipIf(!onPostgres)(
       } finally {
         worker.child.kill("SIGKILL");
       }
-      expect(loaded("untraced")).toEqual([]);
+      // Only prom-client's own dependency (the health port's metrics): it requires the (no-op)
+      // @opentelemetry/api for exemplars, as in the API; no SDK module.
+      expect(loaded("untraced")).toEqual([{ module: "@opentelemetry/api", importer: "prom-client" }]);
       expect(receiver.spans.length).toBe(before);
     }, 60_000);
   },
