@@ -196,7 +196,7 @@ export type Timeouts = Readonly<{
   pushMs: number;
   /** One object-store call (the S3 adapter, when it lands, must use it). */
   s3Ms: number;
-  /** One call to the video service (the video adapter, when it lands, must use it). */
+  /** One call to the video service's RoomService (DeleteRoom, RemoveParticipant), as a whole. */
   videoMs: number;
 }>;
 
@@ -474,6 +474,10 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
   }
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
     errors.push("METRICS_PORT: must differ from PORT (unset it to serve /metrics on PORT)");
+  }
+  // The same for a room call on the video service (a meeting's end or a participant's leave).
+  if (env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.videoMs) {
+    errors.push("OUTBOX_LEASE_SECONDS: must be longer than VIDEO_TIMEOUT_MS");
   }
 
   if (errors.length > 0 || tokenSecret === undefined) {
