@@ -15,6 +15,7 @@ import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { codeKeyFor } from "@agora/domain/identity/secrets";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
+import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
 import type { MediaDeps } from "@agora/domain/media/media.deps";
@@ -44,7 +45,7 @@ import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens
 import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
 import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
 import { startTracing, type Tracing } from "@agora/runtime/telemetry/tracing";
-import { createLiveKitTokens } from "@agora/runtime/video/livekit-tokens";
+import { createVideo } from "@agora/runtime/video/create-video";
 import type { Logger } from "pino";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle";
 import { createMetrics, type Metrics } from "./http/metrics";
@@ -130,7 +131,7 @@ const schemaProbe = (database: Database): ReadinessProbe => ({
 
 /**
  * The outbox worker over `database`: claims on its pool, and delivery by event kind through the
- * registry, with what the kinds need (inbox, devices, push).
+ * registry, with what the kinds need (inbox, devices, push, mail, the video service's rooms).
  */
 const createOutboxDeps = (
   database: Database,
@@ -142,6 +143,7 @@ const createOutboxDeps = (
     codeKey,
     tracing,
     metrics,
+    videoRooms,
   }: {
     clock: Clock;
     push: PushSender | undefined;
@@ -150,6 +152,7 @@ const createOutboxDeps = (
     codeKey: string;
     tracing: Tracing | undefined;
     metrics: OutboxMetrics;
+    videoRooms: VideoRooms | undefined;
   },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
@@ -165,6 +168,8 @@ const createOutboxDeps = (
     rateLimits: repos.rateLimits,
     mailer,
     codeKey,
+    video: videoRooms,
+    meetings: repos.meetings,
   };
 
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
@@ -206,6 +211,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
   const objects = createObjectStore(config);
   const codeKey = codeKeyFor(config.tokenSecret);
+  const video = createVideo(config);
 
   const identity: IdentityDeps = {
     uow,
@@ -287,7 +293,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       repos,
       clock,
       ids,
-      video: config.video ? createLiveKitTokens(config.video) : undefined,
+      video: video?.tokens,
     },
     administration: { uow, repos, clock },
     chat: { repos, clock, ids },
@@ -308,6 +314,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       codeKey,
       tracing,
       metrics: outboxMetrics,
+      videoRooms: video?.rooms,
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
@@ -406,6 +413,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           codeKey: runtime.identity.settings.codeKey,
           tracing: runtime.tracing,
           metrics: runtime.outboxMetrics,
+          videoRooms: createVideo(runtime.config)?.rooms,
         }),
     poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>

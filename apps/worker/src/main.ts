@@ -22,6 +22,7 @@ import { waitUntilAvailable } from "@agora/runtime/startup";
 import { createObjectStore } from "@agora/runtime/storage/create-object-store";
 import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
 import { startTracing } from "@agora/runtime/telemetry/tracing";
+import { createVideo } from "@agora/runtime/video/create-video";
 import { startWorkerHealthServer } from "./health-server";
 
 const config = configOrExit();
@@ -67,6 +68,8 @@ try {
     rateLimits: repos.rateLimits,
     mailer: mail.mailer,
     codeKey: codeKeyFor(config.tokenSecret),
+    video: createVideo(config)?.rooms,
+    meetings: repos.meetings,
   };
   const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
   // New events wake an idle loop at once (LISTEN on DATABASE_LISTEN_URL); it still polls as a fallback.
@@ -108,6 +111,7 @@ try {
       database: database.kind,
       push: push ? "fcm" : "off",
       mail: mail.kind,
+      video: config.video ? "livekit" : "off",
       tracing: tracing ? "otlp" : "off",
       lease_seconds: config.outboxLeaseSeconds,
       batch_size: config.outboxBatchSize,

@@ -6,6 +6,9 @@ import { reportClosed } from "./community/events/report-closed";
 import { codeRequested } from "./identity/events/code-requested";
 import { codesLocked } from "./identity/events/codes-locked";
 import type { IdentityMailDeps } from "./identity/identity.deps";
+import { meetingEnded } from "./lifestyle/events/meeting-ended";
+import { participantLeft } from "./lifestyle/events/participant-left";
+import type { MeetingRoomDeps } from "./lifestyle/lifestyle.deps";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";
@@ -15,8 +18,13 @@ import { paymentConfirmed } from "./payments/events/payment-confirmed";
 import { paymentRejected } from "./payments/events/payment-rejected";
 import { paymentSubmitted } from "./payments/events/payment-submitted";
 
-/** What delivering any of the kinds may need: the inbox and push, chat notices, and the mailer for code mails. */
-export type EventDeliveryDeps = NotifyDeps & IdentityMailDeps & { chat: MessageNoticeReader };
+/**
+ * What delivering any of the kinds may need: the inbox and push, chat notices, the mailer for code
+ * mails, and the video service's rooms for meetings.
+ */
+export type EventDeliveryDeps = NotifyDeps &
+  IdentityMailDeps &
+  MeetingRoomDeps & { chat: MessageNoticeReader };
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   orderCreated,
@@ -29,4 +37,6 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   messageSent,
   codeRequested,
   codesLocked,
+  meetingEnded,
+  participantLeft,
 ];

@@ -10,7 +10,7 @@ import type {
   IdentityRepositories,
   UserRepository,
 } from "@agora/domain/identity/identity.ports";
-import type { LifestyleRepositories } from "@agora/domain/lifestyle/lifestyle.ports";
+import type { LifestyleRepositories, MeetingRepository } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
 import type {
   DeviceRepository,
@@ -131,8 +131,8 @@ export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWo
 
 /**
  * What the outbox worker needs of the database: claims on the pool, inbox (its writes coalesced
- * across the deliveries of a batch) and devices, chat
- * notices, and the accounts, codes and counters behind code mails.
+ * across the deliveries of a batch) and devices, chat notices, the accounts, codes and counters
+ * behind code mails, and meeting participations.
  */
 export const createOutboxRepositories = (
   database: Database,
@@ -144,6 +144,7 @@ export const createOutboxRepositories = (
   users: UserRepository;
   codes: CodeRepository;
   rateLimits: RateLimiter;
+  meetings: Pick<MeetingRepository, "isParticipating">;
 } => ({
   outbox: createOutboxStore(database.sql),
   // A claimed batch's deliveries start together: their inbox rows go in one statement.
@@ -153,4 +154,5 @@ export const createOutboxRepositories = (
   users: createUserRepository(database.sql),
   codes: createCodeRepository(database.sql),
   rateLimits: createRateLimiter(database.sql),
+  meetings: createMeetingRepository(database.sql),
 });

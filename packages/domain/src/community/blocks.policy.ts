@@ -10,10 +10,8 @@ export class BlockedError extends ForbiddenError {
 
 /**
  * The one block rule, for every surface that lets one user reach another (conversations,
- * messages, comments): a block in either direction forbids it (403). Lists (feed, comments,
- * dating browse) apply the same rule in their SQL through the same table.
- *
- * @public No surface calls it yet (chat and comments will); the tag keeps knip from failing CI.
+ * messages, comments, joining a meeting): a block in either direction forbids it (403). Lists
+ * (feed, comments, dating browse, meetings) apply the same rule in their SQL through the same table.
  */
 export const assertNotBlocked = async (
   blocks: Pick<BlockRepository, "isBlockedEitherWay">,

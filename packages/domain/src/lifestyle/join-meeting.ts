@@ -1,16 +1,22 @@
+import { assertNotBlocked } from "../community/blocks.policy";
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import { type LifestyleDeps, PARTICIPANT_TOKEN_TTL_SECONDS } from "./lifestyle.deps";
 import { MeetingEndedError, VideoUnavailableError } from "./lifestyle.errors";
-import { isMeetingHost } from "./lifestyle.policy";
+import { canSeeMeeting, isMeetingHost } from "./lifestyle.policy";
 import type { MeetingParticipant } from "./lifestyle.types";
 
 /**
- * Joins a meeting: 404 unknown, 422 meeting_ended, 503 video_unavailable without a video service
- * (checked before anything is recorded). The participation is recorded (joining twice is one
- * active participation) and the host's first join makes the meeting active, in one transaction
- * that holds the meeting against a concurrent end. The token is issued after the commit: a
- * LiveKit access token for this room and user, 10 minutes, room admin for the host only.
+ * Joins a meeting: 404 unknown, or private and the caller neither its host nor an invitee; 403
+ * when the caller and the host block each other (either way); 422 meeting_ended; 503
+ * video_unavailable without a video service (checked before anything is recorded). The
+ * participation is recorded (joining twice is one active participation) and the host's first join
+ * makes the meeting active, in one transaction that holds the meeting against a concurrent end.
+ *
+ * The token is signed in that transaction too (local signing, no call to the video service), so
+ * no token is ever issued for a meeting that has ended: an end waits for the join, and a join
+ * after the end is 422. It is a LiveKit access token for this room and the caller's identity only,
+ * valid 10 minutes, with room administration for the host only.
  */
 export const joinMeeting = async (
   deps: Pick<LifestyleDeps, "uow" | "clock" | "ids" | "video">,
@@ -19,10 +25,15 @@ export const joinMeeting = async (
 ): Promise<MeetingParticipant> => {
   const { uow, clock, ids, video } = deps;
   const now = clock.now();
-  const joined = await uow.run(async (tx) => {
+
+  return uow.run(async (tx) => {
     const meeting = await tx.meetings.findByIdForJoin(meetingId);
-    if (!meeting) {
+    if (!meeting || !canSeeMeeting(actor, meeting)) {
       throw new NotFoundError("Meeting");
+    }
+    const host = isMeetingHost(actor, meeting);
+    if (!host) {
+      await assertNotBlocked(tx.blocks, actor.userId, meeting.hostId);
     }
     if (meeting.status === "ended") {
       throw new MeetingEndedError();
@@ -36,25 +47,16 @@ export const joinMeeting = async (
       userId: actor.userId,
       at: now,
     });
-    const host = isMeetingHost(actor, meeting);
     if (host && meeting.status === "scheduled") {
       await tx.meetings.activate(meeting.id, now);
     }
+    const participantToken = await video.issue({
+      identity: actor.userId,
+      room: meeting.id,
+      admin: host,
+      ttlSeconds: PARTICIPANT_TOKEN_TTL_SECONDS,
+    });
 
-    return { meeting, joinedAt, host, video };
+    return { meetingId: meeting.id, userId: actor.userId, joinedAt, videoUrl: video.url, participantToken };
   });
-  const participantToken = await joined.video.issue({
-    identity: actor.userId,
-    room: joined.meeting.id,
-    admin: joined.host,
-    ttlSeconds: PARTICIPANT_TOKEN_TTL_SECONDS,
-  });
-
-  return {
-    meetingId: joined.meeting.id,
-    userId: actor.userId,
-    joinedAt: joined.joinedAt,
-    videoUrl: joined.video.url,
-    participantToken,
-  };
 };

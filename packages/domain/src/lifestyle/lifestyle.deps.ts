@@ -1,19 +1,47 @@
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
 import type { UnitOfWork } from "../shared/unit-of-work";
-import type { LifestyleRepositories, VideoTokenIssuer } from "./lifestyle.ports";
+import { VideoRoomsUnavailableError } from "./lifestyle.errors";
+import type {
+  LifestyleRepositories,
+  MeetingRepository,
+  VideoRooms,
+  VideoTokenIssuer,
+} from "./lifestyle.ports";
 
 export type LifestyleDeps = {
   uow: UnitOfWork<LifestyleRepositories>;
   repos: LifestyleRepositories;
   clock: Clock;
   ids: IdGenerator;
-  /** Undefined when no video service is configured (joins answer 503 video_unavailable). */
+  /**
+   * Undefined when no video service is configured: joins answer 503 video_unavailable, and end
+   * and leave change the rows only (no outbox event for the video service is written).
+   */
   video: VideoTokenIssuer | undefined;
 };
 
-/** CONTRACT.md §4: participant tokens live 10 minutes. */
+/** What delivering the meeting events needs (the outbox worker's side). */
+export type MeetingRoomDeps = {
+  /** Undefined when the delivering process has no video service configured. */
+  video: VideoRooms | undefined;
+  meetings: Pick<MeetingRepository, "isParticipating">;
+};
+
+/** The video service's rooms, or a failure the outbox retries (and dead-letters after ten). */
+export const requireVideoRooms = (video: VideoRooms | undefined): VideoRooms => {
+  if (!video) {
+    throw new VideoRoomsUnavailableError();
+  }
+
+  return video;
+};
+
+/** Participant tokens live at most 10 minutes (the join's documented lifetime). */
 export const PARTICIPANT_TOKEN_TTL_SECONDS = 600;
 
-/** SPEC: GET /meetings lists at most 50. */
+/** GET /meetings lists at most 50. */
 export const MEETINGS_PER_READ = 50;
+
+/** A private meeting names at most 100 invitees (the create request's bound). */
+export const MEETING_INVITEES_MAX = 100;

@@ -1,6 +1,11 @@
+import type { Actor } from "../shared/actor";
 import { type LifestyleDeps, MEETINGS_PER_READ } from "./lifestyle.deps";
 import type { Meeting } from "./lifestyle.types";
 
-/** Scheduled and active meetings, soonest first, at most 50. */
-export const listMeetings = ({ repos }: Pick<LifestyleDeps, "repos">): Promise<Meeting[]> =>
-  repos.meetings.listOpen(MEETINGS_PER_READ);
+/**
+ * Scheduled and active meetings the caller may see (`canSeeMeeting`: open ones, and private ones
+ * they host or are invited to), without those of a host in a block with the caller either way;
+ * soonest first, at most 50.
+ */
+export const listMeetings = ({ repos }: Pick<LifestyleDeps, "repos">, actor: Actor): Promise<Meeting[]> =>
+  repos.meetings.listOpenFor(actor.userId, MEETINGS_PER_READ);

@@ -1,13 +1,27 @@
+import type { UserStatus } from "@agora/domain/identity/identity.types";
 import type { MeetingRepository } from "@agora/domain/lifestyle/lifestyle.ports";
-import type { Meeting, MeetingStatus } from "@agora/domain/lifestyle/lifestyle.types";
+import type { Meeting, MeetingStatus, MeetingVisibility } from "@agora/domain/lifestyle/lifestyle.types";
 import type { Meeting as MeetingModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
+import { notBlockedSql } from "../community/user-blocks.repository";
 
-type MeetingRow = Omit<RowOf<MeetingModel>, "updated_at">;
+type MeetingRow = Omit<RowOf<MeetingModel>, "updated_at"> & { invitee_ids: string[] };
 
-const columns = "id, host_id, title, starts_at, status, ended_at, created_at";
+/** The columns of `meetings m`, with its invitees in id order. */
+const columns = `m.id, m.host_id, m.title, m.starts_at, m.status, m.visibility, m.ended_at, m.created_at,
+  ARRAY(SELECT i.user_id::text FROM meeting_invitees i WHERE i.meeting_id = m.id ORDER BY i.user_id)
+    AS invitee_ids`;
+
+/**
+ * The SQL form of `canSeeMeeting` (the domain's lifestyle policy): true when the viewer may know
+ * the meeting exists: it is open, or they host it or are invited to it. Arguments are SQL
+ * expressions (a meetings alias and the viewer's id).
+ */
+const meetingVisibleSql = (meeting: string, viewer: string) =>
+  `(${meeting}.visibility = 'open' OR ${meeting}.host_id = ${viewer}
+    OR EXISTS (SELECT 1 FROM meeting_invitees v WHERE v.meeting_id = ${meeting}.id AND v.user_id = ${viewer}))`;
 
 const toMeeting = (row: MeetingRow): Meeting => ({
   id: row.id,
@@ -15,6 +29,8 @@ const toMeeting = (row: MeetingRow): Meeting => ({
   title: row.title,
   startsAt: row.starts_at,
   status: row.status as MeetingStatus,
+  visibility: row.visibility as MeetingVisibility,
+  inviteeIds: row.invitee_ids,
   endedAt: row.ended_at,
   createdAt: row.created_at,
 });
@@ -23,14 +39,28 @@ const toMeeting = (row: MeetingRow): Meeting => ({
 export const createMeetingRepository = (db: SqlExecutor): MeetingRepository => ({
   async create(meeting) {
     await db.query(
-      `INSERT INTO meetings (id, host_id, title, starts_at, status, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-      [meeting.id, meeting.hostId, meeting.title, meeting.startsAt, meeting.status, meeting.createdAt],
+      `INSERT INTO meetings (id, host_id, title, starts_at, status, visibility, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+      [
+        meeting.id,
+        meeting.hostId,
+        meeting.title,
+        meeting.startsAt,
+        meeting.status,
+        meeting.visibility,
+        meeting.createdAt,
+      ],
     );
+    if (meeting.inviteeIds.length > 0) {
+      await db.query("INSERT INTO meeting_invitees (meeting_id, user_id) SELECT $1, unnest($2::uuid[])", [
+        meeting.id,
+        meeting.inviteeIds,
+      ]);
+    }
   },
 
   async findById(id) {
-    const { rows } = await db.query<MeetingRow>(`SELECT ${columns} FROM meetings WHERE id = $1`, [
+    const { rows } = await db.query<MeetingRow>(`SELECT ${columns} FROM meetings m WHERE m.id = $1`, [
       idParam(id),
     ]);
 
@@ -38,21 +68,39 @@ export const createMeetingRepository = (db: SqlExecutor): MeetingRepository => (
   },
 
   async findByIdForJoin(id) {
-    const { rows } = await db.query<MeetingRow>(`SELECT ${columns} FROM meetings WHERE id = $1 FOR SHARE`, [
-      idParam(id),
-    ]);
+    const { rows } = await db.query<MeetingRow>(
+      `SELECT ${columns} FROM meetings m WHERE m.id = $1 FOR SHARE OF m`,
+      [idParam(id)],
+    );
 
     return rows[0] ? toMeeting(rows[0]) : null;
   },
 
-  async listOpen(limit) {
+  async listOpenFor(viewerId, limit) {
+    const viewer = "$1::uuid";
     const { rows } = await db.query<MeetingRow>(
-      `SELECT ${columns} FROM meetings WHERE status <> 'ended' ORDER BY starts_at, id LIMIT $1`,
-      [limit],
-      "meetings_open",
+      `SELECT ${columns} FROM meetings m
+        WHERE m.status <> 'ended' AND ${meetingVisibleSql("m", viewer)} AND ${notBlockedSql("m.host_id", viewer)}
+        ORDER BY m.starts_at, m.id LIMIT $2`,
+      [idParam(viewerId), limit],
+      "meetings_open_for",
     );
 
     return rows.map(toMeeting);
+  },
+
+  async findInviteeCandidates(hostId, userIds) {
+    const ids = userIds.flatMap((id) => idParam(id) ?? []);
+    if (ids.length === 0) {
+      return [];
+    }
+    const { rows } = await db.query<{ id: string; status: UserStatus; blocked: boolean }>(
+      `SELECT u.id, u.status, NOT ${notBlockedSql("u.id", "$1::uuid")} AS blocked
+         FROM users u WHERE u.id = ANY($2::uuid[])`,
+      [idParam(hostId), ids],
+    );
+
+    return rows.map((row) => ({ userId: row.id, status: row.status, blockedEitherWay: row.blocked }));
   },
 
   async activate(id, at) {
@@ -66,20 +114,19 @@ export const createMeetingRepository = (db: SqlExecutor): MeetingRepository => (
 
   async end(id, at) {
     const key = idParam(id);
-    const { rows } = await db.query<MeetingRow>(
-      `UPDATE meetings SET status = 'ended', ended_at = $2, updated_at = $2
-        WHERE id = $1 AND status <> 'ended' RETURNING ${columns}`,
+    const { rowCount } = await db.query(
+      "UPDATE meetings SET status = 'ended', ended_at = $2, updated_at = $2 WHERE id = $1 AND status <> 'ended'",
       [key, at],
     );
-    if (!rows[0]) {
-      return this.findById(id);
+    if (rowCount > 0) {
+      await db.query(
+        "UPDATE meeting_participants SET left_at = $2 WHERE meeting_id = $1 AND left_at IS NULL",
+        [key, at],
+      );
     }
-    await db.query("UPDATE meeting_participants SET left_at = $2 WHERE meeting_id = $1 AND left_at IS NULL", [
-      key,
-      at,
-    ]);
+    const meeting = await this.findById(id);
 
-    return toMeeting(rows[0]);
+    return meeting ? { meeting, ended: rowCount > 0 } : null;
   },
 
   async join(participation) {
@@ -113,5 +160,14 @@ export const createMeetingRepository = (db: SqlExecutor): MeetingRepository => (
     );
 
     return rowCount > 0;
+  },
+
+  async isParticipating(meetingId, userId) {
+    const { rows } = await db.query(
+      "SELECT 1 FROM meeting_participants WHERE meeting_id = $1 AND user_id = $2 AND left_at IS NULL",
+      [idParam(meetingId), idParam(userId)],
+    );
+
+    return rows.length > 0;
   },
 });
