@@ -75,14 +75,50 @@ export const announcementsQuerySchema = pageQuerySchema(20);
 
 export const meetingStatusSchema = z.enum(["scheduled", "active", "ended"]);
 
+/** A private meeting names at most this many invitees. */
+const MEETING_INVITEES_MAX = 100;
+
+export const meetingVisibilitySchema = z.enum(["open", "private"]).meta({
+  description:
+    "`open`: listed to and joinable by every member; `private`: by its host and invitees only (anyone " +
+    "else is answered 404, as for a meeting that does not exist).",
+});
+
+const inviteeIdsSchema = z
+  .array(z.string().min(1).max(64))
+  .min(1)
+  .max(MEETING_INVITEES_MAX)
+  .superRefine((ids, context) => {
+    const seen = new Set<string>();
+    for (const [index, id] of ids.entries()) {
+      if (seen.has(id)) {
+        context.addIssue({ code: "custom", path: [index], message: "is named twice" });
+      }
+      seen.add(id);
+    }
+  })
+  .meta({
+    description:
+      "Makes the meeting private: user ids (1-100, each once, never the host's) of the members who may " +
+      "see and join it besides the host. Fixed at creation. Each must be an active account with no block " +
+      "between it and the host, either way; otherwise the request is 422 `validation_failed` with one " +
+      "detail per refused entry (`invitee_ids.<index>`: `cannot be invited`, the same words whatever the " +
+      "reason) and nothing is created. Leave it out for an open meeting.",
+  });
+
 export const createMeetingRequestSchema = z
   .object({
     title: z.string().trim().min(1).max(200),
     starts_at: dateTimeInputSchema.meta({ description: "RFC 3339." }),
+    invitee_ids: inviteeIdsSchema.optional(),
   })
   .meta({
     id: "CreateMeetingRequest",
-    example: { title: "Community call", starts_at: "2026-12-01T18:00:00Z" },
+    example: {
+      title: "Community call",
+      starts_at: "2026-12-01T18:00:00Z",
+      invitee_ids: ["0193a5b2-7c1e-7d4f-8a9b-0c1d2e3f4a5b"],
+    },
   });
 
 export const meetingSchema = z
@@ -92,6 +128,10 @@ export const meetingSchema = z
     title: z.string(),
     starts_at: timestampSchema,
     status: meetingStatusSchema,
+    visibility: meetingVisibilitySchema,
+    invitee_ids: z.array(z.string()).meta({
+      description: "The invitees of a private meeting, by user id in id order; empty for an open meeting.",
+    }),
   })
   .meta({ id: "Meeting" });
 export type MeetingDto = z.infer<typeof meetingSchema>;
@@ -104,8 +144,10 @@ export const meetingParticipantSchema = z
     video_url: z.string().meta({ description: "The video service's secure WebSocket address." }),
     participant_token: z.string().meta({
       description:
-        "A LiveKit access token (HS256 JWT): `sub` = the user id, `video.room` = the meeting id, " +
-        "`video.roomJoin` = true, `video.roomAdmin` for the host only; valid 10 minutes.",
+        "A LiveKit access token (HS256 JWT) for this participant only: `sub` = the caller's user id, " +
+        "`video.room` = the meeting id, `video.roomJoin` = true, `video.roomAdmin` for the host only. It " +
+        "lives 10 minutes and never outlives the meeting: none is issued once the meeting has ended, and " +
+        "ending it deletes the room, which disconnects everyone holding one.",
     }),
   })
   .meta({ id: "MeetingParticipant" });

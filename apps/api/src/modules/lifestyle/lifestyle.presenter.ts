@@ -55,6 +55,8 @@ export const toMeetingDto = (meeting: Meeting): MeetingDto => ({
   title: meeting.title,
   starts_at: meeting.startsAt.toISOString(),
   status: meeting.status,
+  visibility: meeting.visibility,
+  invitee_ids: meeting.inviteeIds,
 });
 
 export const toParticipantDto = (participant: MeetingParticipant): MeetingParticipantDto => ({

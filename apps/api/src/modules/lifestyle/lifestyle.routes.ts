@@ -109,7 +109,11 @@ export const createLifestyleRoutes = ({
     method: "get",
     path: "/meetings",
     summary: "Scheduled and active meetings",
-    description: "Meetings that are `scheduled` or `active`, soonest first (then by id), at most 50.",
+    description:
+      "Meetings that are `scheduled` or `active` and that the caller may see, soonest first (then by id), at " +
+      "most 50: every open meeting, and the private ones the caller hosts or is invited to (no one else ever " +
+      "sees a private meeting listed). Meetings of a host who blocks the caller, or whom the caller blocks, are " +
+      "left out.",
     responses: {
       200: json(successEnvelope(z.array(meetingSchema)), "Up to 50 meetings."),
       ...errors("unauthorized"),
@@ -121,7 +125,12 @@ export const createLifestyleRoutes = ({
     path: "/meetings",
     summary: "Schedule a meeting",
     description:
-      "The caller is the host. It starts `scheduled` and becomes `active` when the host first joins.",
+      "The caller is the host. It starts `scheduled` and becomes `active` when the host first joins. With " +
+      "`invitee_ids` the meeting is `private`: only the host and the invitees see it listed and may join it; " +
+      "anyone else is answered 404 on every meeting route. Without, it is `open` to every member. An invitee " +
+      "that cannot be invited (no such active account, the host, named twice, or a block between them and " +
+      "the host either way) makes the request 422 `validation_failed` with one detail per entry, and nothing " +
+      "is created.",
     request: body(createMeetingRequestSchema),
     responses: {
       201: json(successEnvelope(meetingSchema), "Scheduled."),
@@ -135,14 +144,25 @@ export const createLifestyleRoutes = ({
     summary: "Join a meeting and get video credentials",
     description:
       "Records the caller's participation (joining again is the same participation) and answers the video " +
-      "service's address with a participant token: a LiveKit access token for this room and user, valid 10 " +
-      "minutes, with room administration for the host only. The host's first join makes the meeting `active`. " +
-      "404 unknown meeting; 422 `meeting_ended`; 503 `video_unavailable` when no video service is configured " +
-      "(nothing is recorded then). A join and a concurrent end are serialized: no one joins an ended meeting.",
+      "service's address with a participant token: a LiveKit access token for this room and the caller's " +
+      "identity only, with room administration for the host only. The token lives 10 minutes and never " +
+      "outlives the meeting: a meeting has no scheduled end, its end is the host's `end`, and no token is " +
+      "issued once that has happened (a join and a concurrent end are serialized, and the token is signed " +
+      "before the join commits); `end` then deletes the room, disconnecting everyone. The host's first join " +
+      "makes the meeting `active`. 404 unknown meeting, or a private one the caller neither hosts nor is " +
+      "invited to; 403 `forbidden` when the caller and the host block each other (either way); 422 " +
+      "`meeting_ended`; 503 `video_unavailable` when no video service is configured (nothing is recorded then).",
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(meetingParticipantSchema), "The participant and credentials."),
-      ...errors("unauthorized", "not_found", "validation_failed", "meeting_ended", "video_unavailable"),
+      ...errors(
+        "unauthorized",
+        "forbidden",
+        "not_found",
+        "validation_failed",
+        "meeting_ended",
+        "video_unavailable",
+      ),
     },
   });
 
@@ -150,7 +170,11 @@ export const createLifestyleRoutes = ({
     method: "post",
     path: "/meetings/{id}/leave",
     summary: "Leave a meeting",
-    description: "Ends the caller's active participation; 404 when there is none.",
+    description:
+      "Ends the caller's active participation; 404 when there is none (a private meeting the caller may not " +
+      "see has none). With a video service configured, the caller is then removed from the room by the " +
+      "outbox worker (LiveKit `RemoveParticipant`, retried with backoff and dead-lettered after ten " +
+      "failures), unless they have joined again by then; the answer does not wait for it.",
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(leftMeetingSchema), "Left."),
@@ -164,7 +188,11 @@ export const createLifestyleRoutes = ({
     summary: "End a meeting (its host)",
     description:
       "The meeting becomes `ended` and every active participation ends with it; it leaves the list and joins " +
-      "are 422. Anyone but the host: 403; unknown: 404. Ending an ended meeting answers it unchanged.",
+      "are 422 `meeting_ended`. With a video service configured, the room is then deleted by the outbox " +
+      "worker (LiveKit `DeleteRoom`, which disconnects everyone; retried with backoff and dead-lettered after " +
+      "ten failures); the answer does not wait for it. Anyone else who may see the meeting: 403; unknown, or " +
+      "a private meeting the caller neither hosts nor is invited to: 404. Ending an ended meeting answers it " +
+      "unchanged.",
     request: { params: idParamSchema },
     responses: {
       200: json(successEnvelope(meetingSchema), "Ended."),
@@ -204,16 +232,15 @@ export const createLifestyleRoutes = ({
 
       return ok(c, result.items.map(toAnnouncementDto), { meta: { ...page, total: result.total } });
     })
-    .openapi(listMeetingsRoute, async (c) => {
-      actorOf(c);
-
-      return ok(c, (await listMeetings(lifestyle)).map(toMeetingDto));
-    })
+    .openapi(listMeetingsRoute, async (c) =>
+      ok(c, (await listMeetings(lifestyle, actorOf(c))).map(toMeetingDto)),
+    )
     .openapi(create, async (c) => {
       const input = c.req.valid("json");
       const meeting = await createMeeting(lifestyle, actorOf(c), {
         title: input.title,
         startsAt: new Date(input.starts_at),
+        inviteeIds: input.invitee_ids,
       });
 
       return ok(c, toMeetingDto(meeting), { status: 201 });
