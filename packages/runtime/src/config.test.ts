@@ -302,21 +302,26 @@ describe("configuration", () => {
   it("leases outbox claims for 60 s unless OUTBOX_LEASE_SECONDS says, and never for less than one push or room call", () => {
     const defaults = loadConfig({ DATA_DIR: tempDir() });
     expect(defaults.ok && defaults.config.outboxLeaseSeconds).toBe(60);
-    const short = loadConfig({
-      DATA_DIR: tempDir(),
-      OUTBOX_LEASE_SECONDS: "3",
-      PUSH_TIMEOUT_MS: "1000",
-      VIDEO_TIMEOUT_MS: "1000",
-    });
+    const short = loadConfig({ DATA_DIR: tempDir(), OUTBOX_LEASE_SECONDS: "3", PUSH_TIMEOUT_MS: "1000" });
     expect(short.ok && short.config.outboxLeaseSeconds).toBe(3);
     const tooShort = loadConfig({ DATA_DIR: tempDir(), OUTBOX_LEASE_SECONDS: "5" });
     expect(!tooShort.ok && tooShort.errors).toEqual([
       "OUTBOX_LEASE_SECONDS: must be longer than PUSH_TIMEOUT_MS",
     ]);
+    // VIDEO_TIMEOUT_MS (5 s by default) counts only where room calls are made: with VIDEO_*.
+    const withoutVideo = loadConfig({
+      DATA_DIR: tempDir(),
+      OUTBOX_LEASE_SECONDS: "3",
+      PUSH_TIMEOUT_MS: "1000",
+    });
+    expect(withoutVideo.ok).toBe(true);
     const shorterThanVideo = loadConfig({
       DATA_DIR: tempDir(),
       OUTBOX_LEASE_SECONDS: "3",
       PUSH_TIMEOUT_MS: "1000",
+      VIDEO_URL: "wss://video.example.test",
+      VIDEO_API_KEY: "APIkey",
+      VIDEO_API_SECRET: "secret",
     });
     expect(!shorterThanVideo.ok && shorterThanVideo.errors).toEqual([
       "OUTBOX_LEASE_SECONDS: must be longer than VIDEO_TIMEOUT_MS",

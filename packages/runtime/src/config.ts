@@ -468,16 +468,17 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
   if (env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.pushMs) {
     errors.push("OUTBOX_LEASE_SECONDS: must be longer than PUSH_TIMEOUT_MS");
   }
+  // The same for a room call on the video service (a meeting's end or a participant's leave),
+  // which only a process with VIDEO_* makes.
+  if (video && env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.videoMs) {
+    errors.push("OUTBOX_LEASE_SECONDS: must be longer than VIDEO_TIMEOUT_MS");
+  }
   // A turn of the loop includes a batch's deliveries: a push or a mail may take its whole timeout.
   if (env.WORKER_LIVENESS_SECONDS * 1000 <= Math.max(timeouts.pushMs, timeouts.mailMs)) {
     errors.push("WORKER_LIVENESS_SECONDS: must be longer than PUSH_TIMEOUT_MS and MAIL_TIMEOUT_MS");
   }
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
     errors.push("METRICS_PORT: must differ from PORT (unset it to serve /metrics on PORT)");
-  }
-  // The same for a room call on the video service (a meeting's end or a participant's leave).
-  if (env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.videoMs) {
-    errors.push("OUTBOX_LEASE_SECONDS: must be longer than VIDEO_TIMEOUT_MS");
   }
 
   if (errors.length > 0 || tokenSecret === undefined) {
