@@ -102,8 +102,9 @@ const inviteeIdsSchema = z
       "Makes the meeting private: user ids (1-100, each once, never the host's) of the members who may " +
       "see and join it besides the host. Fixed at creation. Each must be an active account with no block " +
       "between it and the host, either way; otherwise the request is 422 `validation_failed` with one " +
-      "detail per refused entry (`invitee_ids.<index>`: `cannot be invited`, the same words whatever the " +
-      "reason) and nothing is created. Leave it out for an open meeting.",
+      "detail per refused entry (`invitee_ids.<index>`; an account that cannot be invited gets `cannot be " +
+      "invited` whatever the reason, so the answer does not tell who blocked the host) and nothing is " +
+      "created. Leave it out for an open meeting.",
   });
 
 export const createMeetingRequestSchema = z
@@ -146,8 +147,8 @@ export const meetingParticipantSchema = z
       description:
         "A LiveKit access token (HS256 JWT) for this participant only: `sub` = the caller's user id, " +
         "`video.room` = the meeting id, `video.roomJoin` = true, `video.roomAdmin` for the host only. It " +
-        "lives 10 minutes and never outlives the meeting: none is issued once the meeting has ended, and " +
-        "ending it deletes the room, which disconnects everyone holding one.",
+        "lives 10 minutes, and none is issued once the meeting has ended; ending the meeting deletes the " +
+        "room, which disconnects everyone in the call.",
     }),
   })
   .meta({ id: "MeetingParticipant" });
