@@ -63,7 +63,9 @@ export const createLiveKitRooms = (
     const { RoomServiceClient } = await sdk();
 
     return new RoomServiceClient(roomServiceAddress(video.url), video.apiKey, video.apiSecret, {
-      requestTimeout: timeoutMs / 1000,
+      // The deadline below bounds the call; the SDK's own timeout (a second later) aborts the
+      // request it leaves behind, so a hanging service holds no socket for long.
+      requestTimeout: timeoutMs / 1000 + 1,
       failover: false,
     });
   });
