@@ -1,9 +1,34 @@
-import type { Listing, ProviderProfile } from "./marketplace.types";
+import type { Listing, ListingVisibilityFacts, ProviderProfile } from "./marketplace.types";
 
 /**
- * A draft goes public once both halves hold (SPEC, listing states): its provider is approved and
- * its subscription is active and unexpired. Whichever comes second (approval, or the confirmed
- * subscription payment) publishes it.
+ * The clock-free part of public visibility: the listing is active, its subscription is active, its
+ * provider is approved and the provider's account is active. Mirrors the SQL function of the same
+ * name (`listing_public_if_unexpired`, migration 20261203000000_listing_visibility_rule), the
+ * predicate of the public partial indexes and of the browse counters; a test proves they agree.
+ */
+export const listingPublicIfUnexpired = (
+  listing: Pick<ListingVisibilityFacts, "status" | "subscriptionStatus" | "providerApproved" | "ownerActive">,
+): boolean =>
+  listing.status === "active" &&
+  listing.subscriptionStatus === "active" &&
+  listing.providerApproved &&
+  listing.ownerActive;
+
+/**
+ * A listing is publicly visible at `at` (read, searched, browsed, ordered from) when the clock-free
+ * part holds and its subscription is unexpired at `at` (expiry is checked when the listing is
+ * read, never stored). Mirrors the SQL function `listing_publicly_visible`, which every public
+ * listing read and the order check call; a test proves they agree on every combination.
+ */
+export const listingPubliclyVisible = (listing: ListingVisibilityFacts, at: Date): boolean =>
+  listingPublicIfUnexpired(listing) &&
+  listing.subscriptionExpiresAt !== null &&
+  listing.subscriptionExpiresAt.getTime() > at.getTime();
+
+/**
+ * A draft goes public once both halves hold: its provider is approved and its subscription is
+ * active and unexpired. Whichever comes second (approval, or the confirmed subscription payment)
+ * publishes it.
  */
 export const isReadyToPublish = (listing: Listing, provider: ProviderProfile, now: Date): boolean =>
   listing.status === "draft" &&

@@ -18,6 +18,22 @@ export type ProviderProfile = {
 export const listingStatuses = ["draft", "active", "inactive", "suspended"] as const;
 export type ListingStatus = (typeof listingStatuses)[number];
 
+export const subscriptionStatuses = ["inactive", "active"] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+/**
+ * What public visibility is decided from, as the listing row holds it: the provider's approval and
+ * whether the provider's account is active are mirrored on the listing (kept by the use cases that
+ * change them), so the rule, its SQL function and its partial indexes stay on one table.
+ */
+export type ListingVisibilityFacts = {
+  status: ListingStatus;
+  subscriptionStatus: SubscriptionStatus;
+  subscriptionExpiresAt: Date | null;
+  providerApproved: boolean;
+  ownerActive: boolean;
+};
+
 export type MenuItem = {
   id: string;
   listingId: string;
@@ -40,7 +56,7 @@ export type Listing = {
   name: string;
   description: string;
   status: ListingStatus;
-  subscriptionStatus: "inactive" | "active";
+  subscriptionStatus: SubscriptionStatus;
   subscriptionExpiresAt: Date | null;
   featuredUntil: Date | null;
   /** Featured at the time of the read (featured-until in the future), decided by the query. */
