@@ -23,15 +23,15 @@ export const menuItemsJson = `COALESCE((
       FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json)`;
 
 /**
- * Public visibility (SPEC): active, subscription active and unexpired at `now` (a parameter),
- * provider approved and the provider's account active (both mirrored on the listing, so a
- * suspended or deleted owner's listings are neither public nor orderable). The one copy of the rule
- * in SQL: listing reads, search and the orderable menu item all use it. The static part is the
- * partial indexes' predicate.
+ * Listing `l` is publicly visible at `now` (an SQL expression, a parameter): the database's one
+ * statement of the rule, `listing_publicly_visible` (migration 20261203000000_listing_visibility_rule,
+ * mirrored by `listingPubliclyVisible` in the domain's marketplace policy). PostgreSQL inlines it, so
+ * the public partial indexes, whose predicate is its clock-free part, serve these reads. Listing
+ * reads, search and the orderable menu item all use it.
  */
 export const visibleAt = (now: string) =>
-  `l.status = 'active' AND l.subscription_status = 'active' AND l.provider_approved AND l.owner_active
-  AND l.subscription_expires_at > ${now}`;
+  `listing_publicly_visible(l.status, l.subscription_status, l.provider_approved, l.owner_active,
+    l.subscription_expires_at, ${now})`;
 
 /** Public visibility at $1 (see visibleAt). */
 export const visible = visibleAt("$1");
