@@ -96,7 +96,7 @@ export const createRepositories = (
   idempotency: createIdempotencyStore(db),
   outbox: createOutboxWriter(db, ids),
   catalog: createCatalogRepository(prisma),
-  providers: createProviderRepository(prisma, db),
+  providers: createProviderRepository(prisma),
   listings: createListingRepository(db, options.listings),
   menuItems: createMenuItemRepository(db),
   sales: createSaleRepository(db),

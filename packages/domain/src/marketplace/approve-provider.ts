@@ -6,9 +6,10 @@ import type { ProviderProfile } from "./marketplace.types";
 import { publishReadyListings } from "./publish-ready-listings";
 
 /**
- * pending → approved, in one transaction: the owner becomes a provider (a member is promoted;
- * staff roles are kept), draft listings whose subscription is already paid are published, and the
- * decision is audited. Approving an approved provider changes nothing and answers the profile.
+ * pending → approved, in one transaction: the provider's listings record the approval (a fact of
+ * their public visibility), the owner becomes a provider (a member is promoted; staff roles are
+ * kept), draft listings whose subscription is already paid are published, and the decision is
+ * audited. Approving an approved provider changes nothing and answers the profile.
  */
 export const approveProvider = async (
   { uow, clock }: Pick<MarketplaceDeps, "uow" | "clock">,
@@ -28,6 +29,7 @@ export const approveProvider = async (
 
       return current;
     }
+    await tx.listings.markProviderApproved(approved.id);
     // Locked: a concurrent role change by another administrator waits, then sees this one.
     const owner = await tx.users.findByIdForUpdate(approved.userId);
     if (owner?.role === "member") {

@@ -33,7 +33,10 @@ export interface ProviderRepository {
   findByUserId(userId: string): Promise<ProviderProfile | null>;
   /** Inserts; false when the user already has a profile. */
   create(profile: ProviderProfile, at: Date): Promise<boolean>;
-  /** Updates the given fields; a new display name is carried into the listings' search text. */
+  /**
+   * Updates the given fields of the profile only (its listings' copy of the display name is the
+   * use case's to carry: ListingRepository.setProviderName).
+   */
   update(
     id: string,
     changes: {
@@ -44,8 +47,9 @@ export interface ProviderRepository {
     at: Date,
   ): Promise<ProviderProfile | null>;
   /**
-   * pending → approved (compare-and-set: of two concurrent approvals one wins), and the approval
-   * is mirrored on the provider's listings; null when the profile is absent or was not pending.
+   * pending → approved (compare-and-set: of two concurrent approvals one wins); null when the
+   * profile is absent or was not pending. The profile only: the use case mirrors the approval on
+   * the listings (ListingRepository.markProviderApproved).
    */
   approve(id: string, at: Date): Promise<ProviderProfile | null>;
   /** Newest first; `q` matches a substring of the display name; `status` the approval status. */
@@ -78,7 +82,7 @@ export interface ListingRepository {
     page: PageRequest,
     now: Date,
   ): Promise<Page<Listing>>;
-  /** Public view: null unless active, subscribed, unexpired at `now` and the provider approved. */
+  /** Public view: null unless publicly visible at `now` (listingPubliclyVisible). */
   findPublic(id: string, now: Date): Promise<PublicListing | null>;
   search(search: ListingSearch, now: Date): Promise<Page<PublicListing>>;
   update(
@@ -91,6 +95,17 @@ export interface ListingRepository {
   setSubscription(id: string, expiresAt: Date, at: Date): Promise<void>;
   /** Bumps updated_at (a menu change is a change of the listing). */
   touch(id: string, at: Date): Promise<void>;
+  /**
+   * The provider's listings record that it is approved (`providerApproved`, one of the facts of
+   * listingPubliclyVisible, mirrored so the rule stays on the listing). Called by the use case that
+   * approves the provider, in its transaction.
+   */
+  markProviderApproved(providerId: string): Promise<void>;
+  /**
+   * The provider's listings' search text takes its new display name (listing search matches the
+   * provider's name). Called by the use case that renames the provider, in its transaction.
+   */
+  setProviderName(providerId: string, displayName: string): Promise<void>;
 }
 
 export interface MenuItemRepository {

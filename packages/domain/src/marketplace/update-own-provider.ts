@@ -4,7 +4,10 @@ import type { MarketplaceDeps } from "./marketplace.deps";
 import type { ProviderProfile } from "./marketplace.types";
 import { findOwnProvider } from "./ownership";
 
-/** Changes the caller's own profile (404 without one). */
+/**
+ * Changes the caller's own profile (404 without one), in one transaction; a new display name is
+ * carried into the search text of the provider's listings (search matches the provider's name).
+ */
 export const updateOwnProvider = async (
   { uow, clock }: Pick<MarketplaceDeps, "uow" | "clock">,
   actor: Actor,
@@ -15,6 +18,9 @@ export const updateOwnProvider = async (
     const updated = own ? await tx.providers.update(own.id, changes, clock.now()) : null;
     if (!updated) {
       throw new NotFoundError("Provider profile");
+    }
+    if (changes.displayName !== undefined) {
+      await tx.listings.setProviderName(updated.id, changes.displayName);
     }
 
     return updated;

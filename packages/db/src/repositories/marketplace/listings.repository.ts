@@ -273,5 +273,18 @@ export const createListingRepository = (
     async touch(id, at) {
       await db.query("UPDATE listings SET updated_at = $2 WHERE id = $1", [id, at]);
     },
+
+    async markProviderApproved(providerId) {
+      await db.query("UPDATE listings SET provider_approved = true WHERE provider_id = $1", [
+        idParam(providerId),
+      ]);
+    },
+
+    async setProviderName(providerId, displayName) {
+      await db.query(
+        `UPDATE listings SET search_text = ${searchTextSql("name", "description", "$2")} WHERE provider_id = $1`,
+        [idParam(providerId), displayName],
+      );
+    },
   };
 };

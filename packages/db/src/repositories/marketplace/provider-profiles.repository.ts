@@ -2,8 +2,6 @@ import type { ProviderRepository } from "@agora/domain/marketplace/marketplace.p
 import type { ProviderProfile } from "@agora/domain/marketplace/marketplace.types";
 import type { PrismaClient, ProviderProfile as ProviderModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
-import type { SqlExecutor } from "../../sql";
-import { searchTextSql } from "./listing-queries";
 
 const toProvider = (row: ProviderModel): ProviderProfile => ({
   id: row.id,
@@ -17,10 +15,10 @@ const toProvider = (row: ProviderModel): ProviderProfile => ({
 });
 
 /**
- * Provider profiles through Prisma (not a hot path); the listings' denormalized copies of the
- * provider (search text, approval) are kept in step with raw SQL in the same transaction.
+ * Provider profiles through Prisma (not a hot path). The listings' copies of the provider (its
+ * approval, its name in their search text) are the listings repository's, called by the use cases.
  */
-export const createProviderRepository = (prisma: PrismaClient, db: SqlExecutor): ProviderRepository => ({
+export const createProviderRepository = (prisma: PrismaClient): ProviderRepository => ({
   async findById(id) {
     const key = idParam(id);
     const row = key ? await prisma.providerProfile.findUnique({ where: { id: key } }) : null;
@@ -72,12 +70,6 @@ export const createProviderRepository = (prisma: PrismaClient, db: SqlExecutor):
     if (count === 0) {
       return null;
     }
-    if (changes.displayName !== undefined) {
-      await db.query(
-        `UPDATE listings SET search_text = ${searchTextSql("name", "description", "$2")} WHERE provider_id = $1`,
-        [key, changes.displayName],
-      );
-    }
 
     return this.findById(key);
   },
@@ -114,8 +106,6 @@ export const createProviderRepository = (prisma: PrismaClient, db: SqlExecutor):
     if (count === 0) {
       return null;
     }
-    // The listings carry the approval so public reads stay on one table and its partial indexes.
-    await db.query("UPDATE listings SET provider_approved = true WHERE provider_id = $1", [key]);
 
     return this.findById(key);
   },
