@@ -1,7 +1,84 @@
+import type { Conversation, Message, ReadMarker } from "./chat.types";
+
+// Chat's rules, each stated here by name. The statements that enforce them
+// (packages/db/src/repositories/chat/) do it in SQL, each inside one statement so it holds under
+// concurrency without a second round trip; each such statement names the rule it implements, and
+// each rule below names its statements.
+
 /**
  * The pair as stored: the smaller id first, so both sides of a pair name the same row (and the
- * unique index on the ordered pair makes parallel creates from both sides meet). Who may read,
- * send or listen (the two participants) is checked in the statements that do it.
+ * unique index on the ordered pair makes parallel creates from both sides meet).
  */
 export const orderedPair = (userId: string, otherId: string): [string, string] =>
   userId < otherId ? [userId, otherId] : [otherId, userId];
+
+/**
+ * Participation: a conversation is its two participants'. Only they read its messages, send to
+ * it, move their read marker in it or open its realtime channel; anyone else is answered as if it
+ * did not exist (404: who talks to whom is theirs to know). In SQL it is `participantSql`
+ * (conversations.repository.ts), used by findForParticipant (reading, the channel), markRead and
+ * the send statement (messages.repository.ts).
+ */
+export const isParticipant = (conversation: Pick<Conversation, "participantIds">, userId: string): boolean =>
+  conversation.participantIds.includes(userId);
+
+/** Why a send stores nothing: not a participant (404), or the pair is blocked (403). */
+export type SendRefusal = "not_found" | "blocked";
+
+/**
+ * Blocks: while either participant blocks the other, nothing is sent between them (403 blocked,
+ * nothing stored), and no conversation is started between them (createConversation checks the
+ * community's block rule, blocks.policy.ts); what was sent before stays readable. The send
+ * statement (messages.repository.ts) reads the block in the statement that stores the message, so
+ * a block committed before the send is never missed; it reports the facts, and this decides, in
+ * this order: participation first (a stranger learns nothing of the pair's blocks), then blocks.
+ */
+export const sendRefusal = (facts: {
+  participant: boolean;
+  blockedEitherWay: boolean;
+}): SendRefusal | null => {
+  if (!facts.participant) {
+    return "not_found";
+  }
+
+  return facts.blockedEitherWay ? "blocked" : null;
+};
+
+/**
+ * Sending marks as read: whoever sends a message has read the conversation up to it, so a send
+ * moves the sender's read marker to the new message (its seq and its time) and leaves the other
+ * participant's where it was. Hence unreadCount counts only the other participant's messages. In
+ * SQL it is the `moved` step of the send statement (messages.repository.ts), which moves the
+ * sender's marker with the conversation's last seq, in the statement that stores the message.
+ */
+export const markersAfterSend = (
+  markers: readonly ReadMarker[],
+  message: Pick<Message, "senderId" | "seq" | "createdAt">,
+): ReadMarker[] =>
+  markers.map((marker) =>
+    marker.userId === message.senderId
+      ? { ...marker, lastReadSeq: message.seq, readAt: message.createdAt }
+      : marker,
+  );
+
+/**
+ * Reading: marking a conversation read moves the caller's marker to its newest message, and
+ * neither the marker nor its time ever moves back (a late or repeated request changes nothing
+ * that was newer). In SQL it is markRead (conversations.repository.ts): the seq becomes last_seq
+ * (which never decreases, and no marker passes it) and the time moves by GREATEST.
+ */
+export const markerAfterRead = (marker: ReadMarker, lastSeq: number, at: Date): ReadMarker => ({
+  ...marker,
+  lastReadSeq: Math.max(marker.lastReadSeq, lastSeq),
+  readAt: marker.readAt !== null && marker.readAt.getTime() > at.getTime() ? marker.readAt : at,
+});
+
+/**
+ * Unread: the messages after the viewer's marker (by "sending marks as read", the other
+ * participant's). In SQL it is the unread_count of the conversation summaries
+ * (conversations.repository.ts).
+ */
+export const unreadCount = (
+  conversation: Pick<Conversation, "lastSeq">,
+  marker: Pick<ReadMarker, "lastReadSeq">,
+): number => conversation.lastSeq - marker.lastReadSeq;

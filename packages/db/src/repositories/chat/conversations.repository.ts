@@ -31,8 +31,15 @@ type SummaryRow = ConversationRow & {
 const conversationColumns = "c.id, c.user_a_id, c.user_b_id, c.last_seq, c.created_at, c.updated_at";
 
 /**
- * `viewer` is the SQL expression of the viewing user. Unread = last_seq − the viewer's marker: a
- * send moves its sender's marker to the message, so every message after a marker is the other's.
+ * `user` (an SQL expression) is a participant of conversation `c`: the participation rule of
+ * chat.policy.ts (isParticipant), in every statement that finds a conversation for a user.
+ */
+export const participantSql = (user: string) => `${user} IN (c.user_a_id, c.user_b_id)`;
+
+/**
+ * `viewer` is the SQL expression of the viewing user. Unread = last_seq − the viewer's marker
+ * (chat.policy.ts unreadCount): a send moves its sender's marker to the message (sending marks as
+ * read), so every message after a marker is the other's.
  */
 const summaryColumns = (viewer: string) => `${conversationColumns},
   c.last_seq - CASE WHEN c.user_a_id = ${viewer} THEN c.user_a_read_seq ELSE c.user_b_read_seq END AS unread_count,
@@ -127,7 +134,7 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
   async findForParticipant(id, userId) {
     const { rows } = await db.query<ConversationRow>(
       `SELECT ${conversationColumns} FROM conversations c
-        WHERE c.id = $1 AND $2::uuid IN (c.user_a_id, c.user_b_id)`,
+        WHERE c.id = $1 AND ${participantSql("$2::uuid")}`,
       [idParam(id), idParam(userId)],
       "conversations_for_participant",
     );
@@ -136,7 +143,8 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
   },
 
   async markRead(id, userId, at) {
-    // last_seq never decreases and read_at moves by GREATEST, so the marker only moves forward.
+    // Reading (chat.policy.ts markerAfterRead), participants only: last_seq never decreases and
+    // read_at moves by GREATEST, so the marker only moves forward.
     const { rows } = await db.query<{
       id: string;
       user_id: string;
@@ -150,7 +158,7 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
            user_a_read_at = CASE WHEN c.user_a_id = $2 THEN GREATEST(c.user_a_read_at, $3) ELSE c.user_a_read_at END,
            user_b_read_seq = CASE WHEN c.user_b_id = $2 THEN c.last_seq ELSE c.user_b_read_seq END,
            user_b_read_at = CASE WHEN c.user_b_id = $2 THEN GREATEST(c.user_b_read_at, $3) ELSE c.user_b_read_at END
-          WHERE c.id = $1 AND $2::uuid IN (c.user_a_id, c.user_b_id)
+          WHERE c.id = $1 AND ${participantSql("$2::uuid")}
          RETURNING c.id, $2::uuid AS user_id,
                    CASE WHEN c.user_a_id = $2 THEN c.user_a_read_seq ELSE c.user_b_read_seq END AS last_read_seq,
                    CASE WHEN c.user_a_id = $2 THEN c.user_a_read_at ELSE c.user_b_read_at END AS read_at

@@ -1,3 +1,4 @@
+import { sendRefusal } from "@agora/domain/chat/chat.policy";
 import type { MessageNoticeReader, MessageRepository } from "@agora/domain/chat/chat.ports";
 import type { Message, MessageType } from "@agora/domain/chat/chat.types";
 import type { IdGenerator } from "@agora/domain/shared/ids";
@@ -7,6 +8,7 @@ import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { notBlockedSql } from "../community/user-blocks.repository";
 import { messageSignalSql } from "./chat-signals";
+import { participantSql } from "./conversations.repository";
 
 type MessageRow = RowOf<ChatMessageModel>;
 
@@ -29,20 +31,24 @@ type SendRow = { found: number; blocked: boolean; effects: number } & {
 };
 
 /**
- * The send, in one statement (one round trip, atomic on its own):
- * - conv: the conversation, if the sender is in it, locked (sends of one conversation queue here,
- *   so seqs are handed out in commit order), with the block rule of the pair;
+ * The send, in one statement (one round trip, atomic on its own), implementing chat's rules
+ * (chat.policy.ts) where they must hold under concurrency:
+ * - conv: the conversation, if the sender is in it (participation), locked (sends of one
+ *   conversation queue here, so seqs are handed out in commit order), with whether the pair is
+ *   blocked (blocks);
  * - msg: the message at last_seq + 1, unless blocked; a client_message_id the sender already used
  *   here conflicts and inserts nothing;
  * - moved, event, signal: only for an inserted message — the conversation's last_seq, activity and
- *   the sender's read marker, the outbox row, and pg_notify (delivered when this commits).
- * When nothing is inserted nothing else is written, so seq has no gaps.
+ *   the sender's read marker (sending marks as read: markersAfterSend), the outbox row, and
+ *   pg_notify (delivered when this commits).
+ * When nothing is inserted nothing else is written, so seq has no gaps. The outcome is decided from
+ * the facts it reports by the policy's sendRefusal.
  */
 const sendStatement = `
 WITH conv AS (
   SELECT c.id, c.last_seq, NOT ${notBlockedSql("c.user_a_id", "c.user_b_id")} AS blocked
     FROM conversations c
-   WHERE c.id = $1 AND $2::uuid IN (c.user_a_id, c.user_b_id)
+   WHERE c.id = $1 AND ${participantSql("$2::uuid")}
      FOR UPDATE OF c
 ), msg AS (
   INSERT INTO chat_messages (id, conversation_id, seq, sender_id, body, message_type, client_message_id, created_at)
@@ -94,11 +100,12 @@ export const createMessageRepository = (db: SqlExecutor, ids: IdGenerator): Mess
       "chat_messages_send",
     );
     const row = rows[0];
-    if (!row || row.found === 0) {
-      return { status: "not_found" };
-    }
-    if (row.blocked) {
-      return { status: "blocked" };
+    const refusal = sendRefusal({
+      participant: row !== undefined && row.found > 0,
+      blockedEitherWay: row?.blocked === true,
+    });
+    if (refusal !== null || !row) {
+      return { status: refusal ?? "not_found" };
     }
     if (row.id === null) {
       return { status: "duplicate" };

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import {
+  isParticipant,
+  markerAfterRead,
+  markersAfterSend,
+  orderedPair,
+  sendRefusal,
+  unreadCount,
+} from "./chat.policy";
+import type { ReadMarker } from "./chat.types";
+
+const ada = "0190a000-0000-7000-8000-00000000000a";
+const bo = "0190a000-0000-7000-8000-00000000000b";
+const eve = "0190a000-0000-7000-8000-00000000000e";
+const conversation = { participantIds: orderedPair(bo, ada) };
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
+const marker = (userId: string, lastReadSeq: number, readAt: Date | null): ReadMarker => ({
+  conversationId: "c",
+  userId,
+  lastReadSeq,
+  readAt,
+});
+
+describe("chat policy", () => {
+  it("stores a pair smaller id first, whoever starts it", () => {
+    expect(orderedPair(bo, ada)).toEqual([ada, bo]);
+    expect(orderedPair(ada, bo)).toEqual([ada, bo]);
+  });
+
+  it("participation: the two participants only", () => {
+    expect(isParticipant(conversation, ada)).toBe(true);
+    expect(isParticipant(conversation, bo)).toBe(true);
+    expect(isParticipant(conversation, eve)).toBe(false);
+  });
+
+  it("refuses a send to a stranger as not found (before blocks), to a blocked pair as blocked", () => {
+    expect(sendRefusal({ participant: false, blockedEitherWay: false })).toBe("not_found");
+    expect(sendRefusal({ participant: false, blockedEitherWay: true })).toBe("not_found");
+    expect(sendRefusal({ participant: true, blockedEitherWay: true })).toBe("blocked");
+    expect(sendRefusal({ participant: true, blockedEitherWay: false })).toBeNull();
+  });
+
+  it("sending marks as read: the sender's marker moves to the message, the other's stays", () => {
+    const markers = [marker(ada, 2, at(1)), marker(bo, 4, at(2))];
+    expect(markersAfterSend(markers, { senderId: ada, seq: 5, createdAt: at(3) })).toEqual([
+      marker(ada, 5, at(3)),
+      marker(bo, 4, at(2)),
+    ]);
+    // So what is unread after the send is the other participant's messages only.
+    expect(unreadCount({ lastSeq: 5 }, { lastReadSeq: 5 })).toBe(0);
+    expect(unreadCount({ lastSeq: 5 }, { lastReadSeq: 4 })).toBe(1);
+  });
+
+  it("reading moves the marker to the newest message and never moves it, or its time, back", () => {
+    expect(markerAfterRead(marker(ada, 0, null), 3, at(5))).toEqual(marker(ada, 3, at(5)));
+    expect(markerAfterRead(marker(ada, 3, at(5)), 7, at(6))).toEqual(marker(ada, 7, at(6)));
+    // A late request (an earlier time) moves neither back.
+    expect(markerAfterRead(marker(ada, 7, at(6)), 7, at(4))).toEqual(marker(ada, 7, at(6)));
+  });
+});
