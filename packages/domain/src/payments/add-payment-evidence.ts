@@ -4,6 +4,7 @@ import { NotFoundError } from "../shared/app-error";
 import { findOwnPayment } from "./own-payment";
 import type { PaymentsDeps } from "./payments.deps";
 import { PaymentConflictError } from "./payments.errors";
+import { acceptsPaymentEvidence } from "./payments.policy";
 import type { Payment } from "./payments.types";
 
 const assetField = () => "media_asset_id";
@@ -20,7 +21,7 @@ export const addPaymentEvidence = async (
   input: { paymentId: string; mediaAssetId: string | undefined; note: string | undefined },
 ): Promise<Payment> => {
   const payment = await findOwnPayment(deps.repos, actor, input.paymentId);
-  if (payment.status === "payment_confirmed" || payment.status === "refunded") {
+  if (!acceptsPaymentEvidence(payment.status)) {
     throw new PaymentConflictError("This payment is settled; evidence can no longer be added.");
   }
   const assets =

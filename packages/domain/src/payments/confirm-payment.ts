@@ -30,5 +30,5 @@ export const confirmPayment = async (
   }
   const now = deps.clock.now();
 
-  return deps.uow.run((tx) => recordDecision(tx, actor, payment.id, "payment_confirmed", now));
+  return deps.uow.run((tx) => recordDecision(tx, actor, payment, "confirm", now));
 };

@@ -2,6 +2,7 @@ import { requireRole } from "../identity/identity.policy";
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import type { PaymentsDeps } from "./payments.deps";
+import { PAYMENT_REJECTER_ROLES } from "./payments.policy";
 import type { Payment } from "./payments.types";
 import { recordDecision } from "./record-decision";
 
@@ -11,12 +12,12 @@ export const rejectPayment = async (
   actor: Actor,
   paymentId: string,
 ): Promise<Payment> => {
-  requireRole(actor, "admin");
+  requireRole(actor, ...PAYMENT_REJECTER_ROLES);
   const payment = await deps.repos.payments.findById(paymentId);
   if (!payment) {
     throw new NotFoundError("Payment");
   }
   const now = deps.clock.now();
 
-  return deps.uow.run((tx) => recordDecision(tx, actor, payment.id, "payment_rejected", now));
+  return deps.uow.run((tx) => recordDecision(tx, actor, payment, "reject", now));
 };

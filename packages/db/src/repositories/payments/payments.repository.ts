@@ -1,3 +1,4 @@
+import { type PaymentMove, paymentMoves } from "@agora/domain/payments/payments.policy";
 import type { PaymentRepository, PaymentWithParties } from "@agora/domain/payments/payments.ports";
 import type {
   Payment,
@@ -32,6 +33,14 @@ const toPayment = (row: PaymentRow): Payment => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
+
+/**
+ * The compare-and-set of `move`, from the policy's table (payments.policy.ts paymentMoves): the
+ * statuses it may start from, and the one it leads to. Constants of the code, never input.
+ */
+const moveFrom = (move: PaymentMove) =>
+  `status IN (${paymentMoves[move].from.map((status) => `'${status}'`).join(", ")})`;
+const moveTo = (move: PaymentMove) => `'${paymentMoves[move].to}'`;
 
 export const createPaymentRepository = (db: SqlExecutor): PaymentRepository => ({
   async create(payment) {
@@ -103,8 +112,8 @@ export const createPaymentRepository = (db: SqlExecutor): PaymentRepository => (
 
   async submit(id, expectedVersion, method, at) {
     const { rows } = await db.query<PaymentRow>(
-      `UPDATE payments SET status = 'payment_submitted', method = $3, version = version + 1, submitted_at = $4, updated_at = $4
-        WHERE id = $1 AND version = $2 AND status IN ('unpaid', 'payment_rejected')
+      `UPDATE payments SET status = ${moveTo("submit")}, method = $3, version = version + 1, submitted_at = $4, updated_at = $4
+        WHERE id = $1 AND version = $2 AND ${moveFrom("submit")}
        RETURNING ${paymentColumns}`,
       [id, expectedVersion, method, at],
     );
@@ -124,12 +133,12 @@ export const createPaymentRepository = (db: SqlExecutor): PaymentRepository => (
     return rows[0] ? toPayment(rows[0]) : null;
   },
 
-  async decide(id, to, decidedBy, at) {
+  async decide(id, move, decidedBy, at) {
     const { rows } = await db.query<PaymentRow>(
-      `UPDATE payments SET status = $2, version = version + 1, decided_at = $4, decided_by = $3, updated_at = $4
-        WHERE id = $1 AND status = 'payment_submitted'
+      `UPDATE payments SET status = ${moveTo(move)}, version = version + 1, decided_at = $3, decided_by = $2, updated_at = $3
+        WHERE id = $1 AND ${moveFrom(move)}
        RETURNING ${paymentColumns}`,
-      [id, to, decidedBy, at],
+      [id, decidedBy, at],
     );
 
     return rows[0] ? toPayment(rows[0]) : null;
