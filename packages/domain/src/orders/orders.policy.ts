@@ -2,7 +2,7 @@ import { isAdmin } from "../identity/identity.policy";
 import type { Actor } from "../shared/actor";
 import type { Order, OrderStatus, RequestableStatus } from "./orders.types";
 
-/** Provider owner and administrators run the order (CONTRACT.md §4, order states). */
+/** Provider owner and administrators run the order (the moves the transition route documents). */
 const managementMoves: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ["confirmed", "cancelled"],
   confirmed: ["in_progress", "completed", "cancelled"],

@@ -12,7 +12,7 @@ import type { Order, RequestableStatus } from "./orders.types";
 export type TransitionInput = { orderId: string; to: RequestableStatus; version: number };
 
 /**
- * Moves an order per the state policy (CONTRACT.md §4): 404 unless the caller may see it, 403 when
+ * Moves an order per the state policy (orders.policy.ts): 404 unless the caller may see it, 403 when
  * the move is not the caller's to make (a customer can only cancel), 409 order_conflict when
  * `version` is not current, 422 invalid_transition when the move is not open from the current
  * state. The version is compared again in the UPDATE itself, so of two concurrent requests with
