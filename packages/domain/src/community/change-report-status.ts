@@ -4,7 +4,7 @@ import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ReportStatus } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";
-import { canMoveReport } from "./moderation.policy";
+import { canMoveReport, isReportClosed, MODERATOR_ROLES } from "./moderation.policy";
 
 /**
  * Moves a report by the documented moves (see moderation.policy.ts), audited; any other move is
@@ -16,7 +16,7 @@ export const changeReportStatus = async (
   actor: Actor,
   input: { reportId: string; status: ReportStatus },
 ): Promise<ModeratedReport> => {
-  requireRole(actor, "admin");
+  requireRole(actor, ...MODERATOR_ROLES);
   const now = clock.now();
 
   return uow.run(async (tx) => {
@@ -44,7 +44,7 @@ export const changeReportStatus = async (
       },
       now,
     );
-    if (input.status === "resolved" || input.status === "dismissed") {
+    if (isReportClosed(input.status)) {
       await tx.outbox.append(reportClosedEvent(report, input.status, null), now);
     }
 

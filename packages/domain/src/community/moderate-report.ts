@@ -4,20 +4,21 @@ import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ModerationAction } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";
-import { isReportOpen } from "./moderation.policy";
+import { isReportOpen, MODERATOR_ROLES, moderationOutcome, suspensionApplies } from "./moderation.policy";
 
 /**
  * Decides a report (admins only), in one transaction under the report's lock: the action is
  * applied (hide or restore the moment; suspend its author, revoking every session), the report is
  * resolved (dismissed for `none`), each decision is audited, and the reporter is told the outcome
- * through an inbox notification. A report already closed is 422 invalid_transition.
+ * through an inbox notification (moderation.policy.ts: moderationOutcome). A report already closed
+ * is 422 invalid_transition.
  */
 export const moderateReport = async (
   { uow, clock }: Pick<CommunityDeps, "uow" | "clock">,
   actor: Actor,
   input: { reportId: string; action: ModerationAction; note?: string | undefined },
 ): Promise<ModeratedReport> => {
-  requireRole(actor, "admin");
+  requireRole(actor, ...MODERATOR_ROLES);
   const now = clock.now();
 
   return uow.run(async (tx) => {
@@ -28,8 +29,9 @@ export const moderateReport = async (
     if (!isReportOpen(report.status)) {
       throw new AppError("invalid_transition", `A ${report.status} report cannot be moderated again.`);
     }
-    if (input.action === "hide_moment" || input.action === "restore_moment") {
-      const hidden = input.action === "hide_moment";
+    const outcome = moderationOutcome(input.action);
+    if (outcome.momentHidden !== null) {
+      const hidden = outcome.momentHidden;
       await tx.moments.setHidden(report.momentId, hidden ? { by: actor.userId, at: now } : null);
       await tx.audit.record(
         {
@@ -44,10 +46,9 @@ export const moderateReport = async (
         now,
       );
     }
-    if (input.action === "suspend_user") {
-      // A deleted author stays deleted; an author already suspended gets no second audit event.
+    if (outcome.suspendAuthor) {
       const author = await tx.users.findById(report.momentAuthorId);
-      if (author && author.status !== "deleted" && author.status !== "suspended") {
+      if (author && suspensionApplies(author.status)) {
         await tx.users.setStatus(author.id, "suspended", now);
         await tx.sessions.revokeAllForUser(author.id, "account_suspended", now);
         await tx.audit.record(
@@ -64,7 +65,7 @@ export const moderateReport = async (
         );
       }
     }
-    const status = input.action === "none" ? "dismissed" : "resolved";
+    const status = outcome.report;
     const closed = await tx.reports.review(report.id, {
       status,
       reviewerId: actor.userId,
