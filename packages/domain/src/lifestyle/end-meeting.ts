@@ -4,6 +4,7 @@ import { meetingEndedEvent } from "./events/meeting-ended";
 import type { LifestyleDeps } from "./lifestyle.deps";
 import { canSeeMeeting, isMeetingHost } from "./lifestyle.policy";
 import type { Meeting } from "./lifestyle.types";
+import { meetingAfterEnd } from "./meetings.policy";
 
 /**
  * Ends a meeting (its host only: 403 for anyone else who may see it; 404 unknown, or private and
@@ -24,7 +25,7 @@ export const endMeeting = async (
     if (!meeting || !canSeeMeeting(actor, meeting)) {
       throw new NotFoundError("Meeting");
     }
-    if (!isMeetingHost(actor, meeting)) {
+    if ("refused" in meetingAfterEnd(meeting.status, isMeetingHost(actor, meeting))) {
       throw new ForbiddenError("Only the host can end this meeting.");
     }
     const result = await tx.meetings.end(meeting.id, now);

@@ -5,6 +5,7 @@ import { type LifestyleDeps, PARTICIPANT_TOKEN_TTL_SECONDS } from "./lifestyle.d
 import { MeetingEndedError, VideoUnavailableError } from "./lifestyle.errors";
 import { canSeeMeeting, isMeetingHost } from "./lifestyle.policy";
 import type { MeetingParticipant } from "./lifestyle.types";
+import { meetingAfterJoin } from "./meetings.policy";
 
 /**
  * Joins a meeting: 404 unknown, or private and the caller neither its host nor an invitee; 403
@@ -35,7 +36,8 @@ export const joinMeeting = async (
     if (!host) {
       await assertNotBlocked(tx.blocks, actor.userId, meeting.hostId);
     }
-    if (meeting.status === "ended") {
+    const move = meetingAfterJoin(meeting.status, host);
+    if ("refused" in move) {
       throw new MeetingEndedError();
     }
     if (!video) {
@@ -47,7 +49,7 @@ export const joinMeeting = async (
       userId: actor.userId,
       at: now,
     });
-    if (host && meeting.status === "scheduled") {
+    if (move.to !== meeting.status) {
       await tx.meetings.activate(meeting.id, now);
     }
     const participantToken = await video.issue({
