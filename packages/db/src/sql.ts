@@ -48,6 +48,25 @@ export interface Sql extends SqlExecutor {
    * rolls back whatever the transaction had written).
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `work` on one connection of its own, outside any transaction: each statement commits by
+   * itself (what `CREATE INDEX CONCURRENTLY` needs), and `session.transaction` runs a group of them
+   * as one transaction on the same connection. For the migrator, whose advisory lock is held by the
+   * session across several transactions. `statementTimeoutMs` is the session's statement timeout
+   * (0 for none), instead of the connection's request-path one.
+   *
+   * PostgreSQL: a pool connection checked out for `work` alone and closed afterwards, never
+   * returned to the pool, so whatever the session set or locked (SET, pg_advisory_lock) ends with
+   * it. PGlite: its one connection, shared with everything else in the process (and without
+   * timeouts): what `work` sets or locks there, `work` undoes; sessions run one at a time.
+   */
+  session<T>(work: (session: SqlSession) => Promise<T>, options?: TransactionOptions): Promise<T>;
+}
+
+/** Statements on one connection outside any transaction (see `Sql.session`). */
+export interface SqlSession extends SqlExecutor {
+  /** Runs `work` in one transaction on the session's connection; rolls back when it throws. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
 }
 
 /** The client-side bound of a statement: the server's statement_timeout plus this grace. */
@@ -177,45 +196,94 @@ export const createPgSql = (pool: pg.Pool, tracer?: QueryTracer, pgOptions: PgSq
   },
   async transaction(work, options = {}) {
     const client = await checkOut(pool, pgOptions);
-    // A checked-out client has no listener of the pool's: without this one, the server closing the
-    // connection mid-transaction (a restart) is an unhandled 'error' event that ends the process.
-    let lost: unknown;
-    let broken = false;
-    const onLost = (error: unknown) => {
-      lost = error;
-    };
-    client.on("error", onLost);
+    const connection = watch(client);
     const { statementTimeoutMs } = options;
     const tx = traced(pgExecutor(client, pgOptions, clientBoundOf(statementTimeoutMs)), tracer);
     try {
-      await tx.query("BEGIN");
-      if (statementTimeoutMs !== undefined) {
-        // SET cannot take a parameter; the value is an integer we format ourselves.
-        await tx.exec(`SET LOCAL statement_timeout = ${Math.max(0, Math.trunc(statementTimeoutMs))}`);
-      }
-      const result = await openTransaction.run({ pg: client }, () => work(tx));
-      await tx.query("COMMIT");
-
-      return result;
-    } catch (error) {
-      broken = lost !== undefined || isConnectionFailure(error);
-      if (!broken) {
-        try {
-          await tx.query("ROLLBACK");
-        } catch {
-          broken = true;
-        }
-      }
-      // A refusal from `work` stays what it was (the server rolled the transaction back either way).
-      throw error;
+      return await transactionOn(connection, tx, work, statementTimeoutMs);
     } finally {
-      client.off("error", onLost);
+      connection.stopWatching();
       // A connection that broke (or may still be running a timed-out statement) is destroyed, not
       // returned to the pool.
-      client.release(broken || lost !== undefined ? true : undefined);
+      client.release(connection.broken || connection.lost !== undefined ? true : undefined);
+    }
+  },
+  async session(work, options = {}) {
+    const client = await checkOut(pool, pgOptions);
+    const connection = watch(client);
+    const { statementTimeoutMs } = options;
+    const session = traced(pgExecutor(client, pgOptions, clientBoundOf(statementTimeoutMs)), tracer);
+    try {
+      if (statementTimeoutMs !== undefined) {
+        await session.exec(`SET statement_timeout = ${Math.max(0, Math.trunc(statementTimeoutMs))}`);
+      }
+
+      return await work({ ...session, transaction: (inner) => transactionOn(connection, session, inner) });
+    } finally {
+      connection.stopWatching();
+      // Closed, never returned to the pool: the session's settings and locks end with it.
+      client.release(true);
     }
   },
 });
+
+/** A checked-out client, and what became of its connection. */
+type WatchedClient = {
+  client: pg.PoolClient;
+  /** The 'error' the client emitted (the server closed the connection), if any. */
+  lost: unknown;
+  /** A transaction on it ended without a clean COMMIT or ROLLBACK: do not reuse it. */
+  broken: boolean;
+  stopWatching(): void;
+};
+
+const watch = (client: pg.PoolClient): WatchedClient => {
+  // A checked-out client has no listener of the pool's: without this one, the server closing the
+  // connection mid-transaction (a restart) is an unhandled 'error' event that ends the process.
+  const onLost = (error: unknown) => {
+    watched.lost = error;
+  };
+  const watched: WatchedClient = {
+    client,
+    lost: undefined,
+    broken: false,
+    stopWatching: () => client.off("error", onLost),
+  };
+  client.on("error", onLost);
+
+  return watched;
+};
+
+/** BEGIN, `work`, COMMIT on the connection `tx` runs on; ROLLBACK when anything throws. */
+const transactionOn = async <T>(
+  connection: WatchedClient,
+  tx: SqlExecutor,
+  work: (tx: SqlExecutor) => Promise<T>,
+  statementTimeoutMs?: number,
+): Promise<T> => {
+  try {
+    await tx.query("BEGIN");
+    if (statementTimeoutMs !== undefined) {
+      // SET cannot take a parameter; the value is an integer we format ourselves.
+      await tx.exec(`SET LOCAL statement_timeout = ${Math.max(0, Math.trunc(statementTimeoutMs))}`);
+    }
+    const result = await openTransaction.run({ pg: connection.client }, () => work(tx));
+    await tx.query("COMMIT");
+
+    return result;
+  } catch (error) {
+    connection.broken = connection.lost !== undefined || isConnectionFailure(error);
+    if (!connection.broken) {
+      try {
+        await tx.query("ROLLBACK");
+      } catch {
+        connection.broken = true;
+      }
+    }
+    // A refusal from `work` stays what it was (the server rolled the transaction back either way).
+    throw error;
+  }
+};
 
 const pgliteExecutor = (db: PGlite | PGliteTransaction): SqlExecutor => ({
   async query<T>(text: string, params: readonly unknown[] = []) {
@@ -230,14 +298,25 @@ const pgliteExecutor = (db: PGlite | PGliteTransaction): SqlExecutor => ({
 
 export const createPgliteSql = (db: PGlite, tracer?: QueryTracer): Sql => {
   const executor = traced(pgliteExecutor(db), tracer);
+  const transaction = <T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> =>
+    db.transaction((tx) =>
+      openTransaction.run({ pglite: tx }, () => work(traced(pgliteExecutor(tx), tracer))),
+    );
+  // Sessions run one at a time: on the one connection they would share their session locks (an
+  // advisory lock is re-entrant within a session) and their settings.
+  let sessions: Promise<unknown> = Promise.resolve();
 
   return {
     dialect: "pglite",
     ...executor,
     queryBounded: (text) => executor.query(text),
-    transaction: (work) =>
-      db.transaction((tx) =>
-        openTransaction.run({ pglite: tx }, () => work(traced(pgliteExecutor(tx), tracer))),
-      ),
+    transaction,
+    session<T>(work: (session: SqlSession) => Promise<T>) {
+      // Statements outside a transaction commit by themselves, as on PostgreSQL.
+      const run = sessions.then(() => work({ ...executor, transaction }));
+      sessions = run.catch(() => {});
+
+      return run;
+    },
   };
 };
