@@ -5,8 +5,16 @@
 // trip a rule are excused here by migration name and rule, each with its reason. A new migration
 // gets no entry: write it the safe way instead (docs/operations.md, "Migrations that are safe
 // under load").
+//
+// .squawk.toml assumes each file runs inside a transaction, as the migrator runs it, except a
+// migration whose first line is the migrator's no-transaction marker (NO_TRANSACTION_MARKER in
+// src/migrator.ts): those are linted with --no-assume-in-transaction, so squawk also asks that
+// every statement can run again after a failed run (prefer-robust-stmts: IF NOT EXISTS, IF
+// EXISTS), which it does not ask of a migration a failure rolls back. (squawk says nothing of a
+// CONCURRENTLY in an unmarked migration; the migrator fails on it at once, "cannot run inside a
+// transaction block", in every test that migrates a database.)
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,18 +72,35 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const run = spawnSync(
-  process.execPath,
-  [squawk, "--config", path.join(root, ".squawk.toml"), "--reporter", "json", ...files],
-  { encoding: "utf8", cwd: root },
-);
-let findings;
-try {
-  findings = JSON.parse(run.stdout || "[]");
-} catch {
-  console.error(`lint-migrations: squawk failed (exit ${run.status}):\n${run.stderr}${run.stdout}`);
-  process.exit(1);
-}
+/** The migrator's marker (src/migrator.ts); the lint test checks that the two agree. */
+const NO_TRANSACTION_MARKER = "-- agora:no-transaction";
+const runsInTransaction = (file) =>
+  readFileSync(file, "utf8").split("\n", 1)[0]?.trimEnd() !== NO_TRANSACTION_MARKER;
+
+/** squawk's findings on `paths` (none when there are no paths), with `flags` after the config. */
+const lint = (paths, flags) => {
+  if (paths.length === 0) {
+    return [];
+  }
+  const run = spawnSync(
+    process.execPath,
+    [squawk, "--config", path.join(root, ".squawk.toml"), ...flags, "--reporter", "json", ...paths],
+    { encoding: "utf8", cwd: root },
+  );
+  try {
+    return JSON.parse(run.stdout || "[]");
+  } catch {
+    console.error(`lint-migrations: squawk failed (exit ${run.status}):\n${run.stderr}${run.stdout}`);
+    process.exit(1);
+  }
+};
+const findings = [
+  ...lint(files.filter(runsInTransaction), []),
+  ...lint(
+    files.filter((file) => !runsInTransaction(file)),
+    ["--no-assume-in-transaction"],
+  ),
+];
 
 const migrationOf = (file) => path.basename(path.dirname(file));
 let excused = 0;
