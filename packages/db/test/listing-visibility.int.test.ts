@@ -254,6 +254,31 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
     });
   });
 
+  it("has the public partial indexes valid, under their names, on the rule's function (rebuilt CONCURRENTLY by 20261203000100)", async () => {
+    const { rows } = await target.db.sql.query<{ name: string; valid: boolean; predicate: string }>(
+      `SELECT c.relname AS name, i.indisvalid AS valid, pg_get_expr(i.indpred, i.indrelid) AS predicate
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = 'listings'::regclass AND c.relname LIKE 'listings\\_public\\_%'
+        ORDER BY 1`,
+    );
+    expect(rows.map((row) => row.name)).toEqual([
+      "listings_public_category_recent_idx",
+      "listings_public_expiry_idx",
+      "listings_public_featured_category_recent_idx",
+      "listings_public_featured_idx",
+      "listings_public_featured_recent_idx",
+      "listings_public_recent_idx",
+      "listings_public_search_trgm_idx",
+    ]);
+    for (const row of rows) {
+      expect(row).toMatchObject({ valid: true });
+      expect(row.predicate).toContain(
+        "listing_public_if_unexpired(status, subscription_status, provider_approved, owner_active)",
+      );
+      expect(row.predicate).not.toContain("'active'");
+    }
+  });
+
   // Each public partial index, left alone on the table (the others dropped in a transaction that
   // is rolled back; reading the table whole discouraged): the statement it serves uses it, which
   // PostgreSQL does only when it proves the statement's conditions imply the index's predicate.

@@ -22,9 +22,15 @@
 -- The bodies are SQL-standard (RETURN), parsed once here, so inlining does not depend on the
 -- caller's search_path.
 --
--- Changing the rule: write a new migration that replaces the functions AND rebuilds the indexes and
--- counters below (an index stores what its predicate said when each row was indexed; replacing an
--- immutable function an index uses does not re-index it).
+-- The public partial indexes are rebuilt on listing_public_if_unexpired by the next migration,
+-- 20261203000100_listing_visibility_indexes, outside a transaction (CREATE INDEX CONCURRENTLY, so
+-- writes to listings go on meanwhile). Until it has run, the indexes of 20261128000000 and
+-- 20261130000000 with the conditions written out serve the reads that call the functions: the
+-- inlined function is the same conditions, which imply those predicates.
+--
+-- Changing the rule: write a new migration that replaces the functions AND rebuilds the indexes
+-- (as 20261203000100 does) and the counters below (an index stores what its predicate said when
+-- each row was indexed; replacing an immutable function an index uses does not re-index it).
 
 CREATE FUNCTION "listing_public_if_unexpired"(
   "status" TEXT, "subscription_status" TEXT, "provider_approved" BOOLEAN, "owner_active" BOOLEAN
@@ -77,41 +83,3 @@ BEGIN
   RETURN NULL;
 END
 $$;
-
--- The public partial indexes, the same columns and purposes as in 20261128000000_abuse_resistance
--- and 20261130000000_listing_browse, their predicate now the rule's function.
-DROP INDEX "listings_public_recent_idx";
-DROP INDEX "listings_public_category_recent_idx";
-DROP INDEX "listings_public_expiry_idx";
-DROP INDEX "listings_public_featured_idx";
-DROP INDEX "listings_public_search_trgm_idx";
-DROP INDEX "listings_public_featured_recent_idx";
-DROP INDEX "listings_public_featured_category_recent_idx";
--- Most recently updated first (browse), and its per-category twin:
-CREATE INDEX "listings_public_recent_idx" ON "listings" ("updated_at" DESC, "id" DESC)
-  INCLUDE ("subscription_expires_at", "featured_until")
-  WHERE listing_public_if_unexpired("status", "subscription_status", "provider_approved", "owner_active");
-CREATE INDEX "listings_public_category_recent_idx" ON "listings" ("category_id", "updated_at" DESC, "id" DESC)
-  INCLUDE ("subscription_expires_at", "featured_until")
-  WHERE listing_public_if_unexpired("status", "subscription_status", "provider_approved", "owner_active");
--- Today's expiring public listings, by category (the rest of a browse total), and the first expiry:
-CREATE INDEX "listings_public_expiry_idx" ON "listings" ("subscription_expires_at") INCLUDE ("category_id")
-  WHERE listing_public_if_unexpired("status", "subscription_status", "provider_approved", "owner_active");
--- The few featured ones, found by their featured-until time:
-CREATE INDEX "listings_public_featured_idx" ON "listings" ("featured_until")
-  INCLUDE ("subscription_expires_at", "updated_at", "category_id")
-  WHERE listing_public_if_unexpired("status", "subscription_status", "provider_approved", "owner_active")
-    AND "featured_until" IS NOT NULL;
--- The featured branch of a browse page, in page order over the featured ones only, and its
--- per-category twin:
-CREATE INDEX "listings_public_featured_recent_idx" ON "listings" ("updated_at" DESC, "id" DESC)
-  INCLUDE ("subscription_expires_at", "featured_until")
-  WHERE listing_public_if_unexpired("status", "subscription_status", "provider_approved", "owner_active")
-    AND "featured_until" IS NOT NULL;
-CREATE INDEX "listings_public_featured_category_recent_idx" ON "listings" ("category_id", "updated_at" DESC, "id" DESC)
-  INCLUDE ("subscription_expires_at", "featured_until")
-  WHERE listing_public_if_unexpired("status", "subscription_status", "provider_approved", "owner_active")
-    AND "featured_until" IS NOT NULL;
--- Substring search over name, description and provider name (LIKE '%q%' on the lower-cased text):
-CREATE INDEX "listings_public_search_trgm_idx" ON "listings" USING GIN ("search_text" gin_trgm_ops)
-  WHERE listing_public_if_unexpired("status", "subscription_status", "provider_approved", "owner_active");
