@@ -377,6 +377,36 @@ CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS nt_unique_v_key ON nt_unique (v);
     );
   });
 
+  it("runs 20261203000100_listing_visibility_indexes again over what a failed run may leave, ending with the seven indexes", async () => {
+    const name = "20261203000100_listing_visibility_indexes";
+    const publicIndexes = async () =>
+      (
+        await target.db.sql.query<{ name: string; valid: boolean; on_rule: boolean }>(
+          `SELECT c.relname AS name, i.indisvalid AS valid,
+                  pg_get_expr(i.indpred, i.indrelid) LIKE '%listing_public_if_unexpired(%' AS on_rule
+             FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            WHERE i.indrelid = 'listings'::regclass AND c.relname LIKE 'listings\\_public\\_%'
+            ORDER BY 1`,
+        )
+      ).rows;
+    const built = await publicIndexes();
+    expect(built).toHaveLength(7);
+    // A leftover replacement (any definition: step 1 drops it), and an index caught between the
+    // drop of the old one and the rename.
+    await target.db.sql.exec(
+      `CREATE INDEX "listings_public_recent_idx_next" ON "listings" ("id");
+       ALTER INDEX "listings_public_expiry_idx" RENAME TO "listings_public_expiry_idx_next"`,
+    );
+    await target.db.sql.query(
+      `UPDATE "_prisma_migrations" SET finished_at = NULL WHERE migration_name = $1`,
+      [name],
+    );
+    expect((await migrate(target.db.sql)).applied).toEqual([name]);
+    expect(await publicIndexes()).toEqual(built);
+    expect(built.every((index) => index.valid && index.on_rule)).toBe(true);
+    expect(await rowsOf(target.db.sql, name)).toHaveLength(1);
+  });
+
   it("refuses, before applying anything, one that controls transactions or does not parse", async () => {
     for (const body of [
       "BEGIN;\nCREATE TABLE nt_refused (id int);\nCOMMIT;",
