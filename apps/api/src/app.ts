@@ -1,4 +1,5 @@
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
+import { systemOperations } from "@agora/contracts/system";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import type { AppDeps } from "./deps";
@@ -12,6 +13,7 @@ import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
 import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
+import { mountAreas } from "./modules/area";
 import { createChatRoutes } from "./modules/chat/chat.routes";
 import { createCommunityAdminRoutes } from "./modules/community/community.admin.routes";
 import { createCommunityRoutes } from "./modules/community/community.routes";
@@ -39,7 +41,8 @@ import { createOrderAdminRoutes, ordersKind } from "./modules/orders/orders.admi
 import { createOrderRoutes } from "./modules/orders/orders.routes";
 import { createPaymentAdminRoutes, paymentsKind } from "./modules/payments/payments.admin.routes";
 import { createPaymentRoutes } from "./modules/payments/payments.routes";
-import { API_VERSION, createSystemRoutes } from "./modules/system/system.routes";
+import { systemArea } from "./modules/system/system.area";
+import { API_VERSION } from "./modules/system/system.routes";
 
 /** Request bodies are small JSON documents; media bytes go straight to the object store. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -94,14 +97,7 @@ export const createApp = (deps: AppDeps) => {
   // Only where a body can arrive: GET routes stay free of middleware (and synchronous in Hono).
   app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
-  app.route(
-    "/",
-    createSystemRoutes({
-      ...deps,
-      readinessChecks: config.readinessChecks,
-      metricsOnThisPort: config.metricsPort === undefined,
-    }),
-  );
+  mountAreas(app, Object.values(systemOperations), [systemArea], deps);
   // Member surface, by area.
   app.route("/api/v1/auth", createIdentityRoutes({ identity: deps.identity, trustProxy: config.trustProxy }));
   app.route("/api/v1/catalog", createCatalogRoutes(deps));

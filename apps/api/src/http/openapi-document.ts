@@ -35,11 +35,13 @@ export const finishDocument = (app: OpenAPIHono<AppEnv>): void => {
     }
     const { route } = definition;
     const key = `${route.method.toUpperCase()} ${route.path}`;
-    const operationId = operationIds[key];
+    const operationId = route.operationId ?? operationIds[key];
     if (!operationId) {
       throw new Error(`openapi: no operationId for ${key} (add it to operation-ids.ts)`);
     }
-    named.add(key);
+    if (!route.operationId) {
+      named.add(key);
+    }
 
     const shared: ErrorCode[] = [
       ...(bodyMethods.has(route.method) ? bodyRefusals : []),

@@ -6,11 +6,6 @@
  * document refuses to build while a route has no id here or an id names no route.
  */
 export const operationIds: Readonly<Record<string, string>> = {
-  // System
-  "GET /health": "systemHealth",
-  "GET /ready": "systemReady",
-  "GET /metrics": "systemMetrics",
-  "GET /api/v1": "systemInfo",
   // Accounts and sessions
   "POST /api/v1/auth/register": "authRegister",
   "POST /api/v1/auth/verify-email": "authVerifyEmail",

@@ -1,0 +1,220 @@
+import { successEnvelope } from "@agora/contracts/envelope";
+import type { Operation, OperationResponse } from "@agora/contracts/operation";
+import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import type { Role } from "@agora/domain/shared/actor";
+import { createRoute, type OpenAPIHono, type RouteHandler, type RouteHook } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "./app-env";
+import { optionalBearer, requireAuth, requireRoles } from "./middleware/auth";
+import { errors } from "./openapi";
+
+/**
+ * The adapter between the contracts' operations (`@agora/contracts/<area>`: method, path, auth,
+ * schemas, documented errors, operationId) and Hono: `handle` attaches a handler to an operation,
+ * `mountOperations` turns each into a zod-openapi route (validation, the OpenAPI document) with
+ * its authentication, in the order of the contracts' table.
+ */
+
+type JsonContent<S> = { "application/json": { schema: S } };
+
+type Envelope<D extends z.ZodType, M extends z.ZodType> = ReturnType<typeof successEnvelope<D, M>>;
+
+type ResponseOf<R> = R extends { data: infer D extends z.ZodType }
+  ? {
+      description: string;
+      content: JsonContent<Envelope<D, R extends { meta: infer M extends z.ZodType } ? M : z.ZodNull>>;
+    }
+  : R extends { mediaType: infer T extends string; text: infer S extends z.ZodType }
+    ? { description: string; content: { [K in T]: { schema: S } } }
+    : { description: string };
+
+type RequestOf<O> = (O extends { params: infer P extends z.ZodType } ? { params: P } : object) &
+  (O extends { query: infer Q extends z.ZodType } ? { query: Q } : object) &
+  (O extends { headers: infer H extends z.ZodType } ? { headers: H } : object) &
+  (O extends { body: infer B extends z.ZodType }
+    ? { body: { required: true; content: JsonContent<B> } }
+    : object);
+
+/** The zod-openapi route of an operation: what types its handler's input and answers. */
+type RouteOf<O extends Operation> = {
+  method: Lowercase<O["method"]>;
+  path: O["path"];
+  request: RequestOf<O>;
+  responses: { [S in keyof O["responses"]]: ResponseOf<O["responses"][S]> };
+};
+
+/** A handler of `O`: `c.req.valid(…)` is typed by its schemas, its answer by its success responses. */
+export type OperationHandler<O extends Operation> = RouteHandler<RouteOf<O>, AppEnv>;
+
+export type HandleOptions<O extends Operation> = {
+  /** 403 unless the authenticated caller holds one of these roles (checked before the input). */
+  roles?: readonly Role[];
+  /** Replaces the validation hook (422 `validation_failed`) for this operation. */
+  hook?: RouteHook<RouteOf<O>, AppEnv>;
+};
+
+/** An operation and the handler the API attaches to it. */
+export type Handled = {
+  readonly operation: Operation;
+  readonly handler: unknown;
+  readonly roles?: readonly Role[] | undefined;
+  readonly hook?: unknown;
+};
+
+/** Attaches `handler` to `operation`: validate → one use case → presenter → envelope. */
+export const handle = <O extends Operation>(
+  operation: O,
+  handler: OperationHandler<O>,
+  options: HandleOptions<O> = {},
+): Handled => ({ operation, handler, roles: options.roles, hook: options.hook });
+
+/** Long OpenAPI descriptions, by operationId (the contracts carry the summaries). */
+export type Descriptions = Readonly<Record<string, string>>;
+
+/** The descriptions of some operations (`satisfies DescriptionsOf<typeof ordersOperations>`: no stray id). */
+export type DescriptionsOf<G extends { readonly [operationId: string]: Operation }> = {
+  readonly [K in keyof G]?: string;
+};
+
+export type MountOptions = {
+  identity: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
+  descriptions: Descriptions;
+  /**
+   * Operations whose document entry lists `security` right after `tags`, as they were first
+   * published. Key order means nothing to OpenAPI; it is kept so the served document stays the
+   * same byte for byte.
+   */
+  securityAfterTags?: ReadonlySet<string>;
+};
+
+const bearerSecurity = [{ bearerAuth: [] }];
+
+const responseOf = ({ description, ...response }: OperationResponse) => {
+  if ("data" in response) {
+    return {
+      description,
+      content: { "application/json": { schema: successEnvelope(response.data, response.meta) } },
+    };
+  }
+  if ("text" in response) {
+    return { description, content: { [response.mediaType]: { schema: response.text } } };
+  }
+
+  return { description };
+};
+
+const requestOf = (operation: Operation) => {
+  const request = {
+    ...(operation.params ? { params: operation.params } : {}),
+    ...(operation.query ? { query: operation.query } : {}),
+    ...(operation.headers ? { headers: operation.headers } : {}),
+    ...(operation.body
+      ? { body: { required: true, content: { "application/json": { schema: operation.body } } } }
+      : {}),
+  };
+
+  return Object.keys(request).length > 0 ? { request } : {};
+};
+
+/**
+ * The route of one operation. Security comes from `auth`, here and nowhere else: `bearer` is
+ * `requireAuth` and `[{ bearerAuth: [] }]`, `optional` is `optionalBearer` and `[{}, { bearerAuth:
+ * [] }]`, `public` has no middleware and `security: []` (stated, not implied).
+ */
+const routeOf = (
+  operation: Operation,
+  entry: Handled,
+  description: string | undefined,
+  auth: { bearer: MiddlewareHandler<AppEnv>; optional: MiddlewareHandler<AppEnv> },
+  securityAfterTags: boolean,
+) => {
+  const { operationId, tags: tagList, summary } = operation;
+  const tags = [...tagList];
+  const described = description === undefined ? {} : { description };
+  const head =
+    operation.auth === "public"
+      ? { tags, summary, ...described, operationId, security: [] }
+      : securityAfterTags
+        ? { tags, security: bearerSecurity, summary, ...described, operationId }
+        : {
+            tags,
+            summary,
+            ...described,
+            security: operation.auth === "bearer" ? bearerSecurity : [{}, ...bearerSecurity],
+            operationId,
+          };
+  const middleware =
+    operation.auth === "public"
+      ? []
+      : [
+          operation.auth === "bearer" ? auth.bearer : auth.optional,
+          ...(entry.roles ? [requireRoles(...entry.roles)] : []),
+        ];
+
+  return createRoute({
+    method: operation.method.toLowerCase() as Lowercase<Operation["method"]>,
+    path: operation.path,
+    ...head,
+    ...(middleware.length > 0 ? { middleware } : {}),
+    ...requestOf(operation),
+    responses: {
+      ...Object.fromEntries(
+        Object.entries(operation.responses).map(([status, response]) => [status, responseOf(response)]),
+      ),
+      ...errors(...(operation.errors ?? [])),
+    },
+  });
+};
+
+/**
+ * Registers each operation of `table` with its handler, in the table's order: the order the
+ * OpenAPI document lists them and routes match in (`/admin/overview` before `/admin/{kind}`).
+ * Refuses to build when an operation has no handler or two, a handler's operation is not in the
+ * table, or a description names no operation of it.
+ */
+export const mountOperations = (
+  app: OpenAPIHono<AppEnv>,
+  table: readonly Operation[],
+  handled: readonly Handled[],
+  options: MountOptions,
+): void => {
+  const known = new Set(table);
+  const byId = new Map<string, Handled>();
+  for (const entry of handled) {
+    const { operationId } = entry.operation;
+    if (!known.has(entry.operation)) {
+      throw new Error(`operations: ${operationId} is not an operation of the contracts' table`);
+    }
+    if (byId.has(operationId)) {
+      throw new Error(`operations: ${operationId} has two handlers`);
+    }
+    byId.set(operationId, entry);
+  }
+  const ids = new Set(table.map((operation) => operation.operationId));
+  const stray = Object.keys(options.descriptions).filter((id) => !ids.has(id));
+  if (stray.length > 0) {
+    throw new Error(`operations: descriptions of no operation: ${stray.join(", ")}`);
+  }
+
+  const auth = { bearer: requireAuth(options.identity), optional: optionalBearer(options.identity) };
+  for (const operation of table) {
+    const entry = byId.get(operation.operationId);
+    if (!entry) {
+      throw new Error(
+        `operations: no handler for ${operation.operationId} (${operation.method} ${operation.path})`,
+      );
+    }
+    const route = routeOf(
+      operation,
+      entry,
+      Object.hasOwn(options.descriptions, operation.operationId)
+        ? options.descriptions[operation.operationId]
+        : undefined,
+      auth,
+      options.securityAfterTags?.has(operation.operationId) ?? false,
+    );
+    // Each handler was typed against its operation's route by `handle`.
+    app.openapi(route, entry.handler as never, entry.hook as never);
+  }
+};

@@ -1,0 +1,38 @@
+import type { Operation } from "@agora/contracts/operation";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../http/app-env";
+import { type Descriptions, type Handled, type MountOptions, mountOperations } from "../http/operations";
+
+/**
+ * What an area contributes to the HTTP API, in one registration (`<area>.area.ts`): the handlers of
+ * its operations (member and admin), and their long OpenAPI descriptions. `D` is what its handlers
+ * need from the composition root.
+ */
+export type Area<D> = {
+  readonly routes: (deps: D) => readonly Handled[];
+  readonly descriptions?: Descriptions;
+  /** The area's document entries list `security` right after `tags` (see MountOptions). */
+  readonly securityAfterTags?: true;
+};
+
+/** Mounts the areas' handlers on `app`, in the order of the contracts' `table`. */
+export const mountAreas = <D extends { identity: MountOptions["identity"] }>(
+  app: OpenAPIHono<AppEnv>,
+  table: readonly Operation[],
+  areas: readonly Area<NoInfer<D>>[],
+  deps: D,
+): void => {
+  const securityAfterTags = new Set<string>();
+  const handled = areas.flatMap((area) => {
+    const routes = area.routes(deps);
+    if (area.securityAfterTags) {
+      for (const entry of routes) {
+        securityAfterTags.add(entry.operation.operationId);
+      }
+    }
+
+    return routes;
+  });
+  const descriptions: Descriptions = Object.assign({}, ...areas.map((area) => area.descriptions ?? {}));
+  mountOperations(app, table, handled, { identity: deps.identity, descriptions, securityAfterTags });
+};
