@@ -1,4 +1,7 @@
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
+import { identityOperations } from "@agora/contracts/identity";
+import { identityAdminOperations } from "@agora/contracts/identity.admin";
+import type { Operation } from "@agora/contracts/operation";
 import { systemOperations } from "@agora/contracts/system";
 import { cors } from "hono/cors";
 import { z } from "zod";
@@ -13,16 +16,12 @@ import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
 import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
-import { mountAreas } from "./modules/area";
+import { type Area, mountAreas } from "./modules/area";
 import { createChatRoutes } from "./modules/chat/chat.routes";
 import { createCommunityAdminRoutes } from "./modules/community/community.admin.routes";
 import { createCommunityRoutes } from "./modules/community/community.routes";
-import {
-  createIdentityAdminRoutes,
-  userStatusKind,
-  usersKind,
-} from "./modules/identity/identity.admin.routes";
-import { createIdentityRoutes } from "./modules/identity/identity.routes";
+import { userStatusKind, usersKind } from "./modules/identity/identity.admin.routes";
+import { identityArea } from "./modules/identity/identity.area";
 import { createLifestyleAdminRoutes } from "./modules/lifestyle/lifestyle.admin.routes";
 import { createLifestyleRoutes } from "./modules/lifestyle/lifestyle.routes";
 import { createCatalogRoutes } from "./modules/marketplace/catalog.routes";
@@ -97,9 +96,27 @@ export const createApp = (deps: AppDeps) => {
   // Only where a body can arrive: GET routes stay free of middleware (and synchronous in Hono).
   app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
-  mountAreas(app, Object.values(systemOperations), [systemArea], deps);
+  // While the areas move to the contracts' table, each part of it is mounted where its routes were.
+  const mountPart = (group: Record<string, Operation>, area: Area<AppDeps>) => {
+    const table = Object.values(group);
+    mountAreas(
+      app,
+      table,
+      [
+        {
+          ...area,
+          routes: (d) => area.routes(d).filter((entry) => table.includes(entry.operation)),
+          descriptions: Object.fromEntries(
+            Object.entries(area.descriptions ?? {}).filter(([id]) => id in group),
+          ),
+        },
+      ],
+      deps,
+    );
+  };
+  mountPart(systemOperations, systemArea);
   // Member surface, by area.
-  app.route("/api/v1/auth", createIdentityRoutes({ identity: deps.identity, trustProxy: config.trustProxy }));
+  mountPart(identityOperations, identityArea);
   app.route("/api/v1/catalog", createCatalogRoutes(deps));
   app.route("/api/v1/providers", createProviderRoutes(deps));
   app.route("/api/v1", createListingRoutes(deps));
@@ -111,7 +128,7 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1/media", createMediaRoutes(deps));
   app.route("/api/v1", createChatRoutes({ ...deps, allowedOrigins: config.allowedOrigins }));
   // Admin console surface: each area's admin routes, then what belongs to no single area.
-  app.route("/api/v1/admin", createIdentityAdminRoutes(deps));
+  mountPart(identityAdminOperations, identityArea);
   app.route("/api/v1/admin", createMarketplaceAdminRoutes(deps));
   app.route("/api/v1/admin", createOrderAdminRoutes(deps));
   app.route("/api/v1/admin", createPaymentAdminRoutes(deps));

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { idParamSchema } from "./common";
 import { roleSchema, userSchema } from "./identity";
+import { defineOperations } from "./operation";
 
 export const changeRoleRequestSchema = z
   .object({ role: roleSchema })
@@ -18,3 +20,18 @@ export const adminAccountantSchema = userSchema
   .extend({ service_ids: z.array(z.string()).meta({ description: "Assigned services." }) })
   .meta({ id: "AdminAccountant" });
 export type AdminAccountantDto = z.infer<typeof adminAccountantSchema>;
+
+/** The administrators' operations on users (their status: `PATCH /admin/{kind}/{id}/status`). */
+export const identityAdminOperations = defineOperations({
+  adminUsersRoleUpdate: {
+    method: "PATCH",
+    path: "/api/v1/admin/users/{id}/role",
+    auth: "bearer",
+    tags: ["Administration"],
+    summary: "Change a user's role",
+    params: idParamSchema,
+    body: changeRoleRequestSchema,
+    responses: { 200: { description: "The user with the new role.", data: userSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "last_admin", "validation_failed"],
+  },
+});

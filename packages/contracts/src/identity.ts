@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestampSchema } from "./common";
+import { defineOperations } from "./operation";
 
 export const roleSchema = z.enum(["member", "provider", "accountant", "admin"]);
 export const userStatusSchema = z.enum(["pending_verification", "active", "suspended", "deleted"]);
@@ -118,3 +119,160 @@ export const acceptedSchema = z.object({ status: z.literal("accepted") });
 export const loggedOutSchema = z.object({ status: z.literal("logged_out") });
 export const verifiedSchema = z.object({ status: z.literal("verified") });
 export const passwordChangedSchema = z.object({ status: z.literal("password_changed") });
+
+const tags = ["Accounts and sessions"];
+
+/** Accounts and sessions: registration, sign-in with a mailed code, the caller's account. */
+export const identityOperations = defineOperations({
+  authRegister: {
+    method: "POST",
+    path: "/api/v1/auth/register",
+    auth: "public",
+    tags,
+    summary: "Create an account (pending email verification)",
+    body: registerRequestSchema,
+    responses: {
+      201: {
+        description: "Account created, pending verification (or the email was taken).",
+        data: registerResponseSchema,
+      },
+    },
+    errors: [
+      "username_taken",
+      "validation_failed",
+      "rate_limited",
+      "email_unavailable",
+      "service_unavailable",
+    ],
+  },
+  authVerifyEmail: {
+    method: "POST",
+    path: "/api/v1/auth/verify-email",
+    auth: "public",
+    tags,
+    summary: "Verify the email address with the mailed code",
+    body: verifyEmailRequestSchema,
+    responses: { 200: { description: "The account is active.", data: verifiedSchema } },
+    errors: ["validation_failed", [422, "invalid_code"], "rate_limited"],
+  },
+  authVerificationResend: {
+    method: "POST",
+    path: "/api/v1/auth/verification/resend",
+    auth: "public",
+    tags,
+    summary: "Mail a new verification code",
+    body: emailRequestSchema,
+    responses: { 202: { description: "Accepted.", data: acceptedSchema } },
+    errors: ["validation_failed", "rate_limited"],
+  },
+  authLogin: {
+    method: "POST",
+    path: "/api/v1/auth/login",
+    auth: "public",
+    tags,
+    summary: "Check email and password, then mail a sign-in code",
+    body: loginRequestSchema,
+    responses: { 202: { description: "Code sent; no session yet.", data: codeSentSchema } },
+    errors: [
+      "invalid_credentials",
+      "email_not_verified",
+      "account_suspended",
+      "validation_failed",
+      "rate_limited",
+      "email_unavailable",
+      "service_unavailable",
+    ],
+  },
+  authLoginVerify: {
+    method: "POST",
+    path: "/api/v1/auth/login/verify",
+    auth: "public",
+    tags,
+    summary: "Exchange the sign-in code for a session",
+    body: loginVerifyRequestSchema,
+    responses: { 200: { description: "Session created.", data: sessionSchema } },
+    errors: [[401, "invalid_code"], "validation_failed", "rate_limited"],
+    session: "open",
+  },
+  authLoginCodeResend: {
+    method: "POST",
+    path: "/api/v1/auth/login/otp/resend",
+    auth: "public",
+    tags,
+    summary: "Mail a new sign-in code",
+    body: emailRequestSchema,
+    responses: { 202: { description: "Accepted.", data: acceptedSchema } },
+    errors: ["validation_failed", "rate_limited"],
+  },
+  authRefresh: {
+    method: "POST",
+    path: "/api/v1/auth/refresh",
+    auth: "public",
+    tags,
+    summary: "Rotate the refresh token",
+    body: refreshRequestSchema,
+    responses: { 200: { description: "New access and refresh tokens.", data: sessionSchema } },
+    errors: ["invalid_refresh_token", "validation_failed"],
+    session: "open",
+  },
+  authLogout: {
+    method: "POST",
+    path: "/api/v1/auth/logout",
+    auth: "public",
+    tags,
+    summary: "Revoke the session of a refresh token",
+    body: refreshRequestSchema,
+    responses: { 200: { description: "Signed out.", data: loggedOutSchema } },
+    errors: ["invalid_refresh_token", "validation_failed"],
+    session: "close",
+  },
+  authMeGet: {
+    method: "GET",
+    path: "/api/v1/auth/me",
+    auth: "bearer",
+    tags,
+    summary: "The current user",
+    responses: { 200: { description: "The caller's account.", data: userSchema } },
+    errors: ["unauthorized"],
+  },
+  authMeUpdate: {
+    method: "PATCH",
+    path: "/api/v1/auth/me",
+    auth: "bearer",
+    tags,
+    summary: "Change username and display name",
+    body: updateMeRequestSchema,
+    responses: { 200: { description: "Updated.", data: userSchema } },
+    errors: ["unauthorized", "username_taken", "validation_failed"],
+  },
+  authMeDelete: {
+    method: "DELETE",
+    path: "/api/v1/auth/me",
+    auth: "bearer",
+    tags,
+    summary: "Delete the account",
+    responses: { 200: { description: "Deleted.", data: deletedAccountSchema } },
+    errors: ["unauthorized"],
+    session: "close",
+  },
+  authPasswordResetRequest: {
+    method: "POST",
+    path: "/api/v1/auth/password-reset/request",
+    auth: "public",
+    tags,
+    summary: "Mail a password reset code",
+    body: emailRequestSchema,
+    responses: { 202: { description: "Accepted.", data: acceptedSchema } },
+    errors: ["validation_failed", "rate_limited"],
+  },
+  authPasswordResetConfirm: {
+    method: "POST",
+    path: "/api/v1/auth/password-reset/confirm",
+    auth: "public",
+    tags,
+    summary: "Set a new password with the reset code",
+    body: passwordResetConfirmSchema,
+    responses: { 200: { description: "Password changed.", data: passwordChangedSchema } },
+    errors: ["validation_failed", [422, "invalid_code"], "rate_limited", "service_unavailable"],
+  },
+});

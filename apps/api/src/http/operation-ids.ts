@@ -6,20 +6,6 @@
  * document refuses to build while a route has no id here or an id names no route.
  */
 export const operationIds: Readonly<Record<string, string>> = {
-  // Accounts and sessions
-  "POST /api/v1/auth/register": "authRegister",
-  "POST /api/v1/auth/verify-email": "authVerifyEmail",
-  "POST /api/v1/auth/verification/resend": "authVerificationResend",
-  "POST /api/v1/auth/login": "authLogin",
-  "POST /api/v1/auth/login/verify": "authLoginVerify",
-  "POST /api/v1/auth/login/otp/resend": "authLoginCodeResend",
-  "POST /api/v1/auth/refresh": "authRefresh",
-  "POST /api/v1/auth/logout": "authLogout",
-  "GET /api/v1/auth/me": "authMeGet",
-  "PATCH /api/v1/auth/me": "authMeUpdate",
-  "DELETE /api/v1/auth/me": "authMeDelete",
-  "POST /api/v1/auth/password-reset/request": "authPasswordResetRequest",
-  "POST /api/v1/auth/password-reset/confirm": "authPasswordResetConfirm",
   // Catalog, providers, listings
   "GET /api/v1/catalog/services": "catalogServicesList",
   "GET /api/v1/catalog/categories": "catalogCategoriesList",
@@ -83,7 +69,6 @@ export const operationIds: Readonly<Record<string, string>> = {
   "POST /api/v1/chat/conversations/{id}/read": "conversationsMarkRead",
   "GET /api/v1/chat/conversations/{id}/realtime": "conversationsRealtime",
   // Admin console
-  "PATCH /api/v1/admin/users/{id}/role": "adminUsersRoleUpdate",
   "POST /api/v1/admin/providers/{id}/approve": "adminProvidersApprove",
   "POST /api/v1/admin/orders/{id}/transition": "adminOrdersTransition",
   "POST /api/v1/admin/payments/{id}/reject": "adminPaymentsReject",

@@ -1,0 +1,10 @@
+import type { Area } from "../area";
+import { identityAdminRoutes } from "./identity.admin.routes";
+import { identityDescriptions } from "./identity.docs";
+import { type IdentityRoutesDeps, identityRoutes } from "./identity.routes";
+
+/** Accounts and sessions, and the administrators' role changes. */
+export const identityArea: Area<IdentityRoutesDeps> = {
+  routes: (deps) => [...identityRoutes(deps), ...identityAdminRoutes(deps)],
+  descriptions: identityDescriptions,
+};

@@ -1,0 +1,73 @@
+import type { identityOperations } from "@agora/contracts/identity";
+import type { identityAdminOperations } from "@agora/contracts/identity.admin";
+import type { DescriptionsOf } from "../../http/operations";
+
+/** The identity operations' OpenAPI descriptions, by operationId. */
+export const identityDescriptions = {
+  authRegister:
+    "Creates the account and mails a 6-digit verification code (valid 30 minutes, 5 tries) while the " +
+    "client waits: when the mail cannot be sent the answer is 503 `email_unavailable` and no account is " +
+    "kept, so the same registration can be retried. Registration never tells whether an email has an " +
+    "account: a taken email also answers 201 with a `user_id`, after the same work, and its owner gets a " +
+    '"someone tried to register" mail instead of a code (that id belongs to no account; verifying it ' +
+    "answers 422 `invalid_code`). A taken username is 409 `username_taken`, decided on the username " +
+    "alone. 429 `rate_limited` (with `Retry-After`) past `RATE_LIMIT_REGISTER_PER_EMAIL` registrations " +
+    "of the email per hour, or `RATE_LIMIT_AUTH_PER_IP` requests from the address in 15 minutes. 503 " +
+    "`service_unavailable` (with `Retry-After`) when every password-hashing slot is busy.",
+  authVerifyEmail:
+    "A wrong, expired or spent code is 422 `invalid_code`. 20 wrong verification codes for an account " +
+    "within 24 hours (over any number of codes) lock verification for the rest of those 24 hours: no " +
+    "code is sent or accepted (the answer stays `invalid_code`) and the owner is told by mail.",
+  authVerificationResend:
+    "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
+    "the mail sent by the outbox worker shortly after, only to an account pending verification and not " +
+    "within the cooldown of its last code (60 s for the first three codes of a day, then doubling up to " +
+    "an hour). Status and timing are the same for an unknown email, so a resend reveals nothing.",
+  authLogin:
+    "No session is created: tokens come from `/login/verify` with the mailed 6-digit code (valid 15 " +
+    "minutes, 5 tries). An unknown email and a wrong password answer the same 401 " +
+    "`invalid_credentials` in the same time. A right password on an unverified account is 403 " +
+    "`email_not_verified`, on a suspended one 403 `account_suspended`. The code is mailed while the " +
+    "client waits: 503 `email_unavailable` when it cannot be sent (no code kept). 429 `rate_limited` " +
+    "(with `Retry-After`) within the cooldown of the last sign-in code (60 s for the first three codes " +
+    "of a day, then doubling up to an hour), while sign-in codes are locked after 20 wrong ones in 24 " +
+    "hours, after 10 sign-in tries for the account in 15 minutes (every try counts; the right password " +
+    "clears the count), or past `RATE_LIMIT_AUTH_PER_IP` requests from the address in 15 minutes. 503 " +
+    "`service_unavailable` (with `Retry-After`) when every password-hashing slot is busy.",
+  authLoginVerify:
+    "The code works once; a wrong, expired or spent code is 401 `invalid_code`. 20 wrong sign-in codes " +
+    "for an account within 24 hours (over any number of codes) lock sign-in codes for the rest of those " +
+    "24 hours: no code is sent (`/login` answers 429) or accepted, and the owner is told by mail.",
+  authLoginCodeResend:
+    "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
+    "the mail sent by the outbox worker shortly after, only for an active account with a sign-in in " +
+    "progress (a live code issued after a correct password), so a resend never starts a sign-in on its " +
+    "own, and not within the cooldown of the last sign-in code. Status and timing reveal nothing.",
+  authRefresh:
+    "Refresh tokens are single-use. The same token presented again within `REFRESH_REUSE_GRACE_SECONDS` " +
+    "(default 10) of its rotation still gets a valid session in the same chain; later, it is treated as " +
+    "theft: the whole chain is revoked (its newest token too) and the answer is 401. A session has an " +
+    "absolute lifetime (`SESSION_MAX_AGE_SECONDS`, default 90 days from sign-in) that rotation does not " +
+    "extend: refresh tokens never outlive it, and past it the answer is 401 and the user signs in again.",
+  authLogout: "The session's refresh tokens and its access tokens stop working at once.",
+  authMeDelete:
+    "The account is marked deleted and scrubbed (email, username, name, password; both become free to " +
+    "register again); every session is revoked, so access tokens fail on the next request.",
+  authPasswordResetRequest:
+    "Always 202, never revealing whether the account exists: the same work is done for any email (the " +
+    "request is queued), and the outbox worker mails a code (valid 30 minutes, 5 tries) shortly after, " +
+    "only to an active account, not within the cooldown of the previous reset code (60 s for the first " +
+    "three of a day, then doubling up to an hour) and not while reset codes are locked. A mail the " +
+    "provider refuses is retried by the worker with backoff. 429 `rate_limited` (with `Retry-After`) " +
+    "only past `RATE_LIMIT_RESET_PER_EMAIL` requests for the email per hour or `RATE_LIMIT_AUTH_PER_IP` " +
+    "requests from the address in 15 minutes; both count every request alike.",
+  authPasswordResetConfirm:
+    "Every session of the account is revoked. A wrong, expired or spent code is 422 `invalid_code`; the " +
+    "code is checked before the new password is hashed. 20 wrong reset codes for an account within 24 " +
+    "hours lock reset codes for the rest of those 24 hours (no code is sent or accepted; the answer stays " +
+    "`invalid_code`) and the owner is told by mail.",
+  adminUsersRoleUpdate:
+    "Audited. The new role applies to the user's next request (roles are read per request). The last " +
+    "active administrator cannot lose the role: 409 `last_admin` (promote another user first; two " +
+    "administrators demoting each other at once cannot leave none).",
+} satisfies DescriptionsOf<typeof identityOperations & typeof identityAdminOperations>;
