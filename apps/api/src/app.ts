@@ -1,6 +1,8 @@
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
 import { identityOperations } from "@agora/contracts/identity";
 import { identityAdminOperations } from "@agora/contracts/identity.admin";
+import { marketplaceOperations } from "@agora/contracts/marketplace";
+import { marketplaceAdminOperations } from "@agora/contracts/marketplace.admin";
 import type { Operation } from "@agora/contracts/operation";
 import { systemOperations } from "@agora/contracts/system";
 import { cors } from "hono/cors";
@@ -24,16 +26,13 @@ import { userStatusKind, usersKind } from "./modules/identity/identity.admin.rou
 import { identityArea } from "./modules/identity/identity.area";
 import { createLifestyleAdminRoutes } from "./modules/lifestyle/lifestyle.admin.routes";
 import { createLifestyleRoutes } from "./modules/lifestyle/lifestyle.routes";
-import { createCatalogRoutes } from "./modules/marketplace/catalog.routes";
-import { createListingRoutes } from "./modules/marketplace/listings.routes";
 import {
-  createMarketplaceAdminRoutes,
   listingStatusKind,
   listingsKind,
   providersKind,
   servicesKind,
 } from "./modules/marketplace/marketplace.admin.routes";
-import { createProviderRoutes } from "./modules/marketplace/providers.routes";
+import { marketplaceArea } from "./modules/marketplace/marketplace.area";
 import { createMediaRoutes } from "./modules/media/media.routes";
 import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
 import { createOrderAdminRoutes, ordersKind } from "./modules/orders/orders.admin.routes";
@@ -117,9 +116,7 @@ export const createApp = (deps: AppDeps) => {
   mountPart(systemOperations, systemArea);
   // Member surface, by area.
   mountPart(identityOperations, identityArea);
-  app.route("/api/v1/catalog", createCatalogRoutes(deps));
-  app.route("/api/v1/providers", createProviderRoutes(deps));
-  app.route("/api/v1", createListingRoutes(deps));
+  mountPart(marketplaceOperations, marketplaceArea);
   app.route("/api/v1", createOrderRoutes(deps));
   app.route("/api/v1", createPaymentRoutes(deps));
   app.route("/api/v1", createNotificationRoutes(deps));
@@ -129,7 +126,7 @@ export const createApp = (deps: AppDeps) => {
   app.route("/api/v1", createChatRoutes({ ...deps, allowedOrigins: config.allowedOrigins }));
   // Admin console surface: each area's admin routes, then what belongs to no single area.
   mountPart(identityAdminOperations, identityArea);
-  app.route("/api/v1/admin", createMarketplaceAdminRoutes(deps));
+  mountPart(marketplaceAdminOperations, marketplaceArea);
   app.route("/api/v1/admin", createOrderAdminRoutes(deps));
   app.route("/api/v1/admin", createPaymentAdminRoutes(deps));
   app.route("/api/v1/admin", createLifestyleAdminRoutes(deps));

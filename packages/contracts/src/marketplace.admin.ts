@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { idParamSchema } from "./common";
 import { listingSchema, providerSchema, serviceSchema } from "./marketplace";
+import { defineOperations } from "./operation";
 
 /** The statuses an administrator may set on a listing (`PATCH /admin/listings/{id}/status`). */
 export const changeListingStatusRequestSchema = z
@@ -15,3 +17,17 @@ export const adminProviderSchema = providerSchema.meta({ id: "AdminProvider" });
 
 /** `GET /admin/listings` items: the owner view of every listing, inactive and suspended included. */
 export const adminListingSchema = listingSchema.meta({ id: "AdminListing" });
+
+/** The administrators' decisions on providers (a listing's status: `PATCH /admin/{kind}/{id}/status`). */
+export const marketplaceAdminOperations = defineOperations({
+  adminProvidersApprove: {
+    method: "POST",
+    path: "/api/v1/admin/providers/{id}/approve",
+    auth: "bearer",
+    tags: ["Administration"],
+    summary: "Approve a provider",
+    params: idParamSchema,
+    responses: { 200: { description: "The approved provider.", data: providerSchema } },
+    errors: ["unauthorized", "forbidden", "not_found"],
+  },
+});

@@ -3,9 +3,12 @@ import {
   amountSchema,
   currencySchema,
   dateTimeInputSchema,
+  idParamSchema,
   pageQuerySchema,
   timestampSchema,
 } from "./common";
+import { pageMetaSchema } from "./envelope";
+import { defineOperations } from "./operation";
 
 export const serviceSchema = z
   .object({ id: z.string(), name: z.string(), description: z.string() })
@@ -231,3 +234,162 @@ export const deleteMenuItemQuerySchema = z.object({
 });
 
 export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
+const catalog = ["Catalog"];
+const providers = ["Providers"];
+const listings = ["Listings"];
+
+/** The catalog, providers' profiles and dashboards, listings and their menu items. */
+export const marketplaceOperations = defineOperations({
+  catalogServicesList: {
+    method: "GET",
+    path: "/api/v1/catalog/services",
+    auth: "public",
+    tags: catalog,
+    summary: "Active platform services",
+    responses: { 200: { description: "Services, in catalog order.", data: z.array(serviceSchema) } },
+  },
+  catalogCategoriesList: {
+    method: "GET",
+    path: "/api/v1/catalog/categories",
+    auth: "public",
+    tags: catalog,
+    summary: "Active categories usable for listing creation",
+    responses: { 200: { description: "Categories of active services.", data: z.array(categorySchema) } },
+  },
+  providersCreate: {
+    method: "POST",
+    path: "/api/v1/providers",
+    auth: "bearer",
+    tags: providers,
+    summary: "Create the caller's provider profile",
+    body: createProviderRequestSchema,
+    responses: { 201: { description: "Created, pending approval.", data: providerSchema } },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  providersMeUpdate: {
+    method: "PATCH",
+    path: "/api/v1/providers/me",
+    auth: "bearer",
+    tags: providers,
+    summary: "Change the caller's provider profile",
+    body: updateProviderRequestSchema,
+    responses: { 200: { description: "Updated.", data: providerSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  providersMeDashboard: {
+    method: "GET",
+    path: "/api/v1/providers/me/dashboard",
+    auth: "bearer",
+    tags: providers,
+    summary: "The owner's dashboard",
+    responses: { 200: { description: "The dashboard.", data: dashboardSchema } },
+    errors: ["unauthorized", "forbidden"],
+  },
+  providersMeSalesCreate: {
+    method: "POST",
+    path: "/api/v1/providers/me/sales",
+    auth: "bearer",
+    tags: providers,
+    summary: "Record a manual sale",
+    body: manualSaleRequestSchema,
+    responses: { 201: { description: "Recorded.", data: manualSaleSchema } },
+    errors: ["unauthorized", "forbidden", "validation_failed"],
+  },
+  listingsList: {
+    method: "GET",
+    path: "/api/v1/listings",
+    auth: "public",
+    tags: listings,
+    summary: "Search public listings",
+    query: listingSearchQuerySchema,
+    responses: {
+      200: { description: "A page of listings.", data: z.array(publicListingSchema), meta: pageMetaSchema },
+    },
+    errors: ["invalid_pagination", "validation_failed"],
+  },
+  listingsCreate: {
+    method: "POST",
+    path: "/api/v1/listings",
+    auth: "bearer",
+    tags: listings,
+    summary: "Create a draft listing",
+    body: createListingRequestSchema,
+    responses: { 201: { description: "Draft created.", data: listingSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  listingsGet: {
+    method: "GET",
+    path: "/api/v1/listings/{id}",
+    auth: "public",
+    tags: listings,
+    summary: "A public listing with its active menu items",
+    params: idParamSchema,
+    responses: { 200: { description: "The listing.", data: publicListingSchema } },
+    errors: ["not_found"],
+  },
+  listingsUpdate: {
+    method: "PATCH",
+    path: "/api/v1/listings/{id}",
+    auth: "bearer",
+    tags: listings,
+    summary: "Change a listing (owner)",
+    params: idParamSchema,
+    body: updateListingRequestSchema,
+    responses: { 200: { description: "Updated.", data: listingSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  listingsDelete: {
+    method: "DELETE",
+    path: "/api/v1/listings/{id}",
+    auth: "bearer",
+    tags: listings,
+    summary: "Deactivate a listing (owner)",
+    params: idParamSchema,
+    responses: { 200: { description: "Deactivated.", data: listingSchema } },
+    errors: ["unauthorized", "not_found"],
+  },
+  listingsContact: {
+    method: "GET",
+    path: "/api/v1/listings/{id}/contact",
+    auth: "bearer",
+    tags: listings,
+    summary: "How to reach the provider of a public listing",
+    params: idParamSchema,
+    responses: { 200: { description: "The owner's user id and name.", data: listingContactSchema } },
+    errors: ["unauthorized", "not_found"],
+  },
+  menuItemsCreate: {
+    method: "POST",
+    path: "/api/v1/listings/{id}/menu-items",
+    auth: "bearer",
+    tags: listings,
+    summary: "Add a menu item (owner)",
+    params: idParamSchema,
+    body: createMenuItemRequestSchema,
+    responses: { 201: { description: "Created.", data: menuItemSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  menuItemsUpdate: {
+    method: "PATCH",
+    path: "/api/v1/menu-items/{id}",
+    auth: "bearer",
+    tags: listings,
+    summary: "Change a menu item (owner)",
+    params: idParamSchema,
+    body: updateMenuItemRequestSchema,
+    responses: { 200: { description: "Updated.", data: menuItemSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  menuItemsDelete: {
+    method: "DELETE",
+    path: "/api/v1/menu-items/{id}",
+    auth: "bearer",
+    tags: listings,
+    summary: "Delete a menu item (owner)",
+    params: idParamSchema,
+    query: deleteMenuItemQuerySchema,
+    responses: { 200: { description: "Deleted.", data: deletedSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+});

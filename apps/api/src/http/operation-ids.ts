@@ -6,22 +6,6 @@
  * document refuses to build while a route has no id here or an id names no route.
  */
 export const operationIds: Readonly<Record<string, string>> = {
-  // Catalog, providers, listings
-  "GET /api/v1/catalog/services": "catalogServicesList",
-  "GET /api/v1/catalog/categories": "catalogCategoriesList",
-  "POST /api/v1/providers": "providersCreate",
-  "PATCH /api/v1/providers/me": "providersMeUpdate",
-  "GET /api/v1/providers/me/dashboard": "providersMeDashboard",
-  "POST /api/v1/providers/me/sales": "providersMeSalesCreate",
-  "GET /api/v1/listings": "listingsList",
-  "POST /api/v1/listings": "listingsCreate",
-  "GET /api/v1/listings/{id}": "listingsGet",
-  "PATCH /api/v1/listings/{id}": "listingsUpdate",
-  "DELETE /api/v1/listings/{id}": "listingsDelete",
-  "GET /api/v1/listings/{id}/contact": "listingsContact",
-  "POST /api/v1/listings/{id}/menu-items": "menuItemsCreate",
-  "PATCH /api/v1/menu-items/{id}": "menuItemsUpdate",
-  "DELETE /api/v1/menu-items/{id}": "menuItemsDelete",
   // Orders and payments
   "GET /api/v1/orders": "ordersList",
   "POST /api/v1/orders": "ordersCreate",
@@ -69,7 +53,6 @@ export const operationIds: Readonly<Record<string, string>> = {
   "POST /api/v1/chat/conversations/{id}/read": "conversationsMarkRead",
   "GET /api/v1/chat/conversations/{id}/realtime": "conversationsRealtime",
   // Admin console
-  "POST /api/v1/admin/providers/{id}/approve": "adminProvidersApprove",
   "POST /api/v1/admin/orders/{id}/transition": "adminOrdersTransition",
   "POST /api/v1/admin/payments/{id}/reject": "adminPaymentsReject",
   "POST /api/v1/admin/announcements": "adminAnnouncementsCreate",

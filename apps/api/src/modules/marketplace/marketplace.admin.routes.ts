@@ -1,13 +1,11 @@
-import { idParamSchema } from "@agora/contracts/common";
-import { successEnvelope } from "@agora/contracts/envelope";
-import { listingSchema, providerSchema } from "@agora/contracts/marketplace";
+import { listingSchema } from "@agora/contracts/marketplace";
 import {
   adminListingSchema,
   adminProviderSchema,
   adminServiceSchema,
   changeListingStatusRequestSchema,
+  marketplaceAdminOperations,
 } from "@agora/contracts/marketplace.admin";
-import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { adminListListings } from "@agora/domain/marketplace/admin-list-listings";
 import { adminListProviders } from "@agora/domain/marketplace/admin-list-providers";
 import { adminListServices } from "@agora/domain/marketplace/admin-list-services";
@@ -18,44 +16,21 @@ import {
 } from "@agora/domain/marketplace/change-listing-status";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { ApprovalStatus, ListingStatus } from "@agora/domain/marketplace/marketplace.types";
-import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { actorOf, requireAuth, requireRoles } from "../../http/middleware/auth";
-import { createRouter, errors, json } from "../../http/openapi";
+import { actorOf } from "../../http/middleware/auth";
+import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
 import type { CollectionKind, StatusKind } from "../administration/administration.kinds";
 import { toListingDto, toProviderDto } from "./marketplace.presenter";
 
-/** Mounted at /api/v1/admin. */
-export const createMarketplaceAdminRoutes = ({
-  identity,
-  marketplace,
-}: {
-  identity: IdentityDeps;
-  marketplace: MarketplaceDeps;
-}) => {
-  const approve = createRoute({
-    method: "post",
-    path: "/providers/{id}/approve",
-    tags: ["Administration"],
-    summary: "Approve a provider",
-    description:
-      "pending → approved in one transaction: the owner's role becomes `provider` (staff roles are kept), draft " +
-      "listings whose subscription is already paid are published, and the decision is audited. Approving an " +
-      "approved provider changes nothing.",
-    security: [{ bearerAuth: [] }],
-    middleware: [requireAuth(identity), requireRoles("admin")],
-    request: { params: idParamSchema },
-    responses: {
-      200: json(successEnvelope(providerSchema), "The approved provider."),
-      ...errors("unauthorized", "forbidden", "not_found"),
-    },
-  });
-
-  return createRouter().openapi(approve, async (c) =>
-    ok(c, toProviderDto(await approveProvider(marketplace, actorOf(c), c.req.valid("param").id))),
-  );
-};
+export const marketplaceAdminRoutes = ({ marketplace }: { marketplace: MarketplaceDeps }): Handled[] => [
+  handle(
+    marketplaceAdminOperations.adminProvidersApprove,
+    async (c) =>
+      ok(c, toProviderDto(await approveProvider(marketplace, actorOf(c), c.req.valid("param").id))),
+    { roles: ["admin"] },
+  ),
+];
 
 /** `PATCH /admin/listings/{id}/status`: a suspended or inactive listing leaves public search. */
 export const listingStatusKind = ({

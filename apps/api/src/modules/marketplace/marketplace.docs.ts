@@ -1,0 +1,47 @@
+import type { marketplaceOperations } from "@agora/contracts/marketplace";
+import type { marketplaceAdminOperations } from "@agora/contracts/marketplace.admin";
+import type { DescriptionsOf } from "../../http/operations";
+
+/** The marketplace operations' OpenAPI descriptions, by operationId. */
+export const marketplaceDescriptions = {
+  providersCreate:
+    "The owner is the caller (never the body). Starts `pending` approval and `offline`. One profile per user: " +
+    "a second is 422.",
+  providersMeUpdate: "A new display name also changes what listing search matches.",
+  providersMeDashboard:
+    "Aggregates over the caller's own rows: listings by status, orders by status, revenue of the last 30 days " +
+    "(primary sales of completed orders and manual sales, per currency) and payments awaiting review. " +
+    "Providers only (403).",
+  providersMeSalesCreate:
+    "Money taken outside the app; it counts in the dashboard's revenue. Providers only (403).",
+  listingsList:
+    "Only publicly visible listings: active, subscription active and not expired (checked now), provider " +
+    "approved, and the provider's account active (a suspended or deleted owner's listings disappear). `q` " +
+    "matches a substring of name, description or provider name, case-insensitively; it needs at least 3 " +
+    "characters after trimming (the search index works on three-character sequences, so 1 or 2 are 422 " +
+    "`validation_failed`; an empty `q` browses). Featured listings (featured-until in the future) come " +
+    "first, then the most recently updated, then by id. `meta` carries `{ limit, offset, total }`. A " +
+    "non-integer limit or offset is 400 `invalid_pagination`; out of range (limit 1-100, offset 0 or " +
+    "more), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422. Pages may be " +
+    "served from the server's cache, but only while they are still exactly the answer: every committed " +
+    "change to a listing, menu item, provider or category, and every expiry or featured end that " +
+    "touches a page, is seen by the next request.",
+  listingsCreate:
+    "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
+    "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
+    "`active` once the provider is approved and the subscription is paid.",
+  listingsGet:
+    "404 when the listing is absent or not publicly visible (including when its provider's account is " +
+    "suspended or deleted).",
+  listingsUpdate:
+    "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller owns it.",
+  listingsDelete: "Not a hard delete: the listing becomes `inactive` and leaves public search.",
+  menuItemsCreate: "Created active. Currency is uppercased; price is minor units.",
+  menuItemsUpdate: "`active: false` hides it from listings and from ordering.",
+  menuItemsDelete:
+    "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404).",
+  adminProvidersApprove:
+    "pending → approved in one transaction: the owner's role becomes `provider` (staff roles are kept), draft " +
+    "listings whose subscription is already paid are published, and the decision is audited. Approving an " +
+    "approved provider changes nothing.",
+} satisfies DescriptionsOf<typeof marketplaceOperations & typeof marketplaceAdminOperations>;
