@@ -4,6 +4,10 @@ import { identityAdminOperations } from "@agora/contracts/identity.admin";
 import { marketplaceOperations } from "@agora/contracts/marketplace";
 import { marketplaceAdminOperations } from "@agora/contracts/marketplace.admin";
 import type { Operation } from "@agora/contracts/operation";
+import { ordersOperations } from "@agora/contracts/orders";
+import { ordersAdminOperations } from "@agora/contracts/orders.admin";
+import { paymentsOperations } from "@agora/contracts/payments";
+import { paymentsAdminOperations } from "@agora/contracts/payments.admin";
 import { systemOperations } from "@agora/contracts/system";
 import { cors } from "hono/cors";
 import { z } from "zod";
@@ -35,10 +39,10 @@ import {
 import { marketplaceArea } from "./modules/marketplace/marketplace.area";
 import { createMediaRoutes } from "./modules/media/media.routes";
 import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
-import { createOrderAdminRoutes, ordersKind } from "./modules/orders/orders.admin.routes";
-import { createOrderRoutes } from "./modules/orders/orders.routes";
-import { createPaymentAdminRoutes, paymentsKind } from "./modules/payments/payments.admin.routes";
-import { createPaymentRoutes } from "./modules/payments/payments.routes";
+import { ordersKind } from "./modules/orders/orders.admin.routes";
+import { ordersArea } from "./modules/orders/orders.area";
+import { paymentsKind } from "./modules/payments/payments.admin.routes";
+import { paymentsArea } from "./modules/payments/payments.area";
 import { systemArea } from "./modules/system/system.area";
 import { API_VERSION } from "./modules/system/system.routes";
 
@@ -117,8 +121,8 @@ export const createApp = (deps: AppDeps) => {
   // Member surface, by area.
   mountPart(identityOperations, identityArea);
   mountPart(marketplaceOperations, marketplaceArea);
-  app.route("/api/v1", createOrderRoutes(deps));
-  app.route("/api/v1", createPaymentRoutes(deps));
+  mountPart(ordersOperations, ordersArea);
+  mountPart(paymentsOperations, paymentsArea);
   app.route("/api/v1", createNotificationRoutes(deps));
   app.route("/api/v1/community", createCommunityRoutes(deps));
   app.route("/api/v1", createLifestyleRoutes(deps));
@@ -127,8 +131,8 @@ export const createApp = (deps: AppDeps) => {
   // Admin console surface: each area's admin routes, then what belongs to no single area.
   mountPart(identityAdminOperations, identityArea);
   mountPart(marketplaceAdminOperations, marketplaceArea);
-  app.route("/api/v1/admin", createOrderAdminRoutes(deps));
-  app.route("/api/v1/admin", createPaymentAdminRoutes(deps));
+  mountPart(ordersAdminOperations, ordersArea);
+  mountPart(paymentsAdminOperations, paymentsArea);
   app.route("/api/v1/admin", createLifestyleAdminRoutes(deps));
   app.route("/api/v1/admin", createCommunityAdminRoutes(deps));
   app.route(

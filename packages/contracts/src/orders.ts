@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { dateTimeInputSchema, idempotencyKeyHeaderSchema, timestampSchema } from "./common";
+import {
+  dateTimeInputSchema,
+  idempotencyKeyHeaderSchema,
+  idParamSchema,
+  pageQuerySchema,
+  timestampSchema,
+} from "./common";
+import { pageMetaSchema } from "./envelope";
+import { defineOperations } from "./operation";
 import { paymentStatusSchema } from "./payments";
 
 export const orderStatusSchema = z.enum(["pending", "confirmed", "in_progress", "completed", "cancelled"]);
@@ -85,4 +93,84 @@ export const transitionRequestSchema = z
 /** Order creation's headers: the key is required for guests (422 without it), optional for members. */
 export const createOrderHeadersSchema = z.object({
   "idempotency-key": idempotencyKeyHeaderSchema.optional(),
+});
+
+/** What both order transitions (the member's and the administrators') take and answer. */
+export const orderTransition = {
+  params: idParamSchema,
+  body: transitionRequestSchema,
+  responses: { 200: { description: "Updated.", data: orderSchema } },
+  errors: [
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "order_conflict",
+    "validation_failed",
+    "invalid_transition",
+  ],
+} as const;
+
+const tags = ["Orders"];
+
+/** Orders: a member's or a guest's, read by their parties, moved through their states. */
+export const ordersOperations = defineOperations({
+  ordersList: {
+    method: "GET",
+    path: "/api/v1/orders",
+    auth: "bearer",
+    tags,
+    summary: "The caller's orders, as customer and as provider",
+    query: pageQuerySchema(20),
+    responses: {
+      200: { description: "A page of orders.", data: z.array(orderSchema), meta: pageMetaSchema },
+    },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  ordersCreate: {
+    method: "POST",
+    path: "/api/v1/orders",
+    auth: "optional",
+    tags,
+    summary: "Place an order (member or guest)",
+    headers: createOrderHeadersSchema,
+    body: createOrderRequestSchema,
+    responses: { 201: { description: "Created (or replayed).", data: createdOrderSchema } },
+    errors: [
+      "unauthorized",
+      "idempotency_conflict",
+      "idempotency_in_progress",
+      "validation_failed",
+      "item_unavailable",
+      "rate_limited",
+    ],
+  },
+  guestOrdersGet: {
+    method: "GET",
+    path: "/api/v1/guest/orders/{id}",
+    auth: "public",
+    tags,
+    summary: "A guest's order, by its access capability",
+    params: idParamSchema,
+    headers: guestAccessHeaderSchema,
+    responses: { 200: { description: "The order.", data: orderSchema } },
+    errors: ["not_found"],
+  },
+  ordersGet: {
+    method: "GET",
+    path: "/api/v1/orders/{id}",
+    auth: "bearer",
+    tags,
+    summary: "An order",
+    params: idParamSchema,
+    responses: { 200: { description: "The order.", data: orderSchema } },
+    errors: ["unauthorized", "not_found"],
+  },
+  ordersTransition: {
+    method: "POST",
+    path: "/api/v1/orders/{id}/transition",
+    auth: "bearer",
+    tags,
+    summary: "Move an order to another state",
+    ...orderTransition,
+  },
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { idempotencyKeyHeaderSchema, timestampSchema } from "./common";
+import { idempotencyKeyHeaderSchema, idParamSchema, timestampSchema } from "./common";
+import { defineOperations } from "./operation";
 
 export const paymentStatusSchema = z.enum([
   "unpaid",
@@ -60,3 +61,82 @@ export const paymentEvidenceRequestSchema = z
       note: "Paid at 14:05, reference 8812.",
     },
   });
+
+const tags = ["Payments"];
+
+/** What starting a payment takes: the method, and an Idempotency-Key for retries. */
+const startPayment = {
+  params: idParamSchema,
+  headers: createPaymentHeadersSchema,
+  body: createPaymentRequestSchema,
+  responses: { 201: { description: "Created (or replayed).", data: paymentSchema } },
+} as const;
+
+/** Payments by transfer: started by the payer, claimed, evidenced, confirmed by the payee. */
+export const paymentsOperations = defineOperations({
+  orderPaymentsCreate: {
+    method: "POST",
+    path: "/api/v1/orders/{id}/payments",
+    auth: "bearer",
+    tags,
+    summary: "Start paying for an order (its customer)",
+    ...startPayment,
+    errors: [
+      "unauthorized",
+      "not_found",
+      "payment_conflict",
+      "idempotency_conflict",
+      "idempotency_in_progress",
+      "validation_failed",
+    ],
+  },
+  listingSubscriptionPaymentsCreate: {
+    method: "POST",
+    path: "/api/v1/listings/{id}/subscription-payments",
+    auth: "bearer",
+    tags,
+    summary: "Start paying a listing's subscription (its owner)",
+    ...startPayment,
+    errors: [
+      "unauthorized",
+      "not_found",
+      "payment_conflict",
+      "idempotency_conflict",
+      "idempotency_in_progress",
+      "validation_failed",
+      "plan_unavailable",
+    ],
+  },
+  paymentsSubmit: {
+    method: "POST",
+    path: "/api/v1/payments/{id}/submit",
+    auth: "bearer",
+    tags,
+    summary: "Claim the transfer was made (the payer)",
+    params: idParamSchema,
+    body: submitPaymentRequestSchema,
+    responses: { 200: { description: "Submitted.", data: paymentSchema } },
+    errors: ["unauthorized", "not_found", "payment_conflict", "validation_failed"],
+  },
+  paymentsEvidenceAttach: {
+    method: "POST",
+    path: "/api/v1/payments/{id}/evidence",
+    auth: "bearer",
+    tags,
+    summary: "Attach evidence of the transfer (the payer)",
+    params: idParamSchema,
+    body: paymentEvidenceRequestSchema,
+    responses: { 200: { description: "Stored.", data: paymentSchema } },
+    errors: ["unauthorized", "not_found", "payment_conflict", "validation_failed", "storage_unavailable"],
+  },
+  paymentsConfirm: {
+    method: "POST",
+    path: "/api/v1/payments/{id}/confirm",
+    auth: "bearer",
+    tags,
+    summary: "Confirm a submitted payment",
+    params: idParamSchema,
+    responses: { 200: { description: "Confirmed.", data: paymentSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "payment_conflict"],
+  },
+});

@@ -6,17 +6,6 @@
  * document refuses to build while a route has no id here or an id names no route.
  */
 export const operationIds: Readonly<Record<string, string>> = {
-  // Orders and payments
-  "GET /api/v1/orders": "ordersList",
-  "POST /api/v1/orders": "ordersCreate",
-  "GET /api/v1/orders/{id}": "ordersGet",
-  "GET /api/v1/guest/orders/{id}": "guestOrdersGet",
-  "POST /api/v1/orders/{id}/transition": "ordersTransition",
-  "POST /api/v1/orders/{id}/payments": "orderPaymentsCreate",
-  "POST /api/v1/listings/{id}/subscription-payments": "listingSubscriptionPaymentsCreate",
-  "POST /api/v1/payments/{id}/submit": "paymentsSubmit",
-  "POST /api/v1/payments/{id}/evidence": "paymentsEvidenceAttach",
-  "POST /api/v1/payments/{id}/confirm": "paymentsConfirm",
   // Notifications
   "POST /api/v1/devices": "devicesRegister",
   "GET /api/v1/notifications": "notificationsList",
@@ -53,8 +42,6 @@ export const operationIds: Readonly<Record<string, string>> = {
   "POST /api/v1/chat/conversations/{id}/read": "conversationsMarkRead",
   "GET /api/v1/chat/conversations/{id}/realtime": "conversationsRealtime",
   // Admin console
-  "POST /api/v1/admin/orders/{id}/transition": "adminOrdersTransition",
-  "POST /api/v1/admin/payments/{id}/reject": "adminPaymentsReject",
   "POST /api/v1/admin/announcements": "adminAnnouncementsCreate",
   "GET /api/v1/admin/community/reports": "adminReportsList",
   "POST /api/v1/admin/community/reports/{id}/moderate": "adminReportsModerate",

@@ -1,14 +1,5 @@
-import { idParamSchema, pageQuerySchema } from "@agora/contracts/common";
-import { pageMetaSchema, successEnvelope } from "@agora/contracts/envelope";
-import {
-  createdOrderSchema,
-  createOrderHeadersSchema,
-  createOrderRequestSchema,
-  guestAccessHeaderSchema,
-  orderSchema,
-  transitionRequestSchema,
-} from "@agora/contracts/orders";
-import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { ordersOperations, type transitionRequestSchema } from "@agora/contracts/orders";
+import type { AccessClaims } from "@agora/domain/identity/identity.types";
 import { type CreatedOrder, createOrder, type OrderCaller } from "@agora/domain/orders/create-order";
 import { getGuestOrder } from "@agora/domain/orders/get-guest-order";
 import { getOrder } from "@agora/domain/orders/get-order";
@@ -19,41 +10,14 @@ import type { TransitionInput } from "@agora/domain/orders/transition-order";
 import { transitionOrder } from "@agora/domain/orders/transition-order";
 import type { Actor } from "@agora/domain/shared/actor";
 import { ValidationError } from "@agora/domain/shared/app-error";
-import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { z } from "zod";
 import type { AppEnv } from "../../http/app-env";
 import { created, idempotencyRequest } from "../../http/idempotency";
-import { actorOf, clientIp, optionalBearer, requireAuth } from "../../http/middleware/auth";
-import { body, createRouter, errors, json } from "../../http/openapi";
+import { actorOf, clientIp } from "../../http/middleware/auth";
+import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
 import { toOrderDto } from "./orders.presenter";
-
-const tags = ["Orders"];
-const secured = [{ bearerAuth: [] }];
-
-/** The order state policy, as the member and the administrators' transition routes describe it. */
-export const transitionDescription =
-  "Provider owner or administrator: pending→confirmed, confirmed→in_progress, confirmed|in_progress→completed, " +
-  "pending|confirmed|in_progress→cancelled. Customer: pending|confirmed→cancelled (other moves 403). " +
-  "`completed` and `cancelled` are final; a same-state request is 422 `invalid_transition`. `version` must be " +
-  "the order's current one (409 `order_conflict` otherwise, and for the loser of two concurrent requests). " +
-  "Completion also records the completed-order snapshot and the primary sale, once.";
-
-/** The request and responses shared by both transition routes. */
-export const transitionContract = {
-  request: { params: idParamSchema, ...body(transitionRequestSchema) },
-  responses: {
-    200: json(successEnvelope(orderSchema), "Updated."),
-    ...errors(
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "order_conflict",
-      "validation_failed",
-      "invalid_transition",
-    ),
-  },
-};
 
 /** The one transition handler: both routes run it, each with its use case. */
 export const transitionHandler =
@@ -75,164 +39,81 @@ export const transitionHandler =
     return ok(c, toOrderDto(order));
   };
 
-export const createOrderRoutes = ({
-  identity,
+const guestRequired = (path: string) => ({ path, message: "is required for a guest order" });
+
+/**
+ * Who places the order: the member of a verified token, else a guest, who must give an email, a
+ * phone and an Idempotency-Key (422 naming each one missing). Keys are scoped to the caller.
+ */
+const orderCaller = (
+  claims: AccessClaims | undefined,
+  input: { email?: string | undefined; phone?: string | undefined },
+  key: string | undefined,
+  ip: string,
+): { caller: OrderCaller; scope: string } => {
+  if (claims) {
+    return { caller: { member: claims }, scope: claims.userId };
+  }
+  const { email, phone } = input;
+  if (email === undefined || phone === undefined || key === undefined) {
+    throw new ValidationError([
+      ...(email === undefined ? [guestRequired("email")] : []),
+      ...(phone === undefined ? [guestRequired("phone")] : []),
+      ...(key === undefined ? [guestRequired("Idempotency-Key")] : []),
+    ]);
+  }
+
+  return { caller: { guest: { email, phone, clientIp: ip } }, scope: `guest:${email}` };
+};
+
+const withGuestToken = (created: CreatedOrder) => {
+  const dto = toOrderDto(created.order);
+
+  return created.guestAccessToken ? { ...dto, guest_access_token: created.guestAccessToken } : dto;
+};
+
+export const orderRoutes = ({
   orders,
   config,
 }: {
-  identity: IdentityDeps;
   orders: OrdersDeps;
   config: { trustProxy: boolean };
-}) => {
-  const auth = requireAuth(identity);
+}): Handled[] => [
+  handle(ordersOperations.ordersList, async (c) => {
+    const page = c.req.valid("query");
+    const result = await listOrders(orders, actorOf(c), page);
 
-  const list = createRoute({
-    method: "get",
-    path: "/orders",
-    tags,
-    summary: "The caller's orders, as customer and as provider",
-    description:
-      "Newest first; `meta` carries `{ limit, offset, total }`. limit 1-100 (default 20), offset 0 or more; anything else is 422.",
-    security: secured,
-    middleware: [auth],
-    request: { query: pageQuerySchema(20) },
-    responses: {
-      200: json(successEnvelope(z.array(orderSchema), pageMetaSchema), "A page of orders."),
-      ...errors("unauthorized", "validation_failed"),
-    },
-  });
+    return ok(c, result.items.map(toOrderDto), { meta: { ...page, total: result.total } });
+  }),
+  handle(ordersOperations.ordersCreate, async (c) => {
+    const input = c.req.valid("json");
+    const key = c.req.valid("header")["idempotency-key"];
+    const { caller, scope } = orderCaller(c.get("claims"), input, key, clientIp(c, config.trustProxy));
+    const outcome = await createOrder(
+      orders,
+      caller,
+      {
+        menuItemId: input.menu_item_id,
+        quantity: input.quantity,
+        notes: input.notes,
+        scheduleAt: input.schedule_at === undefined ? undefined : new Date(input.schedule_at),
+      },
+      idempotencyRequest(c, scope, key, input),
+    );
 
-  const create = createRoute({
-    method: "post",
-    path: "/orders",
-    tags,
-    summary: "Place an order (member or guest)",
-    description:
-      "Optional bearer: with a valid token the customer is the caller; without an Authorization header the " +
-      "request is a guest's and needs `email`, `phone` and an `Idempotency-Key`; a malformed or expired token, " +
-      "or one whose session has ended (signed out, account suspended), is 401, never a guest fallback. The server copies provider, listing, item name, unit price and currency " +
-      "from the active menu item of a publicly visible listing (422 `item_unavailable` otherwise) and computes " +
-      "the total (422 when it would exceed 2^53-1). A guest's 201 carries `guest_access_token` (64 characters, " +
-      "valid 90 days) for `GET /guest/orders/{id}`. Idempotency-Key (1-128): the same key and body replay the " +
-      "first outcome (its 201, or its refusal) with `Idempotent-Replayed: true`; another body is 409 " +
-      "`idempotency_conflict`; keys are scoped to the caller (user, or the guest's email) and kept 24 hours. " +
-      "Guest requests are limited per client address (IPv6 per /64; `RATE_LIMIT_GUEST_ORDERS_PER_IP` per hour) " +
-      "and per guest email (`RATE_LIMIT_GUEST_ORDERS_PER_EMAIL` per hour), replays included: past either, 429 " +
-      "`rate_limited` with `Retry-After` (members are not limited this way).",
-    security: [{}, ...secured],
-    middleware: [optionalBearer(identity)],
-    request: { headers: createOrderHeadersSchema, ...body(createOrderRequestSchema) },
-    responses: {
-      201: json(successEnvelope(createdOrderSchema), "Created (or replayed)."),
-      ...errors(
-        "unauthorized",
-        "idempotency_conflict",
-        "idempotency_in_progress",
-        "validation_failed",
-        "item_unavailable",
-        "rate_limited",
-      ),
-    },
-  });
+    return created(c, outcome, withGuestToken);
+  }),
+  handle(ordersOperations.guestOrdersGet, async (c) => {
+    const order = await getGuestOrder(
+      orders,
+      c.req.valid("param").id,
+      c.req.valid("header")["x-guest-access-token"],
+    );
 
-  const guestRead = createRoute({
-    method: "get",
-    path: "/guest/orders/{id}",
-    tags,
-    summary: "A guest's order, by its access capability",
-    description:
-      "Valid only for the order it was issued with, for 90 days. A missing, wrong or expired capability is 404.",
-    request: { params: idParamSchema, headers: guestAccessHeaderSchema },
-    responses: { 200: json(successEnvelope(orderSchema), "The order."), ...errors("not_found") },
-  });
-
-  const get = createRoute({
-    method: "get",
-    path: "/orders/{id}",
-    tags,
-    summary: "An order",
-    description: "For its customer, its provider owner and administrators; 404 for anyone else.",
-    security: secured,
-    middleware: [auth],
-    request: { params: idParamSchema },
-    responses: {
-      200: json(successEnvelope(orderSchema), "The order."),
-      ...errors("unauthorized", "not_found"),
-    },
-  });
-
-  const transition = createRoute({
-    method: "post",
-    path: "/orders/{id}/transition",
-    tags,
-    summary: "Move an order to another state",
-    description: transitionDescription,
-    security: secured,
-    middleware: [auth],
-    ...transitionContract,
-  });
-
-  const withGuestToken = (created: CreatedOrder) => {
-    const dto = toOrderDto(created.order);
-
-    return created.guestAccessToken ? { ...dto, guest_access_token: created.guestAccessToken } : dto;
-  };
-
-  return createRouter()
-    .openapi(list, async (c) => {
-      const page = c.req.valid("query");
-      const result = await listOrders(orders, actorOf(c), page);
-
-      return ok(c, result.items.map(toOrderDto), { meta: { ...page, total: result.total } });
-    })
-    .openapi(create, async (c) => {
-      const input = c.req.valid("json");
-      const key = c.req.valid("header")["idempotency-key"];
-      const claims = c.get("claims");
-      let caller: OrderCaller;
-      let scope: string;
-      if (claims) {
-        caller = { member: claims };
-        scope = claims.userId;
-      } else {
-        const missing = [
-          ...(input.email === undefined ? [{ path: "email", message: "is required for a guest order" }] : []),
-          ...(input.phone === undefined ? [{ path: "phone", message: "is required for a guest order" }] : []),
-          ...(key === undefined
-            ? [{ path: "Idempotency-Key", message: "is required for a guest order" }]
-            : []),
-        ];
-        if (missing.length > 0 || input.email === undefined || input.phone === undefined) {
-          throw new ValidationError(missing);
-        }
-        caller = {
-          guest: { email: input.email, phone: input.phone, clientIp: clientIp(c, config.trustProxy) },
-        };
-        scope = `guest:${input.email}`;
-      }
-      const outcome = await createOrder(
-        orders,
-        caller,
-        {
-          menuItemId: input.menu_item_id,
-          quantity: input.quantity,
-          notes: input.notes,
-          scheduleAt: input.schedule_at === undefined ? undefined : new Date(input.schedule_at),
-        },
-        idempotencyRequest(c, scope, key, input),
-      );
-
-      return created(c, outcome, withGuestToken);
-    })
-    .openapi(guestRead, async (c) => {
-      const order = await getGuestOrder(
-        orders,
-        c.req.valid("param").id,
-        c.req.valid("header")["x-guest-access-token"],
-      );
-
-      return ok(c, toOrderDto(order));
-    })
-    .openapi(get, async (c) => ok(c, toOrderDto(await getOrder(orders, actorOf(c), c.req.valid("param").id))))
-    .openapi(transition, transitionHandler(orders, transitionOrder));
-};
+    return ok(c, toOrderDto(order));
+  }),
+  handle(ordersOperations.ordersGet, async (c) =>
+    ok(c, toOrderDto(await getOrder(orders, actorOf(c), c.req.valid("param").id))),
+  ),
+  handle(ordersOperations.ordersTransition, transitionHandler(orders, transitionOrder)),
+];

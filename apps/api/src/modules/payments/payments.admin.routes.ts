@@ -1,50 +1,26 @@
-import { idParamSchema } from "@agora/contracts/common";
-import { successEnvelope } from "@agora/contracts/envelope";
-import { paymentSchema, paymentStatusSchema } from "@agora/contracts/payments";
-import { adminPaymentSchema } from "@agora/contracts/payments.admin";
-import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { paymentStatusSchema } from "@agora/contracts/payments";
+import { adminPaymentSchema, paymentsAdminOperations } from "@agora/contracts/payments.admin";
 import { adminListPayments } from "@agora/domain/payments/admin-list-payments";
 import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
 import type { PaymentStatus } from "@agora/domain/payments/payments.types";
 import { rejectPayment } from "@agora/domain/payments/reject-payment";
-import { createRoute } from "@hono/zod-openapi";
-import { actorOf, requireAuth, requireRoles } from "../../http/middleware/auth";
-import { createRouter, errors, json } from "../../http/openapi";
+import { actorOf } from "../../http/middleware/auth";
+import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
 import type { CollectionKind } from "../administration/administration.kinds";
 import { toPaymentDto } from "./payments.presenter";
 
-/** Mounted at /api/v1/admin. */
-export const createPaymentAdminRoutes = ({
-  identity,
-  payments,
-}: {
-  identity: IdentityDeps;
-  payments: PaymentsDeps;
-}) => {
-  const reject = createRoute({
-    method: "post",
-    path: "/payments/{id}/reject",
-    tags: ["Administration"],
-    summary: "Reject a submitted payment (administrators)",
-    description:
-      "Audited; the order's payment status follows; the payer may submit again. Not awaiting review: 409.",
-    security: [{ bearerAuth: [] }],
-    middleware: [requireAuth(identity), requireRoles("admin")],
-    request: { params: idParamSchema },
-    responses: {
-      200: json(successEnvelope(paymentSchema), "Rejected."),
-      ...errors("unauthorized", "forbidden", "not_found", "payment_conflict"),
-    },
-  });
-
-  return createRouter().openapi(reject, async (c) =>
-    ok(
-      c,
-      toPaymentDto(await rejectPayment(payments, actorOf(c), c.req.valid("param").id), payments.settings),
-    ),
-  );
-};
+export const paymentAdminRoutes = ({ payments }: { payments: PaymentsDeps }): Handled[] => [
+  handle(
+    paymentsAdminOperations.adminPaymentsReject,
+    async (c) =>
+      ok(
+        c,
+        toPaymentDto(await rejectPayment(payments, actorOf(c), c.req.valid("param").id), payments.settings),
+      ),
+    { roles: ["admin"] },
+  ),
+];
 
 /** `GET /admin/payments`. */
 export const paymentsKind = ({ payments }: { payments: PaymentsDeps }): CollectionKind<PaymentStatus> => ({
