@@ -1,8 +1,15 @@
+import { chatOperations } from "@agora/contracts/chat";
+import { communityOperations } from "@agora/contracts/community";
+import { communityAdminOperations } from "@agora/contracts/community.admin";
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
 import { identityOperations } from "@agora/contracts/identity";
 import { identityAdminOperations } from "@agora/contracts/identity.admin";
+import { lifestyleOperations } from "@agora/contracts/lifestyle";
+import { lifestyleAdminOperations } from "@agora/contracts/lifestyle.admin";
 import { marketplaceOperations } from "@agora/contracts/marketplace";
 import { marketplaceAdminOperations } from "@agora/contracts/marketplace.admin";
+import { mediaOperations } from "@agora/contracts/media";
+import { notificationsOperations } from "@agora/contracts/notifications";
 import type { Operation } from "@agora/contracts/operation";
 import { ordersOperations } from "@agora/contracts/orders";
 import { ordersAdminOperations } from "@agora/contracts/orders.admin";
@@ -23,13 +30,11 @@ import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
 import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
 import { type Area, mountAreas } from "./modules/area";
-import { createChatRoutes } from "./modules/chat/chat.routes";
-import { createCommunityAdminRoutes } from "./modules/community/community.admin.routes";
-import { createCommunityRoutes } from "./modules/community/community.routes";
+import { chatArea } from "./modules/chat/chat.area";
+import { communityArea } from "./modules/community/community.area";
 import { userStatusKind, usersKind } from "./modules/identity/identity.admin.routes";
 import { identityArea } from "./modules/identity/identity.area";
-import { createLifestyleAdminRoutes } from "./modules/lifestyle/lifestyle.admin.routes";
-import { createLifestyleRoutes } from "./modules/lifestyle/lifestyle.routes";
+import { lifestyleArea } from "./modules/lifestyle/lifestyle.area";
 import {
   listingStatusKind,
   listingsKind,
@@ -37,8 +42,8 @@ import {
   servicesKind,
 } from "./modules/marketplace/marketplace.admin.routes";
 import { marketplaceArea } from "./modules/marketplace/marketplace.area";
-import { createMediaRoutes } from "./modules/media/media.routes";
-import { createNotificationRoutes } from "./modules/notifications/notifications.routes";
+import { mediaArea } from "./modules/media/media.area";
+import { notificationsArea } from "./modules/notifications/notifications.area";
 import { ordersKind } from "./modules/orders/orders.admin.routes";
 import { ordersArea } from "./modules/orders/orders.area";
 import { paymentsKind } from "./modules/payments/payments.admin.routes";
@@ -123,18 +128,18 @@ export const createApp = (deps: AppDeps) => {
   mountPart(marketplaceOperations, marketplaceArea);
   mountPart(ordersOperations, ordersArea);
   mountPart(paymentsOperations, paymentsArea);
-  app.route("/api/v1", createNotificationRoutes(deps));
-  app.route("/api/v1/community", createCommunityRoutes(deps));
-  app.route("/api/v1", createLifestyleRoutes(deps));
-  app.route("/api/v1/media", createMediaRoutes(deps));
-  app.route("/api/v1", createChatRoutes({ ...deps, allowedOrigins: config.allowedOrigins }));
+  mountPart(notificationsOperations, notificationsArea);
+  mountPart(communityOperations, communityArea);
+  mountPart(lifestyleOperations, lifestyleArea);
+  mountPart(mediaOperations, mediaArea);
+  mountPart(chatOperations, chatArea);
   // Admin console surface: each area's admin routes, then what belongs to no single area.
   mountPart(identityAdminOperations, identityArea);
   mountPart(marketplaceAdminOperations, marketplaceArea);
   mountPart(ordersAdminOperations, ordersArea);
   mountPart(paymentsAdminOperations, paymentsArea);
-  app.route("/api/v1/admin", createLifestyleAdminRoutes(deps));
-  app.route("/api/v1/admin", createCommunityAdminRoutes(deps));
+  mountPart(lifestyleAdminOperations, lifestyleArea);
+  mountPart(communityAdminOperations, communityArea);
   app.route(
     "/api/v1",
     createAdministrationRoutes({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { timestampSchema } from "./common";
+import { idParamSchema, timestampSchema } from "./common";
+import { defineOperations } from "./operation";
 
 /** Longest message body, in characters, after trimming. */
 const MESSAGE_MAX_LENGTH = 4000;
@@ -135,3 +136,75 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
   }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
+
+const tags = ["Chat"];
+
+/** One conversation per pair of users: its messages, read markers and realtime channel. */
+export const chatOperations = defineOperations({
+  conversationsList: {
+    method: "GET",
+    path: "/api/v1/chat/conversations",
+    auth: "bearer",
+    tags,
+    summary: "The caller's conversations",
+    responses: { 200: { description: "Up to 50 conversations.", data: z.array(conversationSchema) } },
+    errors: ["unauthorized"],
+  },
+  conversationsCreate: {
+    method: "POST",
+    path: "/api/v1/chat/conversations",
+    auth: "bearer",
+    tags,
+    summary: "Start (or reopen) the conversation with a user",
+    body: createConversationRequestSchema,
+    responses: { 201: { description: "The pair's conversation.", data: conversationSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
+  },
+  messagesList: {
+    method: "GET",
+    path: "/api/v1/chat/conversations/{id}/messages",
+    auth: "bearer",
+    tags,
+    summary: "A page of messages",
+    params: idParamSchema,
+    query: messagePageQuerySchema,
+    responses: {
+      200: { description: "The page.", data: z.array(messageSchema), meta: messagePageMetaSchema },
+    },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  messagesSend: {
+    method: "POST",
+    path: "/api/v1/chat/conversations/{id}/messages",
+    auth: "bearer",
+    tags,
+    summary: "Send a message",
+    params: idParamSchema,
+    body: sendMessageRequestSchema,
+    responses: { 201: { description: "Sent (or the retried message).", data: messageSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "idempotency_conflict", "validation_failed"],
+  },
+  conversationsMarkRead: {
+    method: "POST",
+    path: "/api/v1/chat/conversations/{id}/read",
+    auth: "bearer",
+    tags,
+    summary: "Mark the conversation read",
+    params: idParamSchema,
+    responses: { 200: { description: "The caller's marker.", data: readMarkerSchema } },
+    errors: ["unauthorized", "not_found"],
+  },
+  conversationsRealtime: {
+    method: "GET",
+    path: "/api/v1/chat/conversations/{id}/realtime",
+    auth: "bearer",
+    tags,
+    summary: "The conversation's realtime channel (WebSocket)",
+    params: idParamSchema,
+    query: realtimeQuerySchema,
+    responses: {
+      101: { description: "Switching Protocols: the WebSocket is open (frames in the description)." },
+    },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "upgrade_required"],
+  },
+});

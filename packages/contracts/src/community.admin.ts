@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { pageQuerySchema, timestampSchema } from "./common";
+import { idParamSchema, pageQuerySchema, timestampSchema } from "./common";
 import { momentReportSchema, reportStatusSchema } from "./community";
+import { pageMetaSchema } from "./envelope";
+import { defineOperations } from "./operation";
 
 export const moderationActionSchema = z.enum(["hide_moment", "restore_moment", "suspend_user", "none"]);
 
@@ -33,3 +35,43 @@ export const moderateRequestSchema = z
 export const reportStatusRequestSchema = z
   .object({ status: reportStatusSchema })
   .meta({ id: "ReportStatusRequest", example: { status: "reviewing" } });
+
+const tags = ["Administration"];
+
+/** The moderators' queue and decisions. */
+export const communityAdminOperations = defineOperations({
+  adminReportsList: {
+    method: "GET",
+    path: "/api/v1/admin/community/reports",
+    auth: "bearer",
+    tags,
+    summary: "The moderation queue",
+    query: reportsQuerySchema,
+    responses: {
+      200: { description: "A page of reports.", data: z.array(moderatedReportSchema), meta: pageMetaSchema },
+    },
+    errors: ["unauthorized", "forbidden", "validation_failed"],
+  },
+  adminReportsModerate: {
+    method: "POST",
+    path: "/api/v1/admin/community/reports/{id}/moderate",
+    auth: "bearer",
+    tags,
+    summary: "Decide a report",
+    params: idParamSchema,
+    body: moderateRequestSchema,
+    responses: { 200: { description: "The closed report.", data: moderatedReportSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "invalid_transition"],
+  },
+  adminReportsStatusUpdate: {
+    method: "POST",
+    path: "/api/v1/admin/community/reports/{id}/status",
+    auth: "bearer",
+    tags,
+    summary: "Move a report",
+    params: idParamSchema,
+    body: reportStatusRequestSchema,
+    responses: { 200: { description: "The report.", data: moderatedReportSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "invalid_transition"],
+  },
+});

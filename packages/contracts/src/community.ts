@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { pageQuerySchema, timestampSchema } from "./common";
+import { idParamSchema, pageQuerySchema, timestampSchema } from "./common";
+import { defineOperations } from "./operation";
 
 /** The answer of a block or an unblock: whom, and whether the caller now blocks them. */
 export const blockStateSchema = z
@@ -123,3 +124,122 @@ export const momentReportSchema = z
   })
   .meta({ id: "MomentReport" });
 export type MomentReportDto = z.infer<typeof momentReportSchema>;
+
+const tags = ["Community"];
+
+/** What every operation on one moment answers when the caller may not see it. */
+const momentErrors = ["unauthorized", "forbidden", "not_found"] as const;
+
+/** Moments, their likes, views, comments and reports, and blocks between users. */
+export const communityOperations = defineOperations({
+  communityFeed: {
+    method: "GET",
+    path: "/api/v1/community/feed",
+    auth: "bearer",
+    tags,
+    summary: "The caller's feed",
+    query: cursorQuerySchema,
+    responses: {
+      200: { description: "A page of moments.", data: z.array(momentSchema), meta: cursorMetaSchema },
+    },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  momentsCreate: {
+    method: "POST",
+    path: "/api/v1/community/moments",
+    auth: "bearer",
+    tags,
+    summary: "Publish a moment",
+    body: createMomentRequestSchema,
+    responses: { 201: { description: "Published.", data: momentSchema } },
+    errors: ["unauthorized", "validation_failed", "storage_unavailable"],
+  },
+  momentsLike: {
+    method: "POST",
+    path: "/api/v1/community/moments/{id}/like",
+    auth: "bearer",
+    tags,
+    summary: "Like a moment",
+    params: idParamSchema,
+    responses: { 200: { description: "Liked; the moment's counters.", data: momentCountersSchema } },
+    errors: momentErrors,
+  },
+  momentsView: {
+    method: "POST",
+    path: "/api/v1/community/moments/{id}/view",
+    auth: "bearer",
+    tags,
+    summary: "Record a view of a moment",
+    params: idParamSchema,
+    responses: { 200: { description: "Viewed; the moment's counters.", data: momentCountersSchema } },
+    errors: momentErrors,
+  },
+  momentsCounters: {
+    method: "GET",
+    path: "/api/v1/community/moments/{id}/counters",
+    auth: "bearer",
+    tags,
+    summary: "A moment's counters",
+    params: idParamSchema,
+    responses: { 200: { description: "The counters.", data: momentCountersSchema } },
+    errors: momentErrors,
+  },
+  momentCommentsList: {
+    method: "GET",
+    path: "/api/v1/community/moments/{id}/comments",
+    auth: "bearer",
+    tags,
+    summary: "A moment's comments",
+    params: idParamSchema,
+    query: commentsQuerySchema,
+    responses: {
+      200: { description: "A page of comments.", data: z.array(commentSchema), meta: cursorMetaSchema },
+    },
+    errors: [...momentErrors, "validation_failed"],
+  },
+  momentCommentsCreate: {
+    method: "POST",
+    path: "/api/v1/community/moments/{id}/comments",
+    auth: "bearer",
+    tags,
+    summary: "Comment on a moment",
+    params: idParamSchema,
+    body: createCommentRequestSchema,
+    responses: { 201: { description: "Commented.", data: commentSchema } },
+    errors: [...momentErrors, "validation_failed"],
+  },
+  momentsReport: {
+    method: "POST",
+    path: "/api/v1/community/moments/{id}/report",
+    auth: "bearer",
+    tags,
+    summary: "Report a moment to the moderators",
+    params: idParamSchema,
+    body: reportMomentRequestSchema,
+    responses: {
+      201: { description: "Reported.", data: momentReportSchema },
+      200: { description: "Already reported: the caller's open report.", data: momentReportSchema },
+    },
+    errors: [...momentErrors, "validation_failed"],
+  },
+  usersBlock: {
+    method: "POST",
+    path: "/api/v1/community/users/{id}/block",
+    auth: "bearer",
+    tags,
+    summary: "Block a user",
+    params: idParamSchema,
+    responses: { 200: { description: "Blocked.", data: blockStateSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  usersUnblock: {
+    method: "DELETE",
+    path: "/api/v1/community/users/{id}/block",
+    auth: "bearer",
+    tags,
+    summary: "Unblock a user",
+    params: idParamSchema,
+    responses: { 200: { description: "Not blocked.", data: blockStateSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+});

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { announcementSchema } from "./lifestyle";
+import { defineOperations } from "./operation";
 
 export const createAnnouncementRequestSchema = z
   .object({
@@ -19,4 +21,18 @@ export const createAnnouncementRequestSchema = z
 export const curatedContentPublishSchema = z.object({
   title: z.string({ error: "is required" }).trim().min(1, "is required").max(200),
   body: z.string({ error: "is required" }).trim().min(1, "is required").max(20_000),
+});
+
+/** The administrators' announcements. */
+export const lifestyleAdminOperations = defineOperations({
+  adminAnnouncementsCreate: {
+    method: "POST",
+    path: "/api/v1/admin/announcements",
+    auth: "bearer",
+    tags: ["Administration"],
+    summary: "Publish an announcement",
+    body: createAnnouncementRequestSchema,
+    responses: { 201: { description: "Created.", data: announcementSchema } },
+    errors: ["unauthorized", "forbidden", "validation_failed"],
+  },
 });

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { dateTimeInputSchema, pageQuerySchema, timestampSchema } from "./common";
+import { dateTimeInputSchema, idParamSchema, pageQuerySchema, timestampSchema } from "./common";
+import { pageMetaSchema } from "./envelope";
+import { defineOperations } from "./operation";
 
 export const datingProfileRequestSchema = z
   .object({
@@ -158,4 +160,116 @@ export const leftMeetingSchema = z.object({
   meeting_id: z.string(),
   user_id: z.string(),
   left_at: timestampSchema,
+});
+
+const tags = ["Lifestyle"];
+
+/** Dating profiles, curated content, announcements and video meetings. */
+export const lifestyleOperations = defineOperations({
+  datingProfilePut: {
+    method: "PUT",
+    path: "/api/v1/dating/profile",
+    auth: "bearer",
+    tags,
+    summary: "Create or update the caller's dating profile",
+    body: datingProfileRequestSchema,
+    responses: { 200: { description: "The profile.", data: datingProfileSchema } },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  datingBrowse: {
+    method: "GET",
+    path: "/api/v1/dating/browse",
+    auth: "bearer",
+    tags,
+    summary: "Browse other members' visible dating profiles",
+    query: datingBrowseQuerySchema,
+    responses: {
+      200: { description: "A page of profiles.", data: z.array(browsedProfileSchema), meta: pageMetaSchema },
+    },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  curatedContentList: {
+    method: "GET",
+    path: "/api/v1/curated-content",
+    auth: "bearer",
+    tags,
+    summary: "Published curated content",
+    query: curatedContentQuerySchema,
+    responses: {
+      200: { description: "A page of items.", data: z.array(curatedContentSchema), meta: pageMetaSchema },
+    },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  announcementsList: {
+    method: "GET",
+    path: "/api/v1/announcements",
+    auth: "bearer",
+    tags,
+    summary: "Published announcements",
+    query: announcementsQuerySchema,
+    responses: {
+      200: {
+        description: "A page of announcements.",
+        data: z.array(announcementSchema),
+        meta: pageMetaSchema,
+      },
+    },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  meetingsList: {
+    method: "GET",
+    path: "/api/v1/meetings",
+    auth: "bearer",
+    tags,
+    summary: "Scheduled and active meetings",
+    responses: { 200: { description: "Up to 50 meetings.", data: z.array(meetingSchema) } },
+    errors: ["unauthorized"],
+  },
+  meetingsCreate: {
+    method: "POST",
+    path: "/api/v1/meetings",
+    auth: "bearer",
+    tags,
+    summary: "Schedule a meeting",
+    body: createMeetingRequestSchema,
+    responses: { 201: { description: "Scheduled.", data: meetingSchema } },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  meetingsJoin: {
+    method: "POST",
+    path: "/api/v1/meetings/{id}/join",
+    auth: "bearer",
+    tags,
+    summary: "Join a meeting and get video credentials",
+    params: idParamSchema,
+    responses: { 200: { description: "The participant and credentials.", data: meetingParticipantSchema } },
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "meeting_ended",
+      "video_unavailable",
+    ],
+  },
+  meetingsLeave: {
+    method: "POST",
+    path: "/api/v1/meetings/{id}/leave",
+    auth: "bearer",
+    tags,
+    summary: "Leave a meeting",
+    params: idParamSchema,
+    responses: { 200: { description: "Left.", data: leftMeetingSchema } },
+    errors: ["unauthorized", "not_found"],
+  },
+  meetingsEnd: {
+    method: "POST",
+    path: "/api/v1/meetings/{id}/end",
+    auth: "bearer",
+    tags,
+    summary: "End a meeting (its host)",
+    params: idParamSchema,
+    responses: { 200: { description: "Ended.", data: meetingSchema } },
+    errors: ["unauthorized", "forbidden", "not_found"],
+  },
 });

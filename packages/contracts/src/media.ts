@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { timestampSchema } from "./common";
+import { idParamSchema, timestampSchema } from "./common";
+import { defineOperations } from "./operation";
 
 export const mediaPurposeSchema = z.enum(["moment", "message", "payment_evidence"]).meta({
   description:
@@ -50,3 +51,31 @@ export const mediaReadSchema = z
   })
   .meta({ id: "MediaRead" });
 export type MediaReadDto = z.infer<typeof mediaReadSchema>;
+
+const tags = ["Media"];
+
+/** Uploads straight to the object store, and read URLs. */
+export const mediaOperations = defineOperations({
+  mediaUpload: {
+    method: "POST",
+    path: "/api/v1/media/upload",
+    auth: "bearer",
+    tags,
+    summary: "Ask for an upload URL",
+    body: uploadRequestSchema,
+    responses: {
+      201: { description: "Registered; upload the bytes to `upload_url`.", data: mediaUploadSchema },
+    },
+    errors: ["unauthorized", "validation_failed", "storage_unavailable"],
+  },
+  mediaGet: {
+    method: "GET",
+    path: "/api/v1/media/{id}",
+    auth: "bearer",
+    tags,
+    summary: "A read URL for a media asset",
+    params: idParamSchema,
+    responses: { 200: { description: "The read URL.", data: mediaReadSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestampSchema } from "./common";
+import { defineOperations } from "./operation";
 
 export const devicePlatformSchema = z.enum(["ios", "android", "web"]);
 
@@ -54,3 +55,46 @@ export const notificationSchema = z
 export type NotificationDto = z.infer<typeof notificationSchema>;
 
 export const notificationListSchema = z.array(notificationSchema);
+
+const tags = ["Notifications and devices"];
+
+/** Push registrations of the caller's devices, and the caller's inbox. */
+export const notificationsOperations = defineOperations({
+  devicesRegister: {
+    method: "POST",
+    path: "/api/v1/devices",
+    auth: "bearer",
+    tags,
+    summary: "Register a device for push notifications",
+    body: registerDeviceRequestSchema,
+    responses: {
+      201: { description: "The device registration.", data: deviceSchema },
+      202: {
+        description: "The token is held elsewhere; a proof was pushed to it.",
+        data: deviceProofSentSchema,
+      },
+    },
+    errors: ["unauthorized", "validation_failed"],
+  },
+  notificationsList: {
+    method: "GET",
+    path: "/api/v1/notifications",
+    auth: "bearer",
+    tags,
+    summary: "The caller's notifications",
+    responses: {
+      200: { description: "Up to 50 notifications, newest first.", data: notificationListSchema },
+    },
+    errors: ["unauthorized"],
+  },
+  notificationsMarkRead: {
+    method: "POST",
+    path: "/api/v1/notifications/{id}/read",
+    auth: "bearer",
+    tags,
+    summary: "Mark a notification read",
+    params: z.object({ id: z.string().meta({ description: "Notification id." }) }),
+    responses: { 200: { description: "The notification, read.", data: notificationSchema } },
+    errors: ["unauthorized", "not_found"],
+  },
+});

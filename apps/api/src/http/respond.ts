@@ -76,9 +76,11 @@ export const fail = (
  * The answer of a route that admitted a WebSocket upgrade (and left its grant in
  * `c.env.upgrade`): the realtime server switches protocols instead of sending it.
  */
-export const switchingProtocols = (c: Context<AppEnv>): Response => {
+export const switchingProtocols = (
+  c: Context<AppEnv>,
+): Response & TypedResponse<Record<string, never>, 101, string> => {
   const response = new Response(null, { status: 200, headers: { "x-request-id": c.env.requestId } });
   Object.assign(response, { [COMPLETE]: true, [SWITCHING_PROTOCOLS]: true });
 
-  return response;
+  return response as Response & TypedResponse<Record<string, never>, 101, string>;
 };

@@ -11,8 +11,8 @@ import { type Descriptions, type Handled, type MountOptions, mountOperations } f
 export type Area<D> = {
   readonly routes: (deps: D) => readonly Handled[];
   readonly descriptions?: Descriptions;
-  /** The area's document entries list `security` right after `tags` (see MountOptions). */
-  readonly securityAfterTags?: true;
+  /** Operations whose document entries list `security` right after `tags` (see MountOptions). */
+  readonly securityAfterTags?: { readonly [operationId: string]: Operation };
 };
 
 /** Mounts the areas' handlers on `app`, in the order of the contracts' `table`. */
@@ -22,17 +22,8 @@ export const mountAreas = <D extends { identity: MountOptions["identity"] }>(
   areas: readonly Area<NoInfer<D>>[],
   deps: D,
 ): void => {
-  const securityAfterTags = new Set<string>();
-  const handled = areas.flatMap((area) => {
-    const routes = area.routes(deps);
-    if (area.securityAfterTags) {
-      for (const entry of routes) {
-        securityAfterTags.add(entry.operation.operationId);
-      }
-    }
-
-    return routes;
-  });
+  const handled = areas.flatMap((area) => area.routes(deps));
+  const securityAfterTags = new Set(areas.flatMap((area) => Object.keys(area.securityAfterTags ?? {})));
   const descriptions: Descriptions = Object.assign({}, ...areas.map((area) => area.descriptions ?? {}));
   mountOperations(app, table, handled, { identity: deps.identity, descriptions, securityAfterTags });
 };

@@ -1,0 +1,70 @@
+import type { chatOperations } from "@agora/contracts/chat";
+import { CHAT_PAGE_SIZE, MAX_MESSAGE_LENGTH } from "@agora/domain/chat/chat.types";
+import type { DescriptionsOf } from "../../http/operations";
+import { CLOSE_CODES, MAX_FRAME_BYTES, PING_INTERVAL_MS } from "../../realtime/realtime-server";
+
+const participantsOnly = "Participants only: for anyone else the conversation does not exist (404).";
+
+const realtimeDescription = `A WebSocket per conversation. Send \`Authorization: Bearer <token>\` with the upgrade request.
+The upgrade happens only when the token is valid (401), the caller is a participant (404) and the \`Origin\`
+header, when present, is one of \`ALLOWED_ORIGINS\` (403; a request without Origin, a native app, is allowed).
+A refusal is a plain HTTP response in the error envelope, never an upgrade followed by a close. A request
+without \`Upgrade: websocket\` is 426 \`upgrade_required\`.
+
+**Order and catch-up.** The persisted history is canonical. Messages are pushed after they commit, in \`seq\`
+order, each once per socket, to every open socket of both participants (the sender's other devices too).
+With \`after=<seq>\` the socket first sends every message after that seq, then live ones: a client that
+reconnects with \`after=<last seq it saw>\` gets everything it missed, in order, none twice. Without
+\`after\` it starts at the newest message; open the socket, then fetch \`GET …/messages?after=<seq>\` and
+drop frames whose \`seq\` you already have. Server processes share changes through PostgreSQL
+LISTEN/NOTIFY, so a message sent through any API process reaches sockets on every process.
+
+**Server → client frames** (JSON text):
+- \`{ "type": "message", "data": <Message> }\` — a new message (the Message shape, with \`seq\`);
+- \`{ "type": "read", "data": { "conversation_id", "user_id", "read_at", "last_read_seq" } }\` — a participant's read marker moved;
+- \`{ "type": "pong" }\` — the answer to a ping frame;
+- \`{ "type": "error", "data": { "code": "unsupported_frame", "message" } }\` — the answer to a text frame that is not \`{"type":"ping"}\` (not JSON, or an unknown type); the frame is ignored and the socket stays open.
+
+**Client → server frames**: \`{ "type": "ping" }\` only (messages are sent with \`POST …/messages\`). A frame
+larger than ${MAX_FRAME_BYTES} bytes closes the socket with 1009; a binary frame closes it with 1003.
+
+**Keepalive.** The server sends a WebSocket ping every ${PING_INTERVAL_MS / 1000} s; a socket that has not
+answered the previous ping by then is terminated (browsers and WebSocket libraries answer pings
+themselves).
+
+**Close codes.** 1001 the server is shutting down (reconnect with \`after\`); 1003 binary frame; 1009 frame
+too large; ${CLOSE_CODES.sessionEnded} the session ended (logout, suspension or account deletion; checked every few seconds):
+refresh or sign in again; ${CLOSE_CODES.tooSlow} the client read too slowly and fell more than 1 MiB behind (reconnect
+with \`after\`). The socket lives as long as its session, not its access token.`;
+
+/** The chat operations' OpenAPI descriptions, by operationId. */
+export const chatDescriptions = {
+  conversationsList:
+    `The ${CHAT_PAGE_SIZE} most recently active, newest activity first (activity: creation, then each message). ` +
+    "Each carries both participant ids, the newest message (null before the first) and `unread_count`: the " +
+    "other participant's messages after the caller's read marker. Sending a message moves the sender's own " +
+    "marker to it (sending implies having read what came before).",
+  conversationsCreate:
+    "A pair of users has one conversation, whoever starts it: 201 with it whether it was created now or " +
+    "existed (parallel creates from both sides make one). Yourself is 422; an unknown or deleted user 404; " +
+    "403 when either of you has blocked the other.",
+  messagesList:
+    `Always in ascending \`seq\` (oldest first) inside the page. Without a cursor: the newest ${CHAT_PAGE_SIZE}. ` +
+    `\`before=<seq>\`: the ${CHAT_PAGE_SIZE} just before it (page back). \`after=<seq>\`: the first ${CHAT_PAGE_SIZE} ` +
+    "after it (catch up; repeat with the last seq while `meta.has_more`). Not both (422). " +
+    `${participantsOnly}`,
+  messagesSend:
+    `The sender is the caller. \`body\` is trimmed and must keep 1 to ${MAX_MESSAGE_LENGTH} characters (422). ` +
+    "The message gets the conversation's next `seq`, is committed, then pushed to both participants' " +
+    "realtime sockets; a participant with no socket open on the conversation gets a push notification " +
+    "(one per conversation on the device: newer ones replace older). `client_message_id` makes retries " +
+    "safe: the same id from the same sender in the same conversation answers 201 with the first message " +
+    "and `Idempotent-Replayed: true`, stores nothing new (also when retries race), and never expires; " +
+    "the same id with another body or type is 409 `idempotency_conflict`. 403 when either participant has " +
+    `blocked the other. ${participantsOnly}`,
+  conversationsMarkRead:
+    "Moves the caller's read marker to the newest message (`last_read_seq`) and `read_at` to now; it never " +
+    "moves back, so a late or repeated call is harmless. The other participant's sockets (and the caller's " +
+    `other devices) get a \`read\` frame. ${participantsOnly}`,
+  conversationsRealtime: realtimeDescription,
+} satisfies DescriptionsOf<typeof chatOperations>;

@@ -1,0 +1,21 @@
+import type { mediaOperations } from "@agora/contracts/media";
+import type { DescriptionsOf } from "../../http/operations";
+
+/** The media operations' OpenAPI descriptions, by operationId. */
+export const mediaDescriptions = {
+  mediaUpload:
+    "Registers a private media asset (status `pending`) and answers a URL of the object store, presigned for " +
+    "15 minutes, to PUT the bytes to directly with exactly the returned `headers`: the signature covers the " +
+    "`Content-Type` and `Content-Length`, so the store refuses other bytes. Then pass the `id` to the record " +
+    "that takes it (a moment for `moment`, a payment's evidence for `payment_evidence`, a chat message for " +
+    "`message`). Before a record takes it, or a read URL is handed out, the server checks the object is in the " +
+    "store with the declared size and type (the asset becomes `uploaded`), else 422. An asset no record took " +
+    "within 24 hours is deleted, object and record. Without a configured object store: 503 " +
+    "`storage_unavailable`.",
+  mediaGet:
+    "A URL of the object store, presigned for 5 minutes. Readable by its owner; by any signed-in user once it " +
+    "is attached to a public moment they may see (not hidden by moderation, no block either way with its " +
+    "author); for payment evidence, by the payment's reviewers (the order's provider owner, administrators). " +
+    "Anyone else: 403; an unknown id: 404. While the bytes are not in the store as declared (upload not " +
+    "finished): 422. 503 `storage_unavailable` when the store is not configured or does not answer.",
+} satisfies DescriptionsOf<typeof mediaOperations>;
