@@ -1,21 +1,5 @@
-import { chatOperations } from "@agora/contracts/chat";
-import { communityOperations } from "@agora/contracts/community";
-import { communityAdminOperations } from "@agora/contracts/community.admin";
 import { errorEnvelopeSchema } from "@agora/contracts/envelope";
-import { identityOperations } from "@agora/contracts/identity";
-import { identityAdminOperations } from "@agora/contracts/identity.admin";
-import { lifestyleOperations } from "@agora/contracts/lifestyle";
-import { lifestyleAdminOperations } from "@agora/contracts/lifestyle.admin";
-import { marketplaceOperations } from "@agora/contracts/marketplace";
-import { marketplaceAdminOperations } from "@agora/contracts/marketplace.admin";
-import { mediaOperations } from "@agora/contracts/media";
-import { notificationsOperations } from "@agora/contracts/notifications";
-import type { Operation } from "@agora/contracts/operation";
-import { ordersOperations } from "@agora/contracts/orders";
-import { ordersAdminOperations } from "@agora/contracts/orders.admin";
-import { paymentsOperations } from "@agora/contracts/payments";
-import { paymentsAdminOperations } from "@agora/contracts/payments.admin";
-import { systemOperations } from "@agora/contracts/system";
+import { operations } from "@agora/contracts/operations";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import type { AppDeps } from "./deps";
@@ -28,25 +12,16 @@ import { finishDocument } from "./http/openapi-document";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
-import { accountantsKind, createAdministrationRoutes } from "./modules/administration/administration.routes";
+import { administrationArea } from "./modules/administration/administration.area";
 import { type Area, mountAreas } from "./modules/area";
 import { chatArea } from "./modules/chat/chat.area";
 import { communityArea } from "./modules/community/community.area";
-import { userStatusKind, usersKind } from "./modules/identity/identity.admin.routes";
 import { identityArea } from "./modules/identity/identity.area";
 import { lifestyleArea } from "./modules/lifestyle/lifestyle.area";
-import {
-  listingStatusKind,
-  listingsKind,
-  providersKind,
-  servicesKind,
-} from "./modules/marketplace/marketplace.admin.routes";
 import { marketplaceArea } from "./modules/marketplace/marketplace.area";
 import { mediaArea } from "./modules/media/media.area";
 import { notificationsArea } from "./modules/notifications/notifications.area";
-import { ordersKind } from "./modules/orders/orders.admin.routes";
 import { ordersArea } from "./modules/orders/orders.area";
-import { paymentsKind } from "./modules/payments/payments.admin.routes";
 import { paymentsArea } from "./modules/payments/payments.area";
 import { systemArea } from "./modules/system/system.area";
 import { API_VERSION } from "./modules/system/system.routes";
@@ -57,6 +32,21 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 
 const bodyMethods = ["POST", "PUT", "PATCH", "DELETE"];
+
+/** Every area's registration: its handlers, admin kinds and descriptions (see modules/area.ts). */
+const areas: readonly Area<AppDeps>[] = [
+  systemArea,
+  identityArea,
+  marketplaceArea,
+  ordersArea,
+  paymentsArea,
+  notificationsArea,
+  communityArea,
+  lifestyleArea,
+  mediaArea,
+  chatArea,
+  administrationArea,
+];
 
 const documentInfo = {
   openapi: "3.1.0",
@@ -104,59 +94,8 @@ export const createApp = (deps: AppDeps) => {
   // Only where a body can arrive: GET routes stay free of middleware (and synchronous in Hono).
   app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
-  // While the areas move to the contracts' table, each part of it is mounted where its routes were.
-  const mountPart = (group: Record<string, Operation>, area: Area<AppDeps>) => {
-    const table = Object.values(group);
-    mountAreas(
-      app,
-      table,
-      [
-        {
-          ...area,
-          routes: (d) => area.routes(d).filter((entry) => table.includes(entry.operation)),
-          descriptions: Object.fromEntries(
-            Object.entries(area.descriptions ?? {}).filter(([id]) => id in group),
-          ),
-        },
-      ],
-      deps,
-    );
-  };
-  mountPart(systemOperations, systemArea);
-  // Member surface, by area.
-  mountPart(identityOperations, identityArea);
-  mountPart(marketplaceOperations, marketplaceArea);
-  mountPart(ordersOperations, ordersArea);
-  mountPart(paymentsOperations, paymentsArea);
-  mountPart(notificationsOperations, notificationsArea);
-  mountPart(communityOperations, communityArea);
-  mountPart(lifestyleOperations, lifestyleArea);
-  mountPart(mediaOperations, mediaArea);
-  mountPart(chatOperations, chatArea);
-  // Admin console surface: each area's admin routes, then what belongs to no single area.
-  mountPart(identityAdminOperations, identityArea);
-  mountPart(marketplaceAdminOperations, marketplaceArea);
-  mountPart(ordersAdminOperations, ordersArea);
-  mountPart(paymentsAdminOperations, paymentsArea);
-  mountPart(lifestyleAdminOperations, lifestyleArea);
-  mountPart(communityAdminOperations, communityArea);
-  app.route(
-    "/api/v1",
-    createAdministrationRoutes({
-      identity: deps.identity,
-      administration: deps.administration,
-      collectionKinds: {
-        users: usersKind(deps),
-        accountants: accountantsKind(deps),
-        services: servicesKind(deps),
-        providers: providersKind(deps),
-        listings: listingsKind(deps),
-        orders: ordersKind(deps),
-        payments: paymentsKind(deps),
-      },
-      statusKinds: { users: userStatusKind(deps), listings: listingStatusKind(deps) },
-    }),
-  );
+  // Every operation of the contracts' table, in its order, with the handler its area registers.
+  mountAreas(app, operations, areas, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

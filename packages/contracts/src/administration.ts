@@ -1,5 +1,17 @@
 import { z } from "zod";
-import { dateTimeInputSchema, pageQuerySchema, timestampSchema } from "./common";
+import { dateTimeInputSchema, idParamSchema, pageQuerySchema, timestampSchema } from "./common";
+import { pageMetaSchema } from "./envelope";
+import { userStatusSchema } from "./identity";
+import { adminAccountantSchema, userStatusChange, usersCollection } from "./identity.admin";
+import {
+  listingStatusChange,
+  listingsCollection,
+  providersCollection,
+  servicesCollection,
+} from "./marketplace.admin";
+import { type CollectionKind, defineOperations, kindPageSchema, unionOfKinds } from "./operation";
+import { ordersCollection } from "./orders.admin";
+import { paymentsCollection } from "./payments.admin";
 
 /**
  * `GET /admin/{kind}`: `q` searches the fields each kind documents (at least 3 characters, so a
@@ -106,3 +118,155 @@ export const overviewSchema = z
   })
   .meta({ id: "AdminOverview" });
 export type OverviewDto = z.infer<typeof overviewSchema>;
+
+/** The columns of the moderation reports' CSV export, in order. */
+export const reportExportColumns = [
+  "report_id",
+  "created_at",
+  "status",
+  "reason",
+  "note",
+  "moment_id",
+  "moment_author_id",
+  "moment_hidden",
+  "reporter_id",
+  "reviewer_id",
+  "resolution_note",
+  "reviewed_at",
+  "resolved_at",
+] as const;
+
+/** `GET /admin/accountants`: users with the accountant role and their assigned services. */
+export const accountantsCollection = {
+  status: userStatusSchema,
+  item: adminAccountantSchema,
+  searches: "a substring of the email, username or display name",
+} as const satisfies CollectionKind;
+
+/** The kinds of `GET /admin/{kind}`, each contributed by the area that owns it, in the document's order. */
+export const adminCollections = {
+  users: usersCollection,
+  accountants: accountantsCollection,
+  services: servicesCollection,
+  providers: providersCollection,
+  listings: listingsCollection,
+  orders: ordersCollection,
+  payments: paymentsCollection,
+} as const;
+
+/** The kinds of `PATCH /admin/{kind}/{id}/status`. */
+export const adminStatusChanges = { users: userStatusChange, listings: listingStatusChange } as const;
+
+const tags = ["Administration"];
+
+/**
+ * What belongs to no single area: totals, the reports export, the audit trail, accountants'
+ * assignments, the reporting summary, and the admin collections and status changes, one
+ * operation each with a typed entry per `{kind}`.
+ */
+export const administrationOperations = defineOperations({
+  adminOverview: {
+    method: "GET",
+    path: "/api/v1/admin/overview",
+    auth: "bearer",
+    tags,
+    summary: "Marketplace and moderation totals, now",
+    responses: { 200: { description: "The totals.", data: overviewSchema } },
+    errors: ["unauthorized", "forbidden"],
+  },
+  adminReportsExportCsv: {
+    method: "GET",
+    path: "/api/v1/admin/exports/reports.csv",
+    auth: "bearer",
+    tags,
+    summary: "Every moderation report, as CSV",
+    responses: {
+      200: {
+        description: "The CSV file.",
+        mediaType: "text/csv",
+        text: z.string().meta({ example: `${reportExportColumns.join(",")}\n` }),
+      },
+    },
+    errors: ["unauthorized", "forbidden"],
+  },
+  adminAuditList: {
+    method: "GET",
+    path: "/api/v1/admin/audit",
+    auth: "bearer",
+    tags,
+    summary: "The audit trail",
+    query: auditQuerySchema,
+    responses: {
+      200: { description: "A page of events.", data: z.array(auditEventSchema), meta: pageMetaSchema },
+    },
+    errors: ["unauthorized", "forbidden", "validation_failed"],
+  },
+  adminAccountantServicesGet: {
+    method: "GET",
+    path: "/api/v1/admin/accountants/{id}/services",
+    auth: "bearer",
+    tags,
+    summary: "An accountant's assigned services",
+    params: idParamSchema,
+    responses: { 200: { description: "The assignments.", data: accountantServicesSchema } },
+    errors: ["unauthorized", "forbidden", "not_found"],
+  },
+  adminAccountantServicesPut: {
+    method: "PUT",
+    path: "/api/v1/admin/accountants/{id}/services",
+    auth: "bearer",
+    tags,
+    summary: "Replace an accountant's assigned services",
+    params: idParamSchema,
+    body: accountantServicesRequestSchema,
+    responses: { 200: { description: "The new assignments.", data: accountantServicesSchema } },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
+  },
+  reportsSummary: {
+    method: "GET",
+    path: "/api/v1/reports/summary",
+    auth: "bearer",
+    tags: ["Reports"],
+    summary: "The last 30 days, in figures",
+    responses: { 200: { description: "The summary.", data: reportsSummarySchema } },
+    errors: ["unauthorized", "forbidden"],
+  },
+  adminCollectionList: {
+    method: "GET",
+    path: "/api/v1/admin/{kind}",
+    auth: "bearer",
+    tags,
+    summary: "An admin collection",
+    params: z.object({ kind: z.string().meta({ example: "orders" }) }),
+    query: adminCollectionQuerySchema,
+    kinds: adminCollections,
+    responses: {
+      200: {
+        description: "A page of the kind's items.",
+        data: kindPageSchema(adminCollections),
+        meta: pageMetaSchema,
+      },
+    },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
+  },
+  adminStatusUpdate: {
+    method: "PATCH",
+    path: "/api/v1/admin/{kind}/{id}/status",
+    auth: "bearer",
+    tags,
+    summary: "Change the status of a user or a listing",
+    params: z.object({
+      kind: z.string().meta({ description: "`users` or `listings`.", example: "users" }),
+      id: z.string(),
+    }),
+    kinds: adminStatusChanges,
+    body: unionOfKinds(adminStatusChanges, (kind) => kind.body),
+    responses: {
+      200: {
+        description: "The updated user or listing.",
+        data: unionOfKinds(adminStatusChanges, (kind) => kind.data),
+      },
+    },
+    errors: ["unauthorized", "forbidden", "not_found", "last_admin", "validation_failed"],
+  },
+});

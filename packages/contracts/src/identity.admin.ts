@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idParamSchema } from "./common";
-import { roleSchema, userSchema } from "./identity";
-import { defineOperations } from "./operation";
+import { roleSchema, userSchema, userStatusSchema } from "./identity";
+import { type CollectionKind, defineOperations, type StatusKind } from "./operation";
 
 export const changeRoleRequestSchema = z
   .object({ role: roleSchema })
@@ -35,3 +35,16 @@ export const identityAdminOperations = defineOperations({
     errors: ["unauthorized", "forbidden", "not_found", "last_admin", "validation_failed"],
   },
 });
+
+/** `GET /admin/users`. */
+export const usersCollection = {
+  status: userStatusSchema,
+  item: adminUserSchema,
+  searches: "a substring of the email, username or display name",
+} as const satisfies CollectionKind;
+
+/** `PATCH /admin/users/{id}/status`. */
+export const userStatusChange = {
+  body: changeUserStatusRequestSchema,
+  data: userSchema,
+} as const satisfies StatusKind;

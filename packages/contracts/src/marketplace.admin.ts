@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idParamSchema } from "./common";
 import { listingSchema, providerSchema, serviceSchema } from "./marketplace";
-import { defineOperations } from "./operation";
+import { type CollectionKind, defineOperations, type StatusKind } from "./operation";
 
 /** The statuses an administrator may set on a listing (`PATCH /admin/listings/{id}/status`). */
 export const changeListingStatusRequestSchema = z
@@ -31,3 +31,30 @@ export const marketplaceAdminOperations = defineOperations({
     errors: ["unauthorized", "forbidden", "not_found"],
   },
 });
+
+/** `GET /admin/services`: every service, active or not. */
+export const servicesCollection = {
+  status: z.enum(["active", "inactive"]),
+  item: adminServiceSchema,
+  searches: "a substring of the name or description",
+} as const satisfies CollectionKind;
+
+/** `GET /admin/providers`. */
+export const providersCollection = {
+  status: z.enum(["pending", "approved"]),
+  item: adminProviderSchema,
+  searches: "a substring of the display name",
+} as const satisfies CollectionKind;
+
+/** `GET /admin/listings`: every listing, the inactive and suspended ones included. */
+export const listingsCollection = {
+  status: z.enum(["draft", "active", "inactive", "suspended"]),
+  item: adminListingSchema,
+  searches: "a substring of the name, description or provider name",
+} as const satisfies CollectionKind;
+
+/** `PATCH /admin/listings/{id}/status`: a suspended or inactive listing leaves public search. */
+export const listingStatusChange = {
+  body: changeListingStatusRequestSchema,
+  data: listingSchema,
+} as const satisfies StatusKind;

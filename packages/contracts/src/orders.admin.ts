@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineOperations } from "./operation";
-import { orderSchema, orderTransition } from "./orders";
+import { type CollectionKind, defineOperations } from "./operation";
+import { orderSchema, orderStatusSchema, orderTransition } from "./orders";
 
 /** `GET /admin/orders` items: the order and, for a guest order, the guest's email. */
 export const adminOrderSchema = orderSchema
@@ -21,3 +21,11 @@ export const ordersAdminOperations = defineOperations({
     ...orderTransition,
   },
 });
+
+/** `GET /admin/orders`: administrators see every order, accountants those of their services. */
+export const ordersCollection = {
+  status: orderStatusSchema,
+  item: adminOrderSchema,
+  searches: "a substring of the item name or the guest's email, or the order id",
+  readers: "administrators, and accountants for the orders of the services assigned to them",
+} as const satisfies CollectionKind;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idParamSchema } from "./common";
-import { defineOperations } from "./operation";
-import { paymentSchema } from "./payments";
+import { type CollectionKind, defineOperations } from "./operation";
+import { paymentSchema, paymentStatusSchema } from "./payments";
 
 /** `GET /admin/payments` items: the payment and who pays it. */
 export const adminPaymentSchema = paymentSchema.extend({ payer_id: z.string() }).meta({ id: "AdminPayment" });
@@ -20,3 +20,10 @@ export const paymentsAdminOperations = defineOperations({
     errors: ["unauthorized", "forbidden", "not_found", "payment_conflict"],
   },
 });
+
+/** `GET /admin/payments`. */
+export const paymentsCollection = {
+  status: paymentStatusSchema,
+  item: adminPaymentSchema,
+  searches: "an id: the payment's, its order's, its listing's or its payer's",
+} as const satisfies CollectionKind;

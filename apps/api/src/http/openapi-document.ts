@@ -3,7 +3,6 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./app-env";
 import { statusByCode } from "./errors";
 import { errorResponse } from "./openapi";
-import { operationIds } from "./operation-ids";
 import { servedWhileStarting } from "./startup-gate";
 
 const bodyMethods = new Set(["post", "put", "patch", "delete"]);
@@ -21,26 +20,19 @@ const codesOf = (response: unknown): ErrorCode[] => {
 
 /**
  * Completes the registered routes before the document is generated (once, after every route is
- * mounted): each gets its `operationId` (operation-ids.ts; a route without one, or an id naming no
- * route, refuses to build), `security: []` when it is public (so "no credentials" is stated, not
- * implied), and the refusals it shares with every route of its kind: 413/415/422 for a body
- * method, 422 for any validated input (path, query, headers), and 503 `service_unavailable` for anything the start-up gate or a database outage can
- * refuse.
+ * mounted) with the refusals each shares with every route of its kind: 413/415/422 for a body
+ * method, 422 for any validated input (path, query, headers), and 503 `service_unavailable` for
+ * anything the start-up gate or a database outage can refuse. A route without an `operationId`
+ * (every operation of the contracts has one) refuses to build.
  */
 export const finishDocument = (app: OpenAPIHono<AppEnv>): void => {
-  const named = new Set<string>();
   for (const definition of app.openAPIRegistry.definitions) {
     if (definition.type !== "route") {
       continue;
     }
     const { route } = definition;
-    const key = `${route.method.toUpperCase()} ${route.path}`;
-    const operationId = route.operationId ?? operationIds[key];
-    if (!operationId) {
-      throw new Error(`openapi: no operationId for ${key} (add it to operation-ids.ts)`);
-    }
     if (!route.operationId) {
-      named.add(key);
+      throw new Error(`openapi: no operationId for ${route.method.toUpperCase()} ${route.path}`);
     }
 
     const shared: ErrorCode[] = [
@@ -62,12 +54,6 @@ export const finishDocument = (app: OpenAPIHono<AppEnv>): void => {
       Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)),
     ) as typeof route.responses;
 
-    Object.assign(definition, {
-      route: { ...route, operationId, security: route.security ?? [], responses: ordered },
-    });
-  }
-  const unused = Object.keys(operationIds).filter((key) => !named.has(key));
-  if (unused.length > 0) {
-    throw new Error(`openapi: operationIds for routes that do not exist: ${unused.join(", ")}`);
+    Object.assign(definition, { route: { ...route, responses: ordered } });
   }
 };

@@ -1,32 +1,19 @@
+import { reportExportColumns } from "@agora/contracts/administration";
 import type { ReportExportRow } from "@agora/domain/administration/administration.types";
 import { safeError } from "@agora/runtime/logging";
 import { stringify } from "csv-stringify/sync";
 import type { Logger } from "pino";
 
-/** The export's columns, in order: every field of a row, named as in the API. */
-export const REPORT_EXPORT_COLUMNS = [
-  "report_id",
-  "created_at",
-  "status",
-  "reason",
-  "note",
-  "moment_id",
-  "moment_author_id",
-  "moment_hidden",
-  "reporter_id",
-  "reviewer_id",
-  "resolution_note",
-  "reviewed_at",
-  "resolved_at",
-] as const satisfies readonly (keyof ReportExportRow)[];
+/** The export's columns, in order (the contracts' list): every field of a row, named as in the API. */
+const columns = reportExportColumns satisfies readonly (keyof ReportExportRow)[];
 
 // A row field missing from the columns fails to compile here.
-type Missing = Exclude<keyof ReportExportRow, (typeof REPORT_EXPORT_COLUMNS)[number]>;
+type Missing = Exclude<keyof ReportExportRow, (typeof columns)[number]>;
 const complete: [Missing] extends [never] ? true : Missing = true;
 void complete;
 
 const options = {
-  columns: [...REPORT_EXPORT_COLUMNS],
+  columns: [...columns],
   // Prefixes `'` to a cell starting with = + - @ tab or CR (and their full-width forms).
   escape_formulas: true,
   cast: {
@@ -51,7 +38,7 @@ export const reportsCsv = (
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(stringify([REPORT_EXPORT_COLUMNS as readonly string[]])));
+        controller.enqueue(encoder.encode(stringify([columns as readonly string[]])));
       },
       async pull(controller) {
         try {

@@ -2,7 +2,7 @@ import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps
 import type { Area } from "../area";
 import { catalogRoutes } from "./catalog.routes";
 import { listingRoutes } from "./listings.routes";
-import { marketplaceAdminRoutes } from "./marketplace.admin.routes";
+import { marketplaceAdminKinds, marketplaceAdminRoutes } from "./marketplace.admin.routes";
 import { marketplaceDescriptions } from "./marketplace.docs";
 import { providerRoutes } from "./providers.routes";
 
@@ -14,5 +14,6 @@ export const marketplaceArea: Area<{ marketplace: MarketplaceDeps }> = {
     ...listingRoutes(deps),
     ...marketplaceAdminRoutes(deps),
   ],
+  adminKinds: marketplaceAdminKinds,
   descriptions: marketplaceDescriptions,
 };

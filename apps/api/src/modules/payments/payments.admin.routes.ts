@@ -1,13 +1,11 @@
-import { paymentStatusSchema } from "@agora/contracts/payments";
-import { adminPaymentSchema, paymentsAdminOperations } from "@agora/contracts/payments.admin";
+import { paymentsAdminOperations, paymentsCollection } from "@agora/contracts/payments.admin";
 import { adminListPayments } from "@agora/domain/payments/admin-list-payments";
 import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
-import type { PaymentStatus } from "@agora/domain/payments/payments.types";
 import { rejectPayment } from "@agora/domain/payments/reject-payment";
 import { actorOf } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
-import type { CollectionKind } from "../administration/administration.kinds";
+import { type AdminKinds, collectionKind } from "../administration/administration.kinds";
 import { toPaymentDto } from "./payments.presenter";
 
 export const paymentAdminRoutes = ({ payments }: { payments: PaymentsDeps }): Handled[] => [
@@ -22,20 +20,19 @@ export const paymentAdminRoutes = ({ payments }: { payments: PaymentsDeps }): Ha
   ),
 ];
 
-/** `GET /admin/payments`. */
-export const paymentsKind = ({ payments }: { payments: PaymentsDeps }): CollectionKind<PaymentStatus> => ({
-  status: paymentStatusSchema,
-  searches: "an id: the payment's, its order's, its listing's or its payer's",
-  item: adminPaymentSchema,
-  list: async (actor, filter, page) => {
-    const found = await adminListPayments(payments, actor, filter, page);
+/** The payment kind, with who pays each. */
+export const paymentAdminKinds = ({ payments }: { payments: PaymentsDeps }): AdminKinds => ({
+  collections: {
+    payments: collectionKind(paymentsCollection, async (actor, filter, page) => {
+      const found = await adminListPayments(payments, actor, filter, page);
 
-    return {
-      total: found.total,
-      items: found.items.map((payment) => ({
-        ...toPaymentDto(payment, payments.settings),
-        payer_id: payment.payerId,
-      })),
-    };
+      return {
+        total: found.total,
+        items: found.items.map((payment) => ({
+          ...toPaymentDto(payment, payments.settings),
+          payer_id: payment.payerId,
+        })),
+      };
+    }),
   },
 });
