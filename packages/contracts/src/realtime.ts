@@ -1,4 +1,10 @@
-import { type MessageDto, type ReadMarkerDto, type ServerFrame, serverFrameSchema } from "./chat";
+import {
+  chatOperations,
+  type MessageDto,
+  type ReadMarkerDto,
+  type ServerFrame,
+  serverFrameSchema,
+} from "./chat";
 
 /**
  * The chat realtime helper: one WebSocket per conversation, opened with the access token, reopened
@@ -85,7 +91,7 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
   const initialMs = options.backoff?.initialMs ?? 500;
   const maxMs = options.backoff?.maxMs ?? 30_000;
   const base = options.baseUrl.replace(/\/+$/, "").replace(/^http/, "ws");
-  const path = `${base}/api/v1/chat/conversations/${encodeURIComponent(options.conversationId)}/realtime`;
+  const path = `${base}${chatOperations.conversationsRealtime.path.replace("{id}", encodeURIComponent(options.conversationId))}`;
 
   let lastSeq = options.after;
   let status: ChatChannelStatus = "connecting";

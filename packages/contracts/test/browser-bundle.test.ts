@@ -74,7 +74,7 @@ describe("@agora/contracts in a browser bundle", () => {
     const text = result.outputFiles.map((file) => file.text).join("\n");
 
     expect(found).toEqual([]);
-    expect(text).toContain('"/listings"');
+    expect(text).toContain('"/api/v1/listings"');
     expect(text).not.toContain("/admin/");
   });
 

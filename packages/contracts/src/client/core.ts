@@ -1,50 +1,29 @@
 import type { z } from "zod";
 import type { ErrorCode, FieldIssue } from "../errors";
-import type { SessionDto } from "../identity";
+import { identityOperations, type SessionDto } from "../identity";
+import { type Operation, takesIdempotencyKey } from "../operation";
 
 /**
- * The typed route table and the transport behind `createAgoraClient`: one entry per route, written
- * over the very zod schemas the server validates with, so a method's argument and result types are
- * `z.input`/`z.output` of those schemas and nothing generated can drift from them.
+ * The transport behind `createAgoraClient`, and the types of its methods: each method calls one
+ * operation of the contracts (`@agora/contracts/<area>`), the very entries the server validates
+ * with and documents, so a method's argument and result types are `z.input`/`z.output` of those
+ * schemas and nothing generated can drift from them.
  */
 
-type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-/** How a route authenticates: `bearer` (default), `optional` (guests allowed) or `public`. */
-type Auth = "bearer" | "optional" | "public";
-
-export type RouteDef = {
-  readonly method: HttpMethod;
-  /** Below `/api/v1`, with `{name}` path parameters. */
-  readonly path: string;
-  readonly auth?: Auth;
-  readonly body?: z.ZodType;
-  readonly query?: z.ZodType;
-  /** The query argument must be given (the route refuses a request without it). */
-  readonly requiredQuery?: true;
-  readonly data: z.ZodType;
-  readonly meta?: z.ZodType;
-  /** A text response (CSV) instead of the JSON envelope. */
-  readonly text?: true;
-  /** The route takes `Idempotency-Key`: the client sets one and retries with the same key. */
-  readonly idempotent?: true;
-  /** The response is a session: the client keeps it (login verify, refresh). */
-  readonly session?: "open" | "close";
-};
-
-/** Declares one route; `const` keeps the literal path so its parameters become arguments. */
-export const route = <const R extends RouteDef>(definition: R): R => definition;
+type HttpMethod = Operation["method"];
 
 /** One string argument per `{name}` of the path, in order. */
 type ParamArgs<P extends string> = P extends `${string}{${string}}${infer Rest}`
   ? [id: string, ...ParamArgs<Rest>]
   : [];
 
-type BodyArg<R> = R extends { body: infer B extends z.ZodType } ? [body: z.input<B>] : [];
-type QueryArg<R> = R extends { query: infer Q extends z.ZodType }
-  ? R extends { requiredQuery: true }
-    ? [query: z.output<Q>]
-    : [query?: Partial<z.output<Q>>]
+type BodyArg<O> = O extends { body: infer B extends z.ZodType } ? [body: z.input<B>] : [];
+
+/** The query argument: optional unless the operation refuses a request without some of it. */
+type QueryArg<O> = O extends { query: infer Q extends z.ZodType }
+  ? object extends z.input<Q>
+    ? [query?: Partial<z.output<Q>>]
+    : [query: z.output<Q>]
   : [];
 
 /** Per-call options: an abort signal, extra headers, and (on creations) an explicit idempotency key. */
@@ -55,30 +34,36 @@ export type CallOptions = {
   idempotencyKey?: string;
 };
 
-export type RouteArgs<R extends RouteDef> = [
-  ...ParamArgs<R["path"]>,
-  ...BodyArg<R>,
-  ...QueryArg<R>,
+/** A method's arguments: the path parameters in order, then the body, the query and call options. */
+export type RouteArgs<O extends Operation> = [
+  ...ParamArgs<O["path"]>,
+  ...BodyArg<O>,
+  ...QueryArg<O>,
   options?: CallOptions,
 ];
 
 /** A list route's result: the page and its `meta`. */
 export type Page<D, M> = { data: D; meta: M };
 
-export type RouteResult<R extends RouteDef> = R extends { text: true }
+type ResultOf<R> = R extends { text: z.ZodType }
   ? string
-  : R extends { meta: infer M extends z.ZodType }
-    ? Page<z.output<R["data"]>, z.output<M>>
-    : z.output<R["data"]>;
+  : R extends { data: infer D extends z.ZodType }
+    ? R extends { meta: infer M extends z.ZodType }
+      ? Page<z.output<D>, z.output<M>>
+      : z.output<D>
+    : never;
 
-export type RouteMethod<R extends RouteDef> = (...args: RouteArgs<R>) => Promise<RouteResult<R>>;
+/** What a method resolves to: the `data` of any of its success responses (with `meta`, a page). */
+export type RouteResult<O extends Operation> = ResultOf<O["responses"][keyof O["responses"]]>;
 
-/** A nested table of routes. */
-export type RouteTable = { readonly [name: string]: RouteDef | RouteTable };
+export type RouteMethod<O extends Operation> = (...args: RouteArgs<O>) => Promise<RouteResult<O>>;
+
+/** The client's methods, by name: each names one operation. */
+export type RouteTable = { readonly [name: string]: Operation | RouteTable };
 
 /** The client methods of a route table, grouped as the table is. */
 export type Methods<T extends RouteTable> = {
-  readonly [K in keyof T]: T[K] extends RouteDef
+  readonly [K in keyof T]: T[K] extends Operation
     ? RouteMethod<T[K]>
     : T[K] extends RouteTable
       ? Methods<T[K]>
@@ -170,7 +155,7 @@ const countParams = (path: string) => path.match(/\{[^}]+\}/g)?.length ?? 0;
 
 /** The transport: one place that adds tokens and keys, unwraps the envelope, refreshes and retries. */
 export type Transport = {
-  call(definition: RouteDef, args: unknown[]): Promise<unknown>;
+  call(operation: Operation, args: unknown[]): Promise<unknown>;
   /** The service address, for the realtime helper. */
   readonly baseUrl: string;
   accessToken(): Promise<string | null>;
@@ -287,9 +272,10 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
         if (!token) {
           return null;
         }
+        const { method, path } = identityOperations.authRefresh;
         const attempt = await send(
-          "POST",
-          `${baseUrl}/api/v1/auth/refresh`,
+          method,
+          `${baseUrl}${path}`,
           { ...options.headers, "content-type": "application/json" },
           JSON.stringify({ refresh_token: token }),
           undefined,
@@ -327,40 +313,40 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
     }
   };
 
-  const call = async (definition: RouteDef, args: unknown[]): Promise<unknown> => {
-    const paramCount = countParams(definition.path);
+  const call = async (operation: Operation, args: unknown[]): Promise<unknown> => {
+    const paramCount = countParams(operation.path);
     let index = paramCount;
     const params = args.slice(0, paramCount) as string[];
-    const body = definition.body ? args[index++] : undefined;
-    const query = definition.query ? (args[index++] as Record<string, unknown> | undefined) : undefined;
+    const body = operation.body ? args[index++] : undefined;
+    const query = operation.query ? (args[index++] as Record<string, unknown> | undefined) : undefined;
     const callOptions = (args[index] as CallOptions | undefined) ?? {};
 
     let position = 0;
-    const path = definition.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[position++] ?? ""));
+    const path = operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[position++] ?? ""));
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined && value !== null) {
         search.append(name, String(value));
       }
     }
-    const url = `${baseUrl}/api/v1${path}${search.size > 0 ? `?${search}` : ""}`;
+    const url = `${baseUrl}${path}${search.size > 0 ? `?${search}` : ""}`;
 
     const headers: Record<string, string> = { ...options.headers, ...callOptions.headers };
     if (body !== undefined) {
       headers["content-type"] = "application/json";
     }
-    if (definition.idempotent) {
+    const idempotent = takesIdempotencyKey(operation);
+    if (idempotent) {
       headers["idempotency-key"] = callOptions.idempotencyKey ?? newIdempotencyKey();
     }
-    const auth = definition.auth ?? "bearer";
-    let token = auth === "public" ? null : await accessToken();
-    const retryable = definition.method === "GET" || definition.idempotent === true;
+    let token = operation.auth === "public" ? null : await accessToken();
+    const retryable = operation.method === "GET" || idempotent;
     const payload = body === undefined ? undefined : JSON.stringify(body);
 
     const attemptWith = (bearer: string | null) =>
       sendWithRetries(
         retryable,
-        definition.method,
+        operation.method,
         url,
         bearer ? { ...headers, authorization: `Bearer ${bearer}` } : headers,
         payload,
@@ -379,7 +365,7 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
         options.onUnauthorized?.(error);
         throw error;
       }
-    } else if (attempt.status === 401 && auth === "bearer") {
+    } else if (attempt.status === 401 && operation.auth === "bearer") {
       const error = errorOf(attempt);
       options.onUnauthorized?.(error);
       throw error;
@@ -388,7 +374,8 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
     if (attempt.status >= 400) {
       throw errorOf(attempt);
     }
-    if (definition.text) {
+    const responses = Object.values(operation.responses);
+    if (responses.some((response) => "text" in response)) {
       return attempt.text;
     }
     const envelope = attempt.payload as { success?: boolean; data?: unknown; meta?: unknown } | null;
@@ -396,18 +383,29 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
       throw errorOf(attempt);
     }
     if (options.validateResponses) {
-      validate(definition.data, envelope.data, attempt, "data");
-      if (definition.meta) {
-        validate(definition.meta, envelope.meta, attempt, "meta");
+      const documented = operation.responses[attempt.status];
+      if (!documented || !("data" in documented)) {
+        throw new AgoraError({
+          code: "invalid_response",
+          status: attempt.status,
+          message: `HTTP ${attempt.status} is not a documented answer of ${operation.operationId}.`,
+          requestId: attempt.requestId,
+        });
+      }
+      validate(documented.data, envelope.data, attempt, "data");
+      if (documented.meta) {
+        validate(documented.meta, envelope.meta, attempt, "meta");
       }
     }
-    if (definition.session === "open") {
+    if (operation.session === "open") {
       await keep(envelope.data as SessionDto);
-    } else if (definition.session === "close") {
+    } else if (operation.session === "close") {
       await keep(null);
     }
 
-    return definition.meta ? { data: envelope.data, meta: envelope.meta } : envelope.data;
+    return responses.some((response) => "meta" in response)
+      ? { data: envelope.data, meta: envelope.meta }
+      : envelope.data;
   };
 
   return { call, baseUrl, accessToken, refresh };
@@ -419,7 +417,7 @@ export const bindRoutes = <T extends RouteTable>(transport: Transport, table: T)
     Object.entries(table).map(([name, entry]) => [
       name,
       "method" in entry && typeof entry.method === "string"
-        ? (...args: unknown[]) => transport.call(entry as RouteDef, args)
+        ? (...args: unknown[]) => transport.call(entry as Operation, args)
         : bindRoutes(transport, entry as RouteTable),
     ]),
   ) as Methods<T>;

@@ -1,164 +1,123 @@
 import { z } from "zod";
 import {
-  accountantServicesRequestSchema,
-  accountantServicesSchema,
-  adminCollectionQuerySchema,
-  auditEventSchema,
-  auditQuerySchema,
-  overviewSchema,
-  reportsSummarySchema,
+  adminCollections,
+  administrationOperations as administration,
+  adminStatusChanges,
 } from "../administration";
-import {
-  moderatedReportSchema,
-  moderateRequestSchema,
-  reportStatusRequestSchema,
-  reportsQuerySchema,
-} from "../community.admin";
+import { communityAdminOperations as community } from "../community.admin";
 import { pageMetaSchema } from "../envelope";
-import { userSchema, userStatusSchema } from "../identity";
-import {
-  adminAccountantSchema,
-  adminUserSchema,
-  changeRoleRequestSchema,
-  changeUserStatusRequestSchema,
-} from "../identity.admin";
-import { announcementSchema } from "../lifestyle";
-import { createAnnouncementRequestSchema } from "../lifestyle.admin";
-import { listingSchema, providerSchema } from "../marketplace";
-import {
-  adminListingSchema,
-  adminProviderSchema,
-  adminServiceSchema,
-  changeListingStatusRequestSchema,
-} from "../marketplace.admin";
-import { orderSchema, orderStatusSchema, transitionRequestSchema } from "../orders";
-import { adminOrderSchema } from "../orders.admin";
-import { paymentSchema, paymentStatusSchema } from "../payments";
-import { adminPaymentSchema } from "../payments.admin";
-import { route } from "./core";
+import { identityAdminOperations as identity } from "../identity.admin";
+import { lifestyleAdminOperations as lifestyle } from "../lifestyle.admin";
+import { marketplaceAdminOperations as marketplace } from "../marketplace.admin";
+import { ordersAdminOperations as orders } from "../orders.admin";
+import { paymentsAdminOperations as payments } from "../payments.admin";
 
-/** `GET /admin/{kind}` for one kind: its item schema and the statuses its filter takes. */
-const collection = <const P extends string, S extends z.ZodType<string>, I extends z.ZodType>(
-  path: P,
-  status: S,
-  item: I,
-) =>
-  route({
-    method: "GET",
-    path,
-    query: adminCollectionQuerySchema.extend({ status: status.optional() }),
-    data: z.array(item),
-    meta: pageMetaSchema,
-  });
+type Collections = typeof adminCollections;
+type StatusChanges = typeof adminStatusChanges;
 
-/** The admin surface (the admin app): the routes for administrators and accountants. */
+/** A `{kind}` path with the kind filled in. */
+type KindPath<P extends string, K extends string> = P extends `${infer Head}{kind}${infer Tail}`
+  ? `${Head}${K}${Tail}`
+  : P;
+
+const { adminCollectionList: collectionList, adminStatusUpdate: statusUpdate } = administration;
+
+/** `GET /admin/{kind}` as one kind's operation: the kind's statuses in the query, its items in the page. */
+type CollectionOperation<K extends keyof Collections> = Omit<
+  typeof collectionList,
+  "path" | "params" | "query" | "kinds" | "responses"
+> & {
+  readonly path: KindPath<typeof collectionList.path, K>;
+  readonly query: ReturnType<
+    typeof collectionList.query.extend<{ status: z.ZodOptional<Collections[K]["status"]> }>
+  >;
+  readonly responses: {
+    readonly 200: {
+      readonly description: string;
+      readonly data: z.ZodArray<Collections[K]["item"]>;
+      readonly meta: typeof pageMetaSchema;
+    };
+  };
+};
+
+/** `PATCH /admin/{kind}/{id}/status` as one kind's operation: the kind's body and answer. */
+type StatusOperation<K extends keyof StatusChanges> = Omit<
+  typeof statusUpdate,
+  "path" | "params" | "body" | "kinds" | "responses"
+> & {
+  readonly path: KindPath<typeof statusUpdate.path, K>;
+  readonly body: StatusChanges[K]["body"];
+  readonly responses: {
+    readonly 200: { readonly description: string; readonly data: StatusChanges[K]["data"] };
+  };
+};
+
+const collection = <K extends keyof Collections>(kind: K): CollectionOperation<K> => {
+  const { params: _params, kinds: _kinds, ...operation } = collectionList;
+  const { status, item } = adminCollections[kind];
+
+  return {
+    ...operation,
+    path: collectionList.path.replace("{kind}", kind),
+    query: collectionList.query.extend({ status: status.optional() }),
+    responses: { 200: { ...collectionList.responses[200], data: z.array(item), meta: pageMetaSchema } },
+  } as CollectionOperation<K>;
+};
+
+const statusChange = <K extends keyof StatusChanges>(kind: K): StatusOperation<K> => {
+  const { params: _params, kinds: _kinds, ...operation } = statusUpdate;
+  const { body, data } = adminStatusChanges[kind];
+
+  return {
+    ...operation,
+    path: statusUpdate.path.replace("{kind}", kind),
+    body,
+    responses: { 200: { ...statusUpdate.responses[200], data } },
+  } as StatusOperation<K>;
+};
+
+/**
+ * The admin surface (the admin app): the client's name for every operation for administrators
+ * and accountants; each kind of the `{kind}` operations is a method of its own.
+ */
 export const adminRoutes = {
-  overview: route({ method: "GET", path: "/admin/overview", data: overviewSchema }),
-  audit: route({
-    method: "GET",
-    path: "/admin/audit",
-    query: auditQuerySchema,
-    data: z.array(auditEventSchema),
-    meta: pageMetaSchema,
-  }),
+  overview: administration.adminOverview,
+  audit: administration.adminAuditList,
   /** Accountants and administrators: the 30-day summary in their scope. */
-  reportsSummary: route({ method: "GET", path: "/reports/summary", data: reportsSummarySchema }),
+  reportsSummary: administration.reportsSummary,
   users: {
-    list: collection("/admin/users", userStatusSchema, adminUserSchema),
-    setStatus: route({
-      method: "PATCH",
-      path: "/admin/users/{id}/status",
-      body: changeUserStatusRequestSchema,
-      data: userSchema,
-    }),
-    setRole: route({
-      method: "PATCH",
-      path: "/admin/users/{id}/role",
-      body: changeRoleRequestSchema,
-      data: userSchema,
-    }),
+    list: collection("users"),
+    setStatus: statusChange("users"),
+    setRole: identity.adminUsersRoleUpdate,
   },
   accountants: {
-    list: collection("/admin/accountants", userStatusSchema, adminAccountantSchema),
-    services: route({
-      method: "GET",
-      path: "/admin/accountants/{id}/services",
-      data: accountantServicesSchema,
-    }),
-    setServices: route({
-      method: "PUT",
-      path: "/admin/accountants/{id}/services",
-      body: accountantServicesRequestSchema,
-      data: accountantServicesSchema,
-    }),
+    list: collection("accountants"),
+    services: administration.adminAccountantServicesGet,
+    setServices: administration.adminAccountantServicesPut,
   },
-  services: {
-    list: collection("/admin/services", z.enum(["active", "inactive"]), adminServiceSchema),
-  },
+  services: { list: collection("services") },
   providers: {
-    list: collection("/admin/providers", z.enum(["pending", "approved"]), adminProviderSchema),
-    approve: route({ method: "POST", path: "/admin/providers/{id}/approve", data: providerSchema }),
+    list: collection("providers"),
+    approve: marketplace.adminProvidersApprove,
   },
   listings: {
-    list: collection(
-      "/admin/listings",
-      z.enum(["draft", "active", "inactive", "suspended"]),
-      adminListingSchema,
-    ),
-    setStatus: route({
-      method: "PATCH",
-      path: "/admin/listings/{id}/status",
-      body: changeListingStatusRequestSchema,
-      data: listingSchema,
-    }),
+    list: collection("listings"),
+    setStatus: statusChange("listings"),
   },
   orders: {
-    list: collection("/admin/orders", orderStatusSchema, adminOrderSchema),
-    transition: route({
-      method: "POST",
-      path: "/admin/orders/{id}/transition",
-      body: transitionRequestSchema,
-      data: orderSchema,
-    }),
+    list: collection("orders"),
+    transition: orders.adminOrdersTransition,
   },
   payments: {
-    list: collection("/admin/payments", paymentStatusSchema, adminPaymentSchema),
-    reject: route({ method: "POST", path: "/admin/payments/{id}/reject", data: paymentSchema }),
+    list: collection("payments"),
+    reject: payments.adminPaymentsReject,
   },
   community: {
-    reports: route({
-      method: "GET",
-      path: "/admin/community/reports",
-      query: reportsQuerySchema,
-      data: z.array(moderatedReportSchema),
-      meta: pageMetaSchema,
-    }),
-    moderate: route({
-      method: "POST",
-      path: "/admin/community/reports/{id}/moderate",
-      body: moderateRequestSchema,
-      data: moderatedReportSchema,
-    }),
-    setReportStatus: route({
-      method: "POST",
-      path: "/admin/community/reports/{id}/status",
-      body: reportStatusRequestSchema,
-      data: moderatedReportSchema,
-    }),
+    reports: community.adminReportsList,
+    moderate: community.adminReportsModerate,
+    setReportStatus: community.adminReportsStatusUpdate,
     /** The moderation reports as CSV text. */
-    exportReportsCsv: route({
-      method: "GET",
-      path: "/admin/exports/reports.csv",
-      data: z.string(),
-      text: true,
-    }),
+    exportReportsCsv: administration.adminReportsExportCsv,
   },
-  announcements: {
-    create: route({
-      method: "POST",
-      path: "/admin/announcements",
-      body: createAnnouncementRequestSchema,
-      data: announcementSchema,
-    }),
-  },
+  announcements: { create: lifestyle.adminAnnouncementsCreate },
 } as const;
