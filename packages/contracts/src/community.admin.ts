@@ -38,6 +38,15 @@ export const reportStatusRequestSchema = z
 
 const tags = ["Administration"];
 
+/** What deciding or moving a report can answer. */
+const decisionErrors = [
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "validation_failed",
+  "invalid_transition",
+] as const;
+
 /** The moderators' queue and decisions. */
 export const communityAdminOperations = defineOperations({
   adminReportsList: {
@@ -61,7 +70,7 @@ export const communityAdminOperations = defineOperations({
     params: idParamSchema,
     body: moderateRequestSchema,
     responses: { 200: { description: "The closed report.", data: moderatedReportSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "invalid_transition"],
+    errors: decisionErrors,
   },
   adminReportsStatusUpdate: {
     method: "POST",
@@ -72,6 +81,6 @@ export const communityAdminOperations = defineOperations({
     params: idParamSchema,
     body: reportStatusRequestSchema,
     responses: { 200: { description: "The report.", data: moderatedReportSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "invalid_transition"],
+    errors: decisionErrors,
   },
 });

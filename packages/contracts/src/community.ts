@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { idParamSchema, pageQuerySchema, timestampSchema } from "./common";
+import { mediaOperations } from "./media";
 import { defineOperations } from "./operation";
+
+const { mediaGet: readMedia } = mediaOperations;
 
 /** The answer of a block or an unblock: whom, and whether the caller now blocks them. */
 export const blockStateSchema = z
@@ -33,7 +36,7 @@ export const momentSchema = z
     visibility: z.literal("public"),
     media_asset_ids: z
       .array(z.string())
-      .meta({ description: "In the order given; read each with `GET /api/v1/media/{id}`." }),
+      .meta({ description: `In the order given; read each with \`${readMedia.method} ${readMedia.path}\`.` }),
     counters: momentCountersSchema,
     liked_by_me: z.boolean(),
     hidden: z

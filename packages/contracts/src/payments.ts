@@ -64,12 +64,20 @@ export const paymentEvidenceRequestSchema = z
 
 const tags = ["Payments"];
 
-/** What starting a payment takes: the method, and an Idempotency-Key for retries. */
+/** What starting a payment takes (the method, an Idempotency-Key for retries) and answers. */
 const startPayment = {
   params: idParamSchema,
   headers: createPaymentHeadersSchema,
   body: createPaymentRequestSchema,
   responses: { 201: { description: "Created (or replayed).", data: paymentSchema } },
+  errors: [
+    "unauthorized",
+    "not_found",
+    "payment_conflict",
+    "idempotency_conflict",
+    "idempotency_in_progress",
+    "validation_failed",
+  ],
 } as const;
 
 /** Payments by transfer: started by the payer, claimed, evidenced, confirmed by the payee. */
@@ -81,14 +89,6 @@ export const paymentsOperations = defineOperations({
     tags,
     summary: "Start paying for an order (its customer)",
     ...startPayment,
-    errors: [
-      "unauthorized",
-      "not_found",
-      "payment_conflict",
-      "idempotency_conflict",
-      "idempotency_in_progress",
-      "validation_failed",
-    ],
   },
   listingSubscriptionPaymentsCreate: {
     method: "POST",
@@ -97,15 +97,7 @@ export const paymentsOperations = defineOperations({
     tags,
     summary: "Start paying a listing's subscription (its owner)",
     ...startPayment,
-    errors: [
-      "unauthorized",
-      "not_found",
-      "payment_conflict",
-      "idempotency_conflict",
-      "idempotency_in_progress",
-      "validation_failed",
-      "plan_unavailable",
-    ],
+    errors: [...startPayment.errors, "plan_unavailable"],
   },
   paymentsSubmit: {
     method: "POST",

@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env";
 import { optionalBearer, requireAuth, requireRoles } from "./middleware/auth";
-import { errors } from "./openapi";
+import { body, errors, json } from "./openapi";
 
 /**
  * The adapter between the contracts' operations (`@agora/contracts/<area>`: method, path, auth,
@@ -92,10 +92,7 @@ const bearerSecurity = [{ bearerAuth: [] }];
 
 const responseOf = ({ description, ...response }: OperationResponse) => {
   if ("data" in response) {
-    return {
-      description,
-      content: { "application/json": { schema: successEnvelope(response.data, response.meta) } },
-    };
+    return json(successEnvelope(response.data, response.meta), description);
   }
   if ("text" in response) {
     return { description, content: { [response.mediaType]: { schema: response.text } } };
@@ -109,9 +106,7 @@ const requestOf = (operation: Operation) => {
     ...(operation.params ? { params: operation.params } : {}),
     ...(operation.query ? { query: operation.query } : {}),
     ...(operation.headers ? { headers: operation.headers } : {}),
-    ...(operation.body
-      ? { body: { required: true, content: { "application/json": { schema: operation.body } } } }
-      : {}),
+    ...(operation.body ? body(operation.body) : {}),
   };
 
   return Object.keys(request).length > 0 ? { request } : {};

@@ -106,7 +106,7 @@ export class AgoraError extends Error {
 type MaybePromise<T> = T | Promise<T>;
 
 export type AgoraClientOptions = {
-  /** The service's address, e.g. `https://api.agora.example` (the client adds `/api/v1`). */
+  /** The service's address, e.g. `https://api.agora.example` (the operations' paths follow it). */
   baseUrl: string;
   /** The access token to send; by default the one of the session the client keeps. */
   getAccessToken?: () => MaybePromise<string | null | undefined>;
