@@ -81,7 +81,7 @@ export const defineOperations = <const T extends { readonly [operationId: string
   Object.fromEntries(
     Object.entries(definitions).map(([operationId, definition]) => [
       operationId,
-      { operationId, ...definition },
+      { ...definition, operationId },
     ]),
   ) as { readonly [K in keyof T & string]: T[K] & { readonly operationId: K } };
 

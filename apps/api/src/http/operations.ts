@@ -115,7 +115,9 @@ const requestOf = (operation: Operation) => {
 /**
  * The route of one operation. Security comes from `auth`, here and nowhere else: `bearer` is
  * `requireAuth` and `[{ bearerAuth: [] }]`, `optional` is `optionalBearer` and `[{}, { bearerAuth:
- * [] }]`, `public` has no middleware and `security: []` (stated, not implied).
+ * [] }]`, `public` has no middleware and `security: []` (stated, not implied). The keys come in the
+ * order the document has always listed them: `security` before `operationId`, except on public
+ * operations, and right after `tags` where `securityAfterTags` says so.
  */
 const routeOf = (
   operation: Operation,
@@ -127,18 +129,17 @@ const routeOf = (
   const { operationId, tags: tagList, summary } = operation;
   const tags = [...tagList];
   const described = description === undefined ? {} : { description };
+  const security =
+    operation.auth === "public" ? [] : operation.auth === "bearer" ? bearerSecurity : [{}, ...bearerSecurity];
   const head =
     operation.auth === "public"
-      ? { tags, summary, ...described, operationId, security: [] }
+      ? { tags, summary, ...described, operationId, security }
       : securityAfterTags
-        ? { tags, security: bearerSecurity, summary, ...described, operationId }
-        : {
-            tags,
-            summary,
-            ...described,
-            security: operation.auth === "bearer" ? bearerSecurity : [{}, ...bearerSecurity],
-            operationId,
-          };
+        ? { tags, security, summary, ...described, operationId }
+        : { tags, summary, ...described, security, operationId };
+  if (operation.auth === "public" && entry.roles) {
+    throw new Error(`operations: ${operationId} is public and cannot require roles`);
+  }
   const middleware =
     operation.auth === "public"
       ? []
