@@ -40,7 +40,9 @@ else
 fi
 (cd "$src" && "${turbo[@]}" prune "@agora/$app" --out-dir "$work/repo" >/dev/null)
 # The shared TypeScript settings every package extends; not a workspace package, so prune skips it.
-cp -R "$src/tooling" "$work/repo/tooling"
+# Only that folder: tooling's workspace packages (the reference check) are not in the pruned lockfile.
+mkdir -p "$work/repo/tooling"
+cp -R "$src/tooling/typescript" "$work/repo/tooling/typescript"
 cd "$work/repo"
 
 # 2. Everything the build needs (tsup, the prisma CLI), exactly as locked.
