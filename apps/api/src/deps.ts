@@ -188,7 +188,7 @@ const createOutboxDeps = (
 };
 
 export const createDeps = async (config: Config, overrides: DepsOverrides = {}): Promise<Runtime> => {
-  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel, appEnv: config.appEnv });
   // Traces belong to the serving process: tests and CLI verbs hand in their database and send none.
   const tracing = overrides.database
     ? undefined

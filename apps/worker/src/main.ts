@@ -26,7 +26,7 @@ import { createVideo } from "@agora/runtime/video/create-video";
 import { startWorkerHealthServer } from "./health-server";
 
 const config = configOrExit();
-const logger = createLogger({ level: config.logLevel }).child({ process: "worker" });
+const logger = createLogger({ level: config.logLevel, appEnv: config.appEnv }).child({ process: "worker" });
 
 if (!config.databaseUrl) {
   // PGlite belongs to one process at a time: without a server database the API runs the worker.

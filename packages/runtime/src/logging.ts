@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import type { AppEnvName } from "./config";
 
 const MAX_MESSAGE = 300;
 
@@ -31,7 +32,58 @@ export const safeError = (error: unknown, depth = 0): SafeError => {
   return safe;
 };
 
-export type LoggerOptions = { level: string; destination?: DestinationStream | undefined };
+export type LoggerOptions = {
+  level: string;
+  /** Where JSON lines go instead of stdout (tests); always JSON. */
+  destination?: DestinationStream | undefined;
+  /** With stdout a terminal, `development` prints readable lines (see `logFormat`). */
+  appEnv?: AppEnvName | undefined;
+};
+
+export type LogFormat = "json" | "pretty";
+
+/**
+ * Readable lines for a person at a terminal in development; JSON lines everywhere else (production,
+ * staging, tests, and any stdout that is a pipe or a file, where a collector reads them).
+ */
+export const logFormat = ({
+  isTTY,
+  appEnv,
+}: {
+  isTTY: boolean;
+  appEnv: AppEnvName | undefined;
+}): LogFormat => (isTTY && appEnv === "development" ? "pretty" : "json");
+
+/**
+ * pino-pretty, pino's own prettifier, as a transport (a worker thread writing to stdout). It is a
+ * development dependency of the apps, resolved from the code that runs (the apps' dist/ when
+ * bundled): a production tree does not have it, and then the lines stay JSON.
+ */
+const prettyTransport = (): DestinationStream | undefined => {
+  let target: string;
+  try {
+    target = import.meta.resolve("pino-pretty");
+  } catch {
+    return undefined;
+  }
+
+  return pino.transport({
+    target,
+    options: {
+      destination: 1,
+      colorize: true,
+      singleLine: true,
+      translateTime: "SYS:HH:MM:ss.l",
+      ignore: "pid,hostname,service",
+    },
+  });
+};
+
+const options = (level: string) => ({
+  level,
+  base: { service: "agora" },
+  serializers: { err: safeError, error: safeError },
+});
 
 /**
  * JSON lines on stdout. Lines are buffered (4 KiB) and written asynchronously, flushed at least
@@ -39,17 +91,19 @@ export type LoggerOptions = { level: string; destination?: DestinationStream | u
  * Timestamps are epoch milliseconds (`time`) and levels numeric: pino's defaults and its fastest
  * path. Nothing is redacted because nothing secret is logged: request and response bodies,
  * headers and tokens never are, and errors pass through `safeError`.
+ * At a terminal in development the same records are printed readably instead (`logFormat`).
  */
-export const createLogger = ({ level, destination }: LoggerOptions): Logger => {
-  let stream = destination;
-  if (!stream) {
-    const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-    setInterval(() => stdout.flush(), 250).unref();
-    stream = stdout;
+export const createLogger = ({ level, destination, appEnv }: LoggerOptions): Logger => {
+  if (destination) {
+    return pino(options(level), destination);
   }
+  const pretty =
+    logFormat({ isTTY: process.stdout.isTTY === true, appEnv }) === "pretty" ? prettyTransport() : undefined;
+  if (pretty) {
+    return pino(options(level), pretty);
+  }
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => stdout.flush(), 250).unref();
 
-  return pino(
-    { level, base: { service: "agora" }, serializers: { err: safeError, error: safeError } },
-    stream,
-  );
+  return pino(options(level), stdout);
 };
