@@ -2,14 +2,20 @@
 // real app listening on an ephemeral port, realtime channel included. Every client here checks each
 // response against its contract schema (validateResponses), so a server answer that drifts from the
 // contracts fails these flows too.
+//
+// Every HTTP request of these flows goes through Stoplight Prism's validating proxy (test/prism.ts,
+// started with the document the server serves), and the last test fails on any answer Prism found
+// that breaks that document: a checker no one here wrote. Requests sent invalid on purpose are
+// request violations, expected. Realtime sockets and the uploads to S3 go direct.
 
 import type { MessageDto } from "@agora/contracts/chat";
 import { type AgoraClientOptions, AgoraError, createAgoraClient } from "@agora/contracts/client";
 import { createAgoraAdminClient } from "@agora/contracts/client.admin";
 import type { SessionDto } from "@agora/contracts/identity";
 import { connectChat, defaultSocketFactory, type WebSocketLike } from "@agora/contracts/realtime";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../test/harness";
+import { type PrismProxy, startPrism } from "../test/prism";
 import { eventually, startServer, type TestServer } from "../test/realtime";
 import { type LocalS3, startLocalS3 } from "../test/s3";
 
@@ -17,6 +23,7 @@ describe("the typed client against a listening server", () => {
   let h: Harness;
   let server: TestServer;
   let s3: LocalS3;
+  let prism: PrismProxy;
   let baseUrl: string;
 
   beforeAll(async () => {
@@ -24,8 +31,13 @@ describe("the typed client against a listening server", () => {
     h = await createHarness({ config: { s3: s3.config } });
     server = await startServer(h);
     baseUrl = `http://127.0.0.1:${server.port}`;
+    prism = await startPrism(baseUrl);
+    // Read at call time by the clients and by the tests' own fetch wrappers alike.
+    vi.stubGlobal("fetch", prism.fetchThrough(globalThis.fetch));
   });
   afterAll(async () => {
+    vi.unstubAllGlobals();
+    await prism?.close();
     await server?.close();
     await h?.close();
     await s3?.close();
@@ -520,5 +532,12 @@ describe("the typed client against a listening server", () => {
       const forbidden = await failure(createAgoraAdminClient(options(await h.signIn())).admin.overview());
       expect(forbidden).toMatchObject({ code: "forbidden", status: 403 });
     });
+  });
+
+  // Last: what Prism found in every answer above.
+  it("no answer broke the served OpenAPI document (Prism's validating proxy)", () => {
+    // The flows above send about 80 requests: all of them went through Prism.
+    expect(prism.checked().length).toBeGreaterThan(50);
+    prism.assertNoFailures();
   });
 });
