@@ -48,7 +48,7 @@ export const conversationSchema = z
   .object({
     id: z.string(),
     participant_ids: z.array(z.string()).length(2).meta({ description: "Both user ids, ascending." }),
-    last_message: messageSchema.nullable(),
+    last_message: z.union([messageSchema, z.null()]),
     unread_count: z.number().int().min(0).meta({
       description: "The other participant's messages after the caller's read marker.",
     }),
