@@ -332,17 +332,26 @@ const referencesIn = (tree: Tree, file: string, text: string): Reference[] => {
   return comments.flatMap((comment) => pathsIn(tree, file, comment.text, comment.line));
 };
 
-/** Which of `paths` git ignores (they need not exist). */
+/**
+ * Which of `paths` git ignores (they need not exist). Each is asked as a file and as a folder: a
+ * pattern such as "bench/results/" matches a folder only, which git cannot tell of a missing path.
+ */
 const ignoredPaths = (root: string, paths: string[]): Set<string> => {
   if (paths.length === 0) {
     return new Set();
   }
-  const result = git(root, ["check-ignore", "--no-index", "--stdin", "-z"], `${paths.join("\0")}\0`);
+  const asked = paths.flatMap((candidate) => [candidate, `${candidate}/`]);
+  const result = git(root, ["check-ignore", "--no-index", "--stdin", "-z"], `${asked.join("\0")}\0`);
   if (result.status !== 0 && result.status !== 1) {
     throw new Error(`git check-ignore failed: ${result.stderr}`);
   }
 
-  return new Set(result.stdout.split("\0").filter(Boolean));
+  return new Set(
+    result.stdout
+      .split("\0")
+      .filter(Boolean)
+      .map((ignored) => ignored.replace(/\/$/, "")),
+  );
 };
 
 /** Every dangling reference under `root` (a git work tree), in file and line order. */

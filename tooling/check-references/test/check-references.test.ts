@@ -12,13 +12,14 @@ const mainTs = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 /** A small repository in a temporary git work tree: every reference in it resolves. */
 const sound: Record<string, string> = {
   "package.json": "{}\n",
-  ".gitignore": "dist/\ninfra/.env\n",
+  ".gitignore": "dist/\ninfra/.env\nbench/results/\n",
   "README.md": [
     "# Example",
     "",
     "Read [the guide](docs/guide.md), its [start](docs/guide.md#getting-started), the [layout](#layout)",
     "and [the API folder](apps/api/). The server is `apps/api/src/app.ts`; `pnpm build` writes",
     "apps/api/dist/start.js. Copy infra/.env.example to infra/.env. Links out: [site](https://example.com/apps/x).",
+    "The bench writes bench/results (an ignored folder that does not exist yet).",
     "",
     "## Layout",
     "",
@@ -31,6 +32,7 @@ const sound: Record<string, string> = {
   ].join("\n"),
   "docs/guide.md": "# Getting started\n\nBack to [the README](../README.md#example).\n",
   "apps/api/package.json": "{}\n",
+  "bench/package.json": "{}\n",
   "apps/api/src/app.ts": [
     "// Queries live in packages/db/src/sql.ts; tests use test/harness.ts (this package's).",
     "/* See ../test/harness.ts, and https://example.com/packages/nope, @agora/db/nope, and/or $root/apps/nope. */",
@@ -111,7 +113,7 @@ describe("the dangling-reference check", () => {
     };
 
     expect(findings(planted)).toEqual([
-      "README.md:15 apps/api/test/spec-routes.ts",
+      "README.md:16 apps/api/test/spec-routes.ts",
       "apps/api/src/app.ts:5 packages/db/src/client.ts",
       "infra/docker-compose.yml:1 infra/settings.env.example",
       "packages/db/prisma/schema.prisma:1 test/drift.int.test.ts",
