@@ -2,8 +2,10 @@
  * The dangling-reference check (`pnpm lint`, `.ci/run`): a Markdown link, or a repository path
  * named in a code comment or a document, must point at something in the repository.
  *
- * Files read: those git lists (tracked, or new and not ignored), so node_modules, dist/ and other
- * build output are never read.
+ * Files read: those git tracks (so node_modules, dist/ and other build output never are, nor the
+ * temporary files a build running beside this check writes). What exists is every file git lists,
+ * tracked or new and not ignored: a link to a file not yet added passes here, and fails in CI's
+ * clean clone if it is never added.
  *
  * 1. Markdown links, in every *.md: [text](target), ![alt](target), [label]: target, and the href
  *    or src of HTML in Markdown. A target with a scheme (https:, mailto:) is not checked. Others
@@ -84,6 +86,8 @@ const git = (root: string, args: string[], input?: string) => {
 /** The repository as git sees it: files (tracked or new, not ignored) and the folders holding them. */
 type Tree = {
   root: string;
+  /** The tracked files: the ones read. */
+  tracked: string[];
   files: Set<string>;
   folders: Set<string>;
   rootFolders: Set<string>;
@@ -92,13 +96,16 @@ type Tree = {
 };
 
 const readTree = (root: string): Tree => {
-  const listed = git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
-  if (listed.status !== 0) {
-    throw new Error(`git ls-files failed in ${root}: ${listed.stderr}`);
-  }
-  const files = new Set(
-    listed.stdout.split("\0").filter((file) => file !== "" && existsSync(path.join(root, file))),
-  );
+  const list = (which: string) => {
+    const listed = git(root, ["ls-files", "-z", which, "--exclude-standard"]);
+    if (listed.status !== 0) {
+      throw new Error(`git ls-files failed in ${root}: ${listed.stderr}`);
+    }
+
+    return listed.stdout.split("\0").filter((file) => file !== "" && existsSync(path.join(root, file)));
+  };
+  const tracked = list("--cached");
+  const files = new Set([...tracked, ...list("--others")]);
   const folders = new Set<string>([""]);
   for (const file of files) {
     for (let at = file.indexOf("/"); at !== -1; at = file.indexOf("/", at + 1)) {
@@ -123,6 +130,7 @@ const readTree = (root: string): Tree => {
 
   return {
     root,
+    tracked,
     files,
     folders,
     rootFolders: new Set([...topFolders(""), ...ROOT_FOLDERS_ALWAYS]),
@@ -371,8 +379,17 @@ export const checkReferences = (root: string): Finding[] => {
 
   const pending: Array<Finding & { candidates: string[] }> = [];
   const findings: Finding[] = [];
-  for (const file of [...tree.files].sort()) {
-    const text = readFileSync(path.join(root, file), "utf8");
+  for (const file of [...tree.tracked].sort()) {
+    let text: string;
+    try {
+      text = readFileSync(path.join(root, file), "utf8");
+    } catch (error) {
+      // Deleted since git listed it (a tracked file removed while this runs).
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        continue;
+      }
+      throw error;
+    }
     if (text.includes("\0")) {
       continue;
     }

@@ -66,8 +66,13 @@ const repository = (files: Record<string, string>) => {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
   }
-  const init = spawnSync("git", ["init", "--quiet"], { cwd: root, encoding: "utf8" });
-  expect(init.status, init.stderr).toBe(0);
+  for (const args of [
+    ["init", "--quiet"],
+    ["add", "--all"],
+  ]) {
+    const result = spawnSync("git", args, { cwd: root, encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+  }
 
   return root;
 };
@@ -118,6 +123,14 @@ describe("the dangling-reference check", () => {
       "infra/docker-compose.yml:1 infra/settings.env.example",
       "packages/db/prisma/schema.prisma:1 test/drift.int.test.ts",
     ]);
+  });
+
+  it("reads tracked files only; a file not yet added counts as existing (a build's temporary files are not read)", () => {
+    const root = repository(sound);
+    writeFileSync(path.join(root, "docs/draft.md"), "# Draft\n\n[Missing](missing.md)\n");
+    writeFileSync(path.join(root, "README.md"), `${sound["README.md"]}\nSee [the draft](docs/draft.md).\n`);
+
+    expect(checkReferences(root)).toEqual([]);
   });
 
   it("the command prints each finding and exits 1, and exits 0 on a sound repository", () => {
