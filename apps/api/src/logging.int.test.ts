@@ -11,6 +11,8 @@ import { eventually, mainJs, startProcess, TEST_TOKEN_SECRET } from "../test/pro
 
 const startJs = fileURLToPath(new URL("../dist/start.js", import.meta.url));
 const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
+/** Each test starts a built server: on a loaded machine (PGlite migrating, CI) that takes a while. */
+const START_MS = 90_000;
 
 /** Everything a production process needs to pass its configuration check (no peer is contacted). */
 const production = (dataDir: string) => ({
@@ -78,27 +80,33 @@ describe("the built server's log lines", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("are JSON lines when stdout is not a terminal and APP_ENV=production", async () => {
-    const api = startProcess(production(path.join(dir, "production")), mainJs);
-    children.push(api.child);
-    await eventually(
-      () => api.lines().some((line) => line.msg === "database unavailable at start-up; waiting") || undefined,
-    );
+  it(
+    "are JSON lines when stdout is not a terminal and APP_ENV=production",
+    async () => {
+      const api = startProcess(production(path.join(dir, "production")), mainJs);
+      children.push(api.child);
+      await eventually(
+        () =>
+          api.lines().some((line) => line.msg === "database unavailable at start-up; waiting") || undefined,
+        START_MS,
+      );
 
-    const printed = api.output().trim().split("\n");
-    expect(printed.length).toBeGreaterThan(1);
-    for (const line of printed) {
-      expect(() => JSON.parse(line), line).not.toThrow();
-    }
-    expect(api.lines()[0]).toMatchObject({ level: 30, msg: "agora api listening", env: "production" });
-  });
+      const printed = api.output().trim().split("\n");
+      expect(printed.length).toBeGreaterThan(1);
+      for (const line of printed) {
+        expect(() => JSON.parse(line), line).not.toThrow();
+      }
+      expect(api.lines()[0]).toMatchObject({ level: 30, msg: "agora api listening", env: "production" });
+    },
+    START_MS + 10_000,
+  );
 
   it.skipIf(!hasScript)(
     "are readable at a terminal in development (`pnpm start`'s entry), one line per record",
     async () => {
       const api = startAtTerminal(development(path.join(dir, "development")), startJs);
       children.push(api.child);
-      await eventually(() => withoutColours(api.output()).includes("agora api ready") || undefined, 60_000);
+      await eventually(() => withoutColours(api.output()).includes("agora api ready") || undefined, START_MS);
 
       const printed = withoutColours(api.output()).trim().split("\n");
       expect(printed.filter((line) => line.startsWith("{"))).toEqual([]);
@@ -108,16 +116,24 @@ describe("the built server's log lines", () => {
       // Colour, as a terminal shows it.
       expect(api.output()).toContain("\u001b[32mINFO");
     },
+    START_MS + 10_000,
   );
 
-  it.skipIf(!hasScript)("stay JSON lines at a terminal in production", async () => {
-    const api = startAtTerminal(production(path.join(dir, "production-tty")), mainJs);
-    children.push(api.child);
-    await eventually(() => api.output().includes("database unavailable at start-up; waiting") || undefined);
+  it.skipIf(!hasScript)(
+    "stay JSON lines at a terminal in production",
+    async () => {
+      const api = startAtTerminal(production(path.join(dir, "production-tty")), mainJs);
+      children.push(api.child);
+      await eventually(
+        () => api.output().includes("database unavailable at start-up; waiting") || undefined,
+        START_MS,
+      );
 
-    const printed = api.output().replaceAll("\r", "").trim().split("\n");
-    for (const line of printed) {
-      expect(() => JSON.parse(line), line).not.toThrow();
-    }
-  });
+      const printed = api.output().replaceAll("\r", "").trim().split("\n");
+      for (const line of printed) {
+        expect(() => JSON.parse(line), line).not.toThrow();
+      }
+    },
+    START_MS + 10_000,
+  );
 });
