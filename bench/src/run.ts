@@ -106,7 +106,7 @@ const fmt = (n: number, digits = 0) =>
 /**
  * Node's own flags for the API, as the image's CMD passes them (V8 flags that NODE_OPTIONS may not
  * carry): the old generation grows by 50% past what a collection left, as V8 grows it in a small
- * container, instead of up to 4× on a large host (README, "Memory"). BENCH_NODE_FLAGS replaces them
+ * container, instead of up to 4× on a large host (docs/performance.md, "Memory"). BENCH_NODE_FLAGS replaces them
  * (space-separated; empty for none).
  */
 const apiNodeFlags = (env.BENCH_NODE_FLAGS ?? "--heap-growing-percent=50").split(" ").filter(Boolean);

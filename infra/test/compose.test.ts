@@ -36,7 +36,7 @@ const APP_SERVICES = ["migrate", "api-1", "api-2", "worker"];
 const API_REPLICAS = ["api-1", "api-2"];
 
 describe("infra/.env.example", () => {
-  it("README's configuration table is read (the list the checks below rely on)", () => {
+  it("the configuration table of docs/configuration.md is read (the list the checks below rely on)", () => {
     expect(documented.length).toBeGreaterThanOrEqual(39);
     expect(documented).toEqual(expect.arrayContaining(["APP_ENV", "DATABASE_URL", "TOKEN_SECRET", "WORKER"]));
   });
@@ -61,14 +61,14 @@ describe("infra/.env.example", () => {
 });
 
 describe("infra/docker-compose.yml", () => {
-  it("keeps the peers (PostgreSQL, Mailpit, MinIO and its bucket) profile-free for README's local flow", () => {
+  it("keeps the peers (PostgreSQL, Mailpit, MinIO and its bucket) profile-free for the local flow (docs/development.md)", () => {
     for (const name of ["postgres", "mailpit", "minio", "minio-setup"]) {
       expect(service(name).profiles).toBeUndefined();
     }
     for (const name of [...APP_SERVICES, "proxy"]) {
       expect(service(name).profiles).toEqual(["stack"]);
     }
-    // infra/local.env (README) reaches the published peers with the stack's credentials and bucket.
+    // infra/local.env (docs/development.md) reaches the published peers with the stack's credentials and bucket.
     const local = envFile(readRepoFile("infra/local.env"));
     const postgres = service("postgres").environment ?? {};
     expect(local.get("DATABASE_URL")).toBe(

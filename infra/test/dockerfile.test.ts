@@ -109,7 +109,7 @@ describe("infra/Dockerfile", () => {
 
   it("runs node dist/main.js behind tini as uid 1000, in production mode, from a root-owned /app", () => {
     const parsed = parseDockerfile(text);
-    // The API's old generation grows as in a small container, whatever the host (README, "Memory").
+    // The API's old generation grows as in a small container, whatever the host (docs/performance.md, "Memory").
     const cmds: Record<string, string[]> = {
       api: ["node", "--heap-growing-percent=50", "dist/main.js"],
       worker: ["node", "dist/main.js"],

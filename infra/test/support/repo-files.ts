@@ -8,10 +8,10 @@ export const readRepoFile = (relative: string): string => readFileSync(path.join
 /** YAML with merge keys (`<<: *anchor`), as compose reads it. */
 export const parseYaml = <T>(text: string): T => parse(text, { merge: true }) as T;
 
-/** The variables of README.md's configuration table (the public list, CONTRACT.md §2). */
+/** The variables of the configuration table in docs/configuration.md (the public list). */
 export const documentedVariables = (): string[] => {
-  const readme = readRepoFile("README.md");
-  const section = /^## Configuration\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? "";
+  const page = readRepoFile("docs/configuration.md");
+  const section = /^## Environment variables\n([\s\S]*?)^## /m.exec(page)?.[1] ?? "";
   const names = section
     .split("\n")
     .filter((line) => line.startsWith("| `"))

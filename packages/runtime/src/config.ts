@@ -139,11 +139,11 @@ const envSchema = z.object({
   MAIL_LOG_BODIES: boolFrom(false),
   TRUST_PROXY: boolFrom(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  // Benchmarking switch (README, bench): `off` turns off the coalescing of identical listing
+  // Benchmarking switch (docs/performance.md, "The bench"): `off` turns off the coalescing of identical listing
   // searches in flight, to measure what the queries themselves cost. Read only when set.
   LISTINGS_COALESCE: z.enum(["on", "off", ""]).optional(),
   // Public listing pages (browse and search) each API process keeps, served again only while the
-  // catalog is unchanged (README, "The listing page cache"); 0 turns the cache off.
+  // catalog is unchanged (docs/decisions/caching.md); 0 turns the cache off.
   LISTINGS_CACHE_ENTRIES: intFrom(0, 100_000, 1_000),
 });
 
@@ -178,7 +178,7 @@ export type S3Config = {
 
 export type ListingPlan = { priceAmount: number; currency: string; durationDays: number };
 
-/** How long anything may wait on a dependency, in milliseconds (README, configuration). */
+/** How long anything may wait on a dependency, in milliseconds (docs/configuration.md). */
 export type Timeouts = Readonly<{
   /** Waiting for a database connection (pool slot and connect); past it, 503. */
   databaseAcquireMs: number;

@@ -5,7 +5,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 const json = (value: Record<string, unknown> | undefined) =>
   value === undefined ? undefined : (value as Prisma.InputJsonObject);
 
-/** Through Prisma: audit writes are few and never on a hot path (see README, data access). */
+/** Through Prisma: audit writes are few and never on a hot path (see docs/decisions/raw-sql-and-prisma.md). */
 export const createAuditLog = (prisma: PrismaClient, ids: IdGenerator): AuditLog => ({
   async record(entry, at) {
     await prisma.auditEvent.create({

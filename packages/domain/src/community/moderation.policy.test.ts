@@ -11,7 +11,7 @@ import {
   suspensionApplies,
 } from "./moderation.policy";
 
-/** The report moves, written out as the README's table states them. */
+/** The report moves, written out as the table in docs/areas.md states them. */
 const allowed: [ReportStatus, ReportStatus][] = [
   ["open", "reviewing"],
   ["open", "dismissed"],

@@ -6,7 +6,7 @@ import type { ModerationAction, ReportStatus } from "./community.types";
 export const MODERATOR_ROLES: readonly Role[] = ["admin"];
 
 /**
- * The moves of a report by status (the table in the README, "Administration, moderation and
+ * The moves of a report by status (the table in docs/areas.md, "Administration, moderation and
  * reporting"): a moderator takes an open report in review or dismisses it; a report in review goes
  * back to open, is dismissed, or is resolved; resolved and dismissed are final (the reporter may
  * file a new report).
