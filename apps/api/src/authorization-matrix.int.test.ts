@@ -1,9 +1,10 @@
-// The authorization matrix: every one of SPEC's 88 method + path pairs, called by each kind of
+// The authorization matrix: every one of the API's 88 method + path pairs, called by each kind of
 // caller — no token, a member, the provider who owns the resources, another provider (the BOLA
 // probe: a valid caller with someone else's id), an accountant with no assigned service, and an
-// administrator — answers what SPEC's Auth column and Authentication item 7 say. Each call is a
-// valid request (a body that passes validation, a fresh resource where the call changes one), so
-// the status is the authorization decision and not a side effect of bad input.
+// administrator — answers what its operation's security and description in the served OpenAPI
+// document say. Each call is a valid request (a body that passes validation, a fresh resource where
+// the call changes one), so the status is the authorization decision and not a side effect of bad
+// input.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../test/harness";
@@ -283,7 +284,7 @@ describe("the authorization matrix: 88 pairs × 6 callers", () => {
     },
     "POST /api/v1/providers": {
       call: () => ({ path: "/api/v1/providers", body: { display_name: "New Kitchen" } }),
-      // One profile per user: the two providers already have theirs (422, SPEC's only refusal).
+      // One profile per user: the two providers already have theirs (422, its only refusal).
       expect: { ...signedIn(201), provider: 422, other: 422 },
     },
     "PATCH /api/v1/providers/me": {
@@ -681,7 +682,7 @@ describe("the authorization matrix: 88 pairs × 6 callers", () => {
     },
   };
 
-  it("has a row for each of SPEC's 88 pairs, and only those", () => {
+  it("has a row for each of the API's 88 pairs, and only those", () => {
     expect(Object.keys(rows).sort()).toEqual([...specRoutes].sort());
   });
 

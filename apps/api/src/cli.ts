@@ -1,5 +1,5 @@
-// `pnpm agora <verb>` (CONTRACT.md §3). Reads the same configuration as the server; exits 0 on
-// success, non-zero with one clear line on failure.
+// `pnpm agora <verb>` (docs/operations.md, "Command line"). Reads the same configuration as the
+// server; exits 0 on success, non-zero with one clear line on failure.
 import { parseArgs } from "node:util";
 import { registerRequestSchema, roleSchema } from "@agora/contracts/identity";
 import { curatedContentPublishSchema } from "@agora/contracts/lifestyle.admin";

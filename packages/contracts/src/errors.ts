@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Every stable error code a client may switch on (CONTRACT.md §4). */
+/** Every stable error code a client may switch on (the served OpenAPI document lists them). */
 export const errorCodes = [
   "validation_failed",
   "invalid_pagination",

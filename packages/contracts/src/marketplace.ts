@@ -158,7 +158,7 @@ export type ListingDto = z.infer<typeof listingSchema>;
 /** The shortest `q` the trigram index can serve (it indexes three-character sequences). */
 export const MIN_SEARCH_QUERY_LENGTH = 3;
 
-/** Listing search: pagination that is not an integer is 400 `invalid_pagination` here (SPEC). */
+/** Listing search: pagination that is not an integer is 400 `invalid_pagination` here, not 422. */
 export const listingSearchQuerySchema = pageQuerySchema(20).extend({
   q: z
     .string()

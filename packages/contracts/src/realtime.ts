@@ -9,7 +9,7 @@ import {
 /**
  * The chat realtime helper: one WebSocket per conversation, opened with the access token, reopened
  * with backoff after a drop, and resumed with `after=<last seq seen>` so the server first replays
- * what was missed (the persisted history is canonical; SPEC "Realtime channel"). It uses the
+ * what was missed (the persisted history is canonical; see the route's OpenAPI description). It uses the
  * platform's global WebSocket, so it runs on Node 22+, React Native, Deno and Bun.
  */
 

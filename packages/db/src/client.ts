@@ -117,9 +117,9 @@ const translatingErrors = (
 
 /**
  * A PrismaClient made at its first use, its modules loaded then too. Loading Prisma's runtime and
- * the generated client measured 2–3 MiB of the API's idle resident memory; constructing a client
- * deserializes Prisma's parameterization graph of the whole schema (measured 8.9 MiB of heap per
- * client); its first query loads and compiles the query compiler. A process whose requests never
+ * the generated client adds to the API's idle resident memory; constructing a client deserializes
+ * Prisma's parameterization graph of the whole schema (docs/performance.md, "Memory", has the
+ * figures); its first query loads and compiles the query compiler. A process whose requests never
  * reach Prisma (a worker, listing reads) or a pool that serves only raw SQL (the embedded worker's)
  * pays none of it.
  *
@@ -197,8 +197,8 @@ const nestedTransaction = () =>
 /**
  * The pool as Prisma's adapter sees it: queries go to the connection of the unit of work running
  * in the current async context (see `openTransaction`), else to the pool. One PrismaClient thus
- * serves both plain reads and repositories inside a transaction (a client per transaction measured
- * about 9 ms to start).
+ * serves both plain reads and repositories inside a transaction (a client per transaction would be
+ * slow to start: docs/performance.md, "Raw SQL and Prisma, measured").
  */
 const routedPool = (pool: pg.Pool, tracer: QueryTracer | undefined): pg.Pool => {
   const routed = Object.create(pool) as pg.Pool;

@@ -139,7 +139,7 @@ const envSchema = z.object({
   MAIL_LOG_BODIES: boolFrom(false),
   TRUST_PROXY: boolFrom(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  // Benchmarking switch (docs/performance.md, "The bench"): `off` turns off the coalescing of identical listing
+  // Benchmarking switch (docs/performance.md): `off` turns off the coalescing of identical listing
   // searches in flight, to measure what the queries themselves cost. Read only when set.
   LISTINGS_COALESCE: z.enum(["on", "off", ""]).optional(),
   // Public listing pages (browse and search) each API process keeps, served again only while the
@@ -348,8 +348,8 @@ const developmentSecret = (dataDir: string): string => {
 };
 
 /**
- * Reads and validates the configuration (CONTRACT.md §2). Staging and production refuse to start
- * without the dependencies SPEC requires; every problem is reported on its own line.
+ * Reads and validates the configuration (docs/configuration.md). Staging and production refuse to
+ * start without their dependencies; every problem is reported on its own line.
  */
 export const loadConfig = (source: Record<string, string | undefined> = process.env): ConfigResult => {
   const parsed = envSchema.safeParse(source);

@@ -95,7 +95,7 @@ describe("the dangling-reference check", () => {
       "docs/guide.md": [
         "# Getting started",
         "",
-        "See [the runbook](operating.md), [limits](../README.md#limits) and [notes](../../shared/notes.md).",
+        "See [the runbook](operating.md), [limits](../README.md#limits) and [notes](../../elsewhere/notes.md).",
         "",
       ].join("\n"),
     };
@@ -103,7 +103,7 @@ describe("the dangling-reference check", () => {
     expect(findings(planted)).toEqual([
       "docs/guide.md:3 operating.md",
       "docs/guide.md:3 ../README.md#limits",
-      "docs/guide.md:3 ../../shared/notes.md",
+      "docs/guide.md:3 ../../elsewhere/notes.md",
     ]);
   });
 

@@ -26,8 +26,8 @@ export type RequestHandler = (
  * the envelope), the security headers, one histogram sample and one access-log line.
  *
  * This sits around `app.fetch` rather than in a Hono middleware on purpose: with no middleware on a
- * route Hono answers it synchronously, and an async wrapper middleware measured as a fifth of the
- * cost of a small request. Route templates for metrics and logs come from the route table.
+ * route Hono answers it synchronously, and an async wrapper middleware is a large share of the
+ * cost of a small request (docs/performance.md). Route templates for metrics and logs come from the route table.
  */
 export const createRequestHandler = (
   app: Hono<AppEnv>,

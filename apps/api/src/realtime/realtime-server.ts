@@ -18,10 +18,10 @@ import type { UpgradeSlot } from "../http/app-env";
 import type { RequestHandler } from "../http/handler";
 import { type ChannelClient, createChannelHub } from "./channel-hub";
 
-/** SPEC: incoming frames are limited to 1 KiB (a larger one closes the socket with 1009). */
+/** Incoming frames are limited to 1 KiB (a larger one closes the socket with 1009). */
 export const MAX_FRAME_BYTES = 1024;
 
-/** SPEC: a keepalive ping every 25 s; a socket that missed the previous pong is terminated. */
+/** A keepalive ping every 25 s; a socket that missed the previous pong is terminated. */
 export const PING_INTERVAL_MS = 25_000;
 
 /** How often the sessions behind open sockets are checked (logout, suspension, deletion). */

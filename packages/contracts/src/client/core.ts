@@ -355,7 +355,7 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
 
     let attempt = await attemptWith(token);
     if (attempt.status === 401 && token) {
-      // SPEC Authentication 5: on 401 refresh once, retry once, then back to sign-in.
+      // On 401: refresh once, retry once, then back to sign-in.
       token = await refresh();
       if (token) {
         attempt = await attemptWith(token);

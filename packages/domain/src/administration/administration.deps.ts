@@ -13,5 +13,5 @@ export type AdministrationDeps = {
   clock: Clock;
 };
 
-/** SPEC: the reporting summary covers the last 30 days. */
+/** The reporting summary covers the last 30 days. */
 export const REPORTS_WINDOW_MS = 30 * 24 * 3600_000;

@@ -5,7 +5,7 @@ export type MessageType = (typeof messageTypes)[number];
 /** Longest message body, in characters, after trimming. */
 export const MAX_MESSAGE_LENGTH = 4000;
 
-/** Conversations per list, and messages per page or catch-up (SPEC: up to 50 per read). */
+/** Conversations per list, and messages per page or catch-up (up to 50 per read). */
 export const CHAT_PAGE_SIZE = 50;
 
 /**

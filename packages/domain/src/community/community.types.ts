@@ -30,7 +30,7 @@ export type Comment = {
 export const reportReasons = ["spam", "abuse", "illegal", "other"] as const;
 export type ReportReason = (typeof reportReasons)[number];
 
-/** CONTRACT.md §4. open and reviewing count as open: one per reporter and moment. */
+/** Report statuses (docs/areas.md). open and reviewing count as open: one per reporter and moment. */
 export const reportStatuses = ["open", "reviewing", "resolved", "dismissed"] as const;
 export type ReportStatus = (typeof reportStatuses)[number];
 
@@ -58,5 +58,5 @@ export type ModeratedReport = MomentReport & {
   updatedAt: Date;
 };
 
-/** CONTRACT.md §4: the feed answers the 50 newest moments a caller may see. */
+/** The feed answers the 50 newest moments a caller may see. */
 export const FEED_PAGE_SIZE = 50;

@@ -5,7 +5,7 @@ import type { IdentityDeps } from "./identity.deps";
 import { requireRole } from "./identity.policy";
 import type { User } from "./identity.types";
 
-/** The statuses an administrator may set on a user (CONTRACT.md §4). */
+/** The statuses an administrator may set on a user (the served OpenAPI document lists them). */
 export const adminUserStatuses = ["active", "suspended"] as const;
 export type AdminUserStatus = (typeof adminUserStatuses)[number];
 

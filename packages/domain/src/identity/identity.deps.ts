@@ -62,7 +62,7 @@ export const identityMailDeps = ({ repos, mailer, clock, settings }: IdentityDep
 });
 
 /**
- * CONTRACT.md §4 and the abuse limits: lifetimes and tries of emailed codes, the cooldown between
+ * The abuse limits (docs/configuration.md): lifetimes and tries of emailed codes, the cooldown between
  * codes of one purpose (60 s for the first three codes of a day, then doubling up to an hour), and
  * the long-term cap on wrong codes per account and purpose, which new codes do not reset.
  */

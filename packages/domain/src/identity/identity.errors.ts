@@ -9,7 +9,7 @@ export class InvalidCredentialsError extends AppError {
 
 /**
  * A code that is wrong, expired, spent or absent. 401 at sign-in, 422 for email verification and
- * password reset (CONTRACT.md §4).
+ * password reset (as the served OpenAPI document lists it).
  */
 export class InvalidCodeError extends AppError {
   constructor(status: 401 | 422) {

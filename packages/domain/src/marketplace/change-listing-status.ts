@@ -4,7 +4,7 @@ import { NotFoundError } from "../shared/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { Listing } from "./marketplace.types";
 
-/** The statuses an administrator may set on a listing (CONTRACT.md §4). */
+/** The statuses an administrator may set on a listing (the served OpenAPI document lists them). */
 export const adminListingStatuses = ["active", "inactive", "suspended"] as const;
 export type AdminListingStatus = (typeof adminListingStatuses)[number];
 

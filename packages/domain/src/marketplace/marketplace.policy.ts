@@ -38,8 +38,8 @@ export const isReadyToPublish = (listing: Listing, provider: ProviderProfile, no
   listing.subscriptionExpiresAt > now;
 
 /**
- * A paid subscription runs `days` from the later of now and the current expiry (SPEC, payment
- * states: an early renewal adds to the time left; a lapsed one starts today).
+ * A paid subscription runs `days` from the later of now and the current expiry: an early renewal
+ * adds to the time left; a lapsed one starts today.
  */
 export const nextSubscriptionExpiry = (listing: Listing, days: number, now: Date): Date => {
   const current = listing.subscriptionExpiresAt;

@@ -4,7 +4,7 @@ import type { MediaAttachments } from "./media.ports";
 import type { MediaAsset } from "./media.types";
 
 /**
- * Who may read an asset (SPEC: 403 for anyone else):
+ * Who may read an asset (403 for anyone else; docs/areas.md, "Media and the community"):
  * - its owner;
  * - any signed-in user, once it is attached to a public moment that user may see (not hidden
  *   unless theirs, no block either way with its author);

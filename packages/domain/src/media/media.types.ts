@@ -6,11 +6,11 @@
 export const mediaPurposes = ["moment", "message", "payment_evidence"] as const;
 export type MediaPurpose = (typeof mediaPurposes)[number];
 
-/** SPEC §Limits: the four media types. */
+/** The four media types an upload may declare. */
 export const mediaMimeTypes = ["image/jpeg", "image/png", "image/webp", "video/mp4"] as const;
 export type MediaMimeType = (typeof mediaMimeTypes)[number];
 
-/** SPEC §Limits: an upload URL lives 15 minutes, a read URL 5. */
+/** An upload URL lives 15 minutes, a read URL 5. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 export const READ_URL_TTL_SECONDS = 5 * 60;
 

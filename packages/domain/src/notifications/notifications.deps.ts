@@ -16,5 +16,5 @@ export type NotificationsDeps = {
 /** Push registrations kept per user; registering one more evicts the least recently registered. */
 export const DEVICES_PER_USER = 10;
 
-/** SPEC §Limits: notifications per read. */
+/** Notifications per read. */
 export const NOTIFICATIONS_PER_READ = 50;

@@ -6,7 +6,7 @@ import type { Order } from "./orders.types";
 
 /**
  * An order its customer, its provider owner or an administrator may read, and an accountant when
- * it belongs to a service assigned to them (the authorized staff of SPEC); 404 for anyone else.
+ * it belongs to a service assigned to them (the authorized staff); 404 for anyone else.
  */
 export const getOrder = async (
   { repos }: Pick<OrdersDeps, "repos">,

@@ -27,5 +27,5 @@ export type OutboxDeps = {
   observe?: ((outcome: OutboxOutcome) => void) | undefined;
 };
 
-/** SPEC §Limits and Events: ten failed deliveries dead-letter an event. */
+/** Ten failed deliveries dead-letter an event (docs/decisions/outbox.md). */
 export const MAX_DELIVERY_ATTEMPTS = 10;

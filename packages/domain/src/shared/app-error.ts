@@ -1,7 +1,7 @@
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
 
 /**
- * The one error type use cases throw. `code` is a stable wire code (CONTRACT.md §4); the API maps
+ * The one error type use cases throw. `code` is a stable wire code (contracts' errors); the API maps
  * it to an HTTP status. `status` overrides that map for the few codes whose status depends on the
  * route (`invalid_code` is 401 at sign-in and 422 for verification and reset).
  */

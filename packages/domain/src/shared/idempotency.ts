@@ -4,7 +4,7 @@ import type { Clock } from "./clock";
 import type { SecretBox } from "./secret-box";
 import type { UnitOfWork } from "./unit-of-work";
 
-/** CONTRACT.md: idempotency keys are kept at least 24 hours. */
+/** Idempotency keys are kept at least 24 hours (docs/decisions/idempotency.md). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 /**
@@ -223,7 +223,7 @@ const withKey = async <T>(
 };
 
 /**
- * Runs `work` at most once per key (CONTRACT.md, idempotency). The key's record is written in the
+ * Runs `work` at most once per key (docs/decisions/idempotency.md). Its record is written in the
  * same transaction as the effect, with no lookup first: a fresh key (the common case) goes straight
  * to its transaction, and a key seen before is found when its record refuses the insert; that work
  * rolls back and the first outcome is replayed. The same key with another body is 409

@@ -81,8 +81,8 @@ export const limitBody = (maxBytes: number): MiddlewareHandler<AppEnv> => {
     if (length !== null && !raw.headers.has("transfer-encoding")) {
       // The HTTP parser holds the body to its Content-Length: a declared length within the limit
       // needs no counting. Decided from the headers alone: touching `raw.body` makes the Node
-      // adapter build a whole fetch Request with a web stream over the socket (measured: a tenth of
-      // an order's creation), where `c.req.json()` later reads the body from Node's stream directly.
+      // adapter build a whole fetch Request with a web stream over the socket (a measurable share of
+      // an order's creation, docs/performance.md), where `c.req.json()` later reads the body from Node's stream directly.
       const body = Number.parseInt(length, 10) > maxBytes ? raw.body : null;
 
       return body ? refuse(body.getReader()) : next();

@@ -18,7 +18,7 @@ import { ok } from "../../http/respond";
 import { toListingDto, toMenuItemDto, toPublicListingDto } from "./marketplace.presenter";
 
 /**
- * SPEC: listing search pagination that is not an integer is 400 `invalid_pagination` (out of
+ * Listing search pagination that is not an integer is 400 `invalid_pagination` (out of
  * range stays 422); every other validation failure goes through the router's 422 hook.
  */
 const nonIntegerPaginationIs400 = (

@@ -274,7 +274,7 @@ describe("system routes", () => {
     expect([...new Set(served)].sort()).toEqual(documented);
   });
 
-  it("documents only SPEC's method + path pairs, under SPEC's exact paths", async () => {
+  it("documents only the API's method + path pairs, under their exact paths", async () => {
     const res = await h.get<{ paths: Record<string, Record<string, unknown>> }>(OPENAPI_PATH);
     const documented = Object.entries(res.body.paths).flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
