@@ -46,8 +46,9 @@ import { createAnnouncementRepository } from "./lifestyle/announcements.reposito
 import { createCuratedContentRepository } from "./lifestyle/curated-content.repository";
 import { createDatingProfileRepository } from "./lifestyle/dating-profiles.repository";
 import { createMeetingRepository } from "./lifestyle/meetings.repository";
+import { type ListingRepositoryOptions, withListingSearchSharing } from "./marketplace/cached-listings";
 import { createCatalogRepository } from "./marketplace/catalog.repository";
-import { createListingRepository, type ListingRepositoryOptions } from "./marketplace/listings.repository";
+import { createListingRepository } from "./marketplace/listings.repository";
 import { createMenuItemRepository } from "./marketplace/menu-items.repository";
 import { createDashboardReadModel } from "./marketplace/provider-dashboard.repository";
 import { createProviderRepository } from "./marketplace/provider-profiles.repository";
@@ -97,7 +98,8 @@ export const createRepositories = (
   outbox: createOutboxWriter(db, ids),
   catalog: createCatalogRepository(prisma),
   providers: createProviderRepository(prisma),
-  listings: createListingRepository(db, options.listings),
+  // Public searches shared and their pages kept as the configuration says (cached-listings.ts).
+  listings: withListingSearchSharing(createListingRepository(db), options.listings),
   menuItems: createMenuItemRepository(db),
   sales: createSaleRepository(db),
   dashboard: createDashboardReadModel(db),
