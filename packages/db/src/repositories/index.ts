@@ -80,7 +80,7 @@ export type RepositoryOptions = { listings?: ListingRepositoryOptions };
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
- * queries run on the transaction's connection (see client.ts), so both kinds commit together.
+ * queries run on the transaction's connection (see client/transaction-routing.ts), so both kinds commit together.
  * Building them is closures only, no I/O.
  */
 export const createRepositories = (
