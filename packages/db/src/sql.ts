@@ -20,7 +20,7 @@ export interface SqlExecutor {
 
 /**
  * The connection of the transaction running in the current async context, if any. Prisma's
- * adapter asks it (see client.ts), so Prisma queries inside a unit of work run in its transaction.
+ * adapter asks it (see client/transaction-routing.ts), so Prisma queries inside a unit of work run in its transaction.
  */
 export const openTransaction = new AsyncLocalStorage<{ pg: pg.PoolClient } | { pglite: PGliteTransaction }>();
 

@@ -24,7 +24,7 @@ export class DatabaseUnavailableError extends AppError {
  * ("prepared statement … does not exist", SQLSTATE 26000) or prepared twice on one ("… already
  * exists", 42P05). A configuration fault, not a bug in the request: still the wire's 503 (never a
  * 500, never the SQL), and the process logs it once, loudly, naming the setting to change
- * (DATABASE_PREPARED_STATEMENTS=unnamed); see `onConfigurationFault` in client.ts.
+ * (DATABASE_PREPARED_STATEMENTS=unnamed); see `onConfigurationFault` in client/database.ts.
  */
 export class DatabaseMisconfiguredError extends DatabaseUnavailableError {
   readonly setting = "DATABASE_PREPARED_STATEMENTS=unnamed";

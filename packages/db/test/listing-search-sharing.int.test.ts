@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListingPageCache } from "../src/listing-cache";
+import { withListingSearchSharing } from "../src/repositories/marketplace/cached-listings";
 import { createListingRepository } from "../src/repositories/marketplace/listings.repository";
 import type { SqlExecutor } from "../src/sql";
 import { createTestDatabase, type TestDatabase } from "./databases";
@@ -99,7 +100,9 @@ describe("listing search: sharing a query already in flight", () => {
 
   it("shares the running query's answer when the stamp has not moved since it began", async () => {
     const gate = gatedExecutor();
-    const listings = createListingRepository(gate.executor, { cache: createListingPageCache(10) });
+    const listings = withListingSearchSharing(createListingRepository(gate.executor), {
+      cache: createListingPageCache(10),
+    });
 
     const first = listings.search(search, now);
     await gate.firstQueryHeld();
@@ -112,7 +115,9 @@ describe("listing search: sharing a query already in flight", () => {
 
   it("queries again for a request that came after a catalog change committed, even with the same query in flight", async () => {
     const gate = gatedExecutor();
-    const listings = createListingRepository(gate.executor, { cache: createListingPageCache(10) });
+    const listings = withListingSearchSharing(createListingRepository(gate.executor), {
+      cache: createListingPageCache(10),
+    });
 
     const first = listings.search(search, now);
     await gate.firstQueryHeld();
@@ -128,7 +133,7 @@ describe("listing search: sharing a query already in flight", () => {
 
   it("without the cache, a request never takes the answer of a query that began before it came", async () => {
     const gate = gatedExecutor();
-    const listings = createListingRepository(gate.executor);
+    const listings = withListingSearchSharing(createListingRepository(gate.executor));
 
     const first = listings.search(search, now);
     await gate.firstQueryHeld();

@@ -148,7 +148,7 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
   });
 
   it("returns from every public read exactly the listings the domain calls visible, and counts them", async () => {
-    const listingRepository = createListingRepository(target.db.sql, { coalesce: false });
+    const listingRepository = createListingRepository(target.db.sql);
     const menuItems = createMenuItemRepository(target.db.sql);
     const expected = [...visibleIds()].sort();
     const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id).sort();

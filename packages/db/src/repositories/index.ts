@@ -46,8 +46,9 @@ import { createAnnouncementRepository } from "./lifestyle/announcements.reposito
 import { createCuratedContentRepository } from "./lifestyle/curated-content.repository";
 import { createDatingProfileRepository } from "./lifestyle/dating-profiles.repository";
 import { createMeetingRepository } from "./lifestyle/meetings.repository";
+import { type ListingRepositoryOptions, withListingSearchSharing } from "./marketplace/cached-listings";
 import { createCatalogRepository } from "./marketplace/catalog.repository";
-import { createListingRepository, type ListingRepositoryOptions } from "./marketplace/listings.repository";
+import { createListingRepository } from "./marketplace/listings.repository";
 import { createMenuItemRepository } from "./marketplace/menu-items.repository";
 import { createDashboardReadModel } from "./marketplace/provider-dashboard.repository";
 import { createProviderRepository } from "./marketplace/provider-profiles.repository";
@@ -79,7 +80,7 @@ export type RepositoryOptions = { listings?: ListingRepositoryOptions };
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
- * queries run on the transaction's connection (see client.ts), so both kinds commit together.
+ * queries run on the transaction's connection (see client/transaction-routing.ts), so both kinds commit together.
  * Building them is closures only, no I/O.
  */
 export const createRepositories = (
@@ -97,7 +98,8 @@ export const createRepositories = (
   outbox: createOutboxWriter(db, ids),
   catalog: createCatalogRepository(prisma),
   providers: createProviderRepository(prisma),
-  listings: createListingRepository(db, options.listings),
+  // Public searches shared and their pages kept as the configuration says (cached-listings.ts).
+  listings: withListingSearchSharing(createListingRepository(db), options.listings),
   menuItems: createMenuItemRepository(db),
   sales: createSaleRepository(db),
   dashboard: createDashboardReadModel(db),
@@ -106,20 +108,20 @@ export const createRepositories = (
   payments: createPaymentRepository(db),
   notifications: createNotificationRepository(db),
   devices: createDeviceRepository(db),
-  blocks: createBlockRepository(prisma, db),
-  datingProfiles: createDatingProfileRepository(prisma, db),
+  blocks: createBlockRepository(db),
+  datingProfiles: createDatingProfileRepository(db),
   curatedContent: createCuratedContentRepository(prisma),
   announcements: createAnnouncementRepository(prisma),
   meetings: createMeetingRepository(db),
-  accountantServices: createAccountantServiceRepository(prisma, db),
+  accountantServices: createAccountantServiceRepository(db),
   auditEvents: createAuditReader(prisma),
   reportsSummary: createReportsReadModel(db),
   overview: createOverviewReadModel(db),
   reportExport: createReportExportSource(db),
   media: createMediaAssetRepository(db),
-  moments: createMomentRepository(prisma, db),
-  comments: createCommentRepository(prisma, db),
-  reports: createReportRepository(prisma, db),
+  moments: createMomentRepository(db),
+  comments: createCommentRepository(db),
+  reports: createReportRepository(db),
   conversations: createConversationRepository(db),
   messages: createMessageRepository(db, ids),
   chatConnections: createChatConnectionRepository(db),

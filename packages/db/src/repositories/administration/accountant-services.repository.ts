@@ -1,43 +1,43 @@
 import type { AccountantServiceRepository } from "@agora/domain/administration/administration.ports";
-import type { PrismaClient } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { SqlExecutor } from "../../sql";
 
-/** Assignments through Prisma; the per-read scope check (order reads) is one raw statement. */
-export const createAccountantServiceRepository = (
-  prisma: PrismaClient,
-  db: SqlExecutor,
-): AccountantServiceRepository => ({
+/** Assignments in raw SQL: the scope checks (order reads, report summaries) run per request. */
+export const createAccountantServiceRepository = (db: SqlExecutor): AccountantServiceRepository => ({
   async findServices(accountantId) {
-    const rows = await prisma.accountantService.findMany({
-      where: { accountantId },
-      select: { service: { select: { id: true, name: true } } },
-      orderBy: { service: { name: "asc" } },
-    });
+    const { rows } = await db.query<{ id: string; name: string }>(
+      `SELECT s.id, s.name FROM accountant_services a JOIN services s ON s.id = a.service_id
+        WHERE a.accountant_id = $1 ORDER BY s.name`,
+      [accountantId],
+      "accountant_services_of",
+    );
 
-    return rows.map((row) => row.service);
+    return rows.map((row) => ({ id: row.id, name: row.name }));
   },
 
   async findServiceIdsByAccountants(accountantIds) {
-    const rows = await prisma.accountantService.findMany({
-      where: { accountantId: { in: [...accountantIds] } },
-      select: { accountantId: true, serviceId: true },
-      orderBy: [{ accountantId: "asc" }, { serviceId: "asc" }],
-    });
+    const { rows } = await db.query<{ accountant_id: string; service_id: string }>(
+      `SELECT accountant_id, service_id FROM accountant_services
+        WHERE accountant_id = ANY($1::uuid[]) ORDER BY accountant_id, service_id`,
+      [[...accountantIds]],
+      "accountant_services_of_many",
+    );
     const byAccountant = new Map<string, string[]>();
     for (const row of rows) {
-      byAccountant.set(row.accountantId, [...(byAccountant.get(row.accountantId) ?? []), row.serviceId]);
+      byAccountant.set(row.accountant_id, [...(byAccountant.get(row.accountant_id) ?? []), row.service_id]);
     }
 
     return byAccountant;
   },
 
   async replace(accountantId, serviceIds, at) {
-    await prisma.accountantService.deleteMany({ where: { accountantId } });
+    await db.query("DELETE FROM accountant_services WHERE accountant_id = $1", [accountantId]);
     if (serviceIds.length > 0) {
-      await prisma.accountantService.createMany({
-        data: serviceIds.map((serviceId) => ({ accountantId, serviceId, assignedAt: at })),
-      });
+      await db.query(
+        `INSERT INTO accountant_services (accountant_id, service_id, assigned_at)
+         SELECT $1, service_id, $3 FROM unnest($2::uuid[]) AS service_id`,
+        [accountantId, [...serviceIds], at],
+      );
     }
   },
 

@@ -1,6 +1,6 @@
 import type { CommentRepository } from "@agora/domain/community/community.ports";
 import type { Comment } from "@agora/domain/community/community.types";
-import type { MomentComment, PrismaClient } from "../../generated/prisma/client";
+import type { MomentComment } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
@@ -21,14 +21,19 @@ const toComment = (row: CommentRow): Comment => ({
   createdAt: row.created_at,
 });
 
-/** Comments: written through Prisma with the moment's counter; lists in raw SQL (blocks applied). */
-export const createCommentRepository = (prisma: PrismaClient, db: SqlExecutor): CommentRepository => ({
+/** Comments in raw SQL: written with the moment's counter; lists with blocks applied. */
+export const createCommentRepository = (db: SqlExecutor): CommentRepository => ({
   async create(comment) {
-    await prisma.momentComment.createMany({ data: [comment] });
-    await prisma.moment.updateMany({
-      where: { id: comment.momentId },
-      data: { commentCount: { increment: 1 } },
-    });
+    await db.query(
+      "INSERT INTO moment_comments (id, moment_id, author_id, body, created_at) VALUES ($1, $2, $3, $4, $5)",
+      [comment.id, comment.momentId, comment.authorId, comment.body, comment.createdAt],
+      "moment_comments_create",
+    );
+    await db.query(
+      "UPDATE moments SET comment_count = comment_count + 1 WHERE id = $1",
+      [comment.momentId],
+      "moment_comments_count",
+    );
   },
 
   async findById(id) {

@@ -6,7 +6,7 @@ import type {
   ReportStatus,
 } from "@agora/domain/community/community.types";
 import { createFilters, selectPage } from "../../filters";
-import type { MomentReport as MomentReportModel, PrismaClient } from "../../generated/prisma/client";
+import type { MomentReport as MomentReportModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
@@ -39,40 +39,50 @@ const toModerated = (row: ModeratedRow): ModeratedReport => ({
   updatedAt: row.updated_at,
 });
 
-const toReport = (row: MomentReportModel): MomentReport => ({
+type ReportRow = Pick<
+  RowOf<MomentReportModel>,
+  "id" | "moment_id" | "reporter_id" | "reason" | "note" | "status" | "created_at"
+>;
+
+const reportColumns = "id, moment_id, reporter_id, reason, note, status, created_at";
+
+const toReport = (row: ReportRow): MomentReport => ({
   id: row.id,
-  momentId: row.momentId,
-  reporterId: row.reporterId,
+  momentId: row.moment_id,
+  reporterId: row.reporter_id,
   reason: row.reason as ReportReason,
   note: row.note,
   status: row.status as ReportStatus,
-  createdAt: row.createdAt,
+  createdAt: row.created_at,
 });
 
-const openStatuses: ReportStatus[] = ["open", "reviewing"];
-
 /**
- * Reports: filed through Prisma (not a hot path; one open per reporter and moment by a partial
- * unique index); the moderators' reads and locked review steps in raw SQL.
+ * Reports in raw SQL: filed with one open per reporter and moment (a partial unique index); the
+ * moderators' reads and locked review steps.
  */
-export const createReportRepository = (prisma: PrismaClient, db: SqlExecutor): ReportRepository => ({
+export const createReportRepository = (db: SqlExecutor): ReportRepository => ({
   async create(report) {
     // A moderator may close the open report between the insert that it blocked and the read: try again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const { count } = await prisma.momentReport.createMany({
-        data: [{ ...report, status: "open", updatedAt: report.createdAt }],
-        skipDuplicates: true,
-      });
-      if (count === 1) {
-        const created = await prisma.momentReport.findUniqueOrThrow({ where: { id: report.id } });
-
-        return { outcome: "created", report: toReport(created) };
+      const { rows: created } = await db.query<ReportRow>(
+        `INSERT INTO moment_reports (id, moment_id, reporter_id, reason, note, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, 'open', $6, $6)
+         ON CONFLICT DO NOTHING
+         RETURNING ${reportColumns}`,
+        [report.id, report.momentId, report.reporterId, report.reason, report.note, report.createdAt],
+        "moment_reports_create",
+      );
+      if (created[0]) {
+        return { outcome: "created", report: toReport(created[0]) };
       }
-      const open = await prisma.momentReport.findFirst({
-        where: { momentId: report.momentId, reporterId: report.reporterId, status: { in: openStatuses } },
-      });
-      if (open) {
-        return { outcome: "open_exists", report: toReport(open) };
+      const { rows: open } = await db.query<ReportRow>(
+        `SELECT ${reportColumns} FROM moment_reports
+          WHERE moment_id = $1 AND reporter_id = $2 AND status IN ('open', 'reviewing')`,
+        [report.momentId, report.reporterId],
+        "moment_reports_open",
+      );
+      if (open[0]) {
+        return { outcome: "open_exists", report: toReport(open[0]) };
       }
     }
     throw new Error("moment report: the open report kept changing");

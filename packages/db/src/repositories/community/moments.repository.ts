@@ -1,6 +1,5 @@
 import type { MomentRepository } from "@agora/domain/community/community.ports";
 import type { MomentCounters } from "@agora/domain/community/community.types";
-import type { PrismaClient } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { SqlExecutor } from "../../sql";
 import { feedStatement, type MomentRow, momentSelectSql, toMoment } from "./moment-queries";
@@ -37,20 +36,23 @@ const recordOnce = (table: "moment_likes" | "moment_views", counter: "like_count
 const likeSql = recordOnce("moment_likes", "like_count");
 const viewSql = recordOnce("moment_views", "view_count");
 
-/** Moments: created through Prisma (not hot); the reads and the counted actions in raw SQL. */
-export const createMomentRepository = (prisma: PrismaClient, db: SqlExecutor): MomentRepository => ({
+/** Moments in raw SQL: the feed, the reads and the counted actions are hot. */
+export const createMomentRepository = (db: SqlExecutor): MomentRepository => ({
   async create(moment) {
-    await prisma.moment.createMany({
-      data: [{ id: moment.id, authorId: moment.authorId, body: moment.body, createdAt: moment.createdAt }],
-    });
+    await db.query(
+      "INSERT INTO moments (id, author_id, body, created_at) VALUES ($1, $2, $3, $4)",
+      [moment.id, moment.authorId, moment.body, moment.createdAt],
+      "moments_create",
+    );
     if (moment.mediaAssetIds.length > 0) {
-      await prisma.momentMedia.createMany({
-        data: moment.mediaAssetIds.map((mediaAssetId, position) => ({
-          momentId: moment.id,
-          position,
-          mediaAssetId,
-        })),
-      });
+      // Positions 0, 1, … in the order given.
+      await db.query(
+        `INSERT INTO moment_media (moment_id, position, media_asset_id)
+         SELECT $1, given.position - 1, given.media_asset_id
+           FROM unnest($2::uuid[]) WITH ORDINALITY AS given(media_asset_id, position)`,
+        [moment.id, [...moment.mediaAssetIds]],
+        "moments_create_media",
+      );
     }
   },
 

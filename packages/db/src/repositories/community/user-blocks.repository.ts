@@ -1,5 +1,4 @@
 import type { BlockRepository } from "@agora/domain/community/community.ports";
-import type { PrismaClient } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { SqlExecutor } from "../../sql";
 
@@ -13,17 +12,23 @@ export const notBlockedSql = (userId: string, otherId: string) =>
                 WHERE (b.blocker_id = ${userId} AND b.blocked_id = ${otherId})
                    OR (b.blocker_id = ${otherId} AND b.blocked_id = ${userId}))`;
 
-/** Blocks are written through Prisma (rare); the either-way check, on the chat path, is raw SQL. */
-export const createBlockRepository = (prisma: PrismaClient, db: SqlExecutor): BlockRepository => ({
+/** Blocks in raw SQL: the either-way check is on the chat path; a block already there stays as it was. */
+export const createBlockRepository = (db: SqlExecutor): BlockRepository => ({
   async block(blockerId, blockedId, at) {
-    await prisma.userBlock.createMany({
-      data: [{ blockerId, blockedId, createdAt: at }],
-      skipDuplicates: true,
-    });
+    await db.query(
+      `INSERT INTO user_blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING`,
+      [blockerId, blockedId, at],
+      "user_blocks_block",
+    );
   },
 
   async unblock(blockerId, blockedId) {
-    await prisma.userBlock.deleteMany({ where: { blockerId, blockedId } });
+    await db.query(
+      "DELETE FROM user_blocks WHERE blocker_id = $1 AND blocked_id = $2",
+      [blockerId, blockedId],
+      "user_blocks_unblock",
+    );
   },
 
   async isBlockedEitherWay(userId, otherId) {

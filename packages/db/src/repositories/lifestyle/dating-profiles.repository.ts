@@ -1,5 +1,5 @@
 import type { DatingProfileRepository } from "@agora/domain/lifestyle/lifestyle.ports";
-import type { DatingProfile as DatingProfileModel, PrismaClient } from "../../generated/prisma/client";
+import type { DatingProfile as DatingProfileModel } from "../../generated/prisma/client";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { notBlockedSql } from "../community/user-blocks.repository";
@@ -8,25 +8,36 @@ type BrowseRow = Pick<RowOf<DatingProfileModel>, "user_id" | "bio" | "interests"
   display_name: string;
 };
 
-export const createDatingProfileRepository = (
-  prisma: PrismaClient,
-  db: SqlExecutor,
-): DatingProfileRepository => ({
-  async upsert(profile, at) {
-    const fields = {
-      visible: profile.visible,
-      bio: profile.bio,
-      interests: profile.interests,
-      birthYear: profile.birthYear,
-      updatedAt: at,
-    };
-    const row = await prisma.datingProfile.upsert({
-      where: { userId: profile.userId },
-      create: { userId: profile.userId, ...fields, createdAt: at },
-      update: fields,
-    });
+type ProfileRow = RowOf<DatingProfileModel>;
 
-    return { ...row };
+/** Dating profiles in raw SQL: browse is a member-facing read on every page. */
+export const createDatingProfileRepository = (db: SqlExecutor): DatingProfileRepository => ({
+  async upsert(profile, at) {
+    // One statement: a first save creates the profile, a later one changes it (created_at stays).
+    const { rows } = await db.query<ProfileRow>(
+      `INSERT INTO dating_profiles (user_id, visible, bio, interests, birth_year, created_at, updated_at)
+       VALUES ($1, $2, $3, $4::text[], $5, $6, $6)
+       ON CONFLICT (user_id) DO UPDATE
+         SET visible = EXCLUDED.visible, bio = EXCLUDED.bio, interests = EXCLUDED.interests,
+             birth_year = EXCLUDED.birth_year, updated_at = EXCLUDED.updated_at
+       RETURNING user_id, visible, bio, interests, birth_year, created_at, updated_at`,
+      [profile.userId, profile.visible, profile.bio, profile.interests, profile.birthYear, at],
+      "dating_profiles_upsert",
+    );
+    const row = rows[0];
+    if (!row) {
+      throw new Error(`dating profile of ${profile.userId}: the upsert returned no row`);
+    }
+
+    return {
+      userId: row.user_id,
+      visible: row.visible,
+      bio: row.bio,
+      interests: row.interests,
+      birthYear: row.birth_year,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
   },
 
   async browse(viewerId, page) {

@@ -1,12 +1,15 @@
 import type { ListingRepository } from "@agora/domain/marketplace/marketplace.ports";
-import type { Listing, ListingStatus, PublicListing } from "@agora/domain/marketplace/marketplace.types";
+import type {
+  Listing,
+  ListingSearch,
+  ListingStatus,
+  PublicListing,
+} from "@agora/domain/marketplace/marketplace.types";
 import type { Page } from "@agora/domain/shared/page";
 import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { Listing as ListingModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
-import { createBatchedRead, type ListingPageCache } from "../../listing-cache";
 import type { RowOf } from "../../rows";
-import { createSingleFlight } from "../../single-flight";
 import type { SqlExecutor } from "../../sql";
 import {
   catalogStampStatement,
@@ -84,59 +87,79 @@ const toPublicListing = (row: PublicListingJson): PublicListing => ({
   })),
 });
 
-export type ListingRepositoryOptions = {
-  /**
-   * Identical public searches that arrive while one runs share the next query (default; see
-   * createSingleFlight). False only to benchmark the queries themselves (LISTINGS_COALESCE=off).
-   */
-  coalesce?: boolean;
-  /**
-   * Public pages kept and served again while the catalog stamp and time leave them the answer
-   * (listing-cache.ts); none without it.
-   */
-  cache?: ListingPageCache<Page<PublicListing>> | undefined;
-};
-
 type SearchRow = {
   stamp: string | number | bigint | null;
   valid_until: Date | string | null;
   total: number;
   items: PublicListingJson[];
 };
-type ReadPage = {
+
+/** A public page with what makes it the answer (see listing-cache.ts): the stamp and span it holds for. */
+export type StampedListingPage = {
   page: Page<PublicListing>;
+  /** The catalog stamp the statement read; undefined when the database has none. */
   stamp: string | undefined;
+  /** The `now` the statement decided visibility at. */
   readAt: Date;
+  /** The first moment time alone changes the answer; null: none. */
   validUntil: Date | null;
 };
 
-/** Whether a page read at `read.stamp` is the answer for a request that read `stamp` at `now`. */
-const stillTheAnswer = (read: ReadPage, stamp: string, now: Date) =>
-  read.stamp === stamp &&
-  read.readAt.getTime() <= now.getTime() &&
-  (read.validUntil === null || now.getTime() < read.validUntil.getTime());
+/** One public search, its statement built but not run. */
+export type PreparedListingSearch = {
+  /** The statement and its values but `now`: equal keys, equal answers at the same stamp and time. */
+  key: string;
+  /** Runs the statement. */
+  read(): Promise<StampedListingPage>;
+};
 
-export const createListingRepository = (
-  db: SqlExecutor,
-  options: ListingRepositoryOptions = {},
-): ListingRepository => {
-  // Identical searches arriving while one runs share the next one, which starts when it ends: none
-  // is answered by a query that began before it arrived (public, anonymous, read-heavy), unless
-  // the catalog stamp shows that query's answer is still the answer (below).
-  const coalesce = options.coalesce === false ? undefined : createSingleFlight<ReadPage>();
-  const cache = options.cache;
-  // Per request, but one read at a time for all of them (each still one that began after it asked).
-  const readStamp = createBatchedRead(async () => {
-    const { rows } = await db.query<{ version: string | number | bigint }>(
-      catalogStampStatement.text,
-      [],
-      catalogStampStatement.name,
+/**
+ * The plain listing repository, one query per call, and the two reads a wrapper that shares or
+ * keeps public pages needs (cached-listings.ts): a search's statement with its key, and the stamp.
+ */
+export type PlainListingRepository = ListingRepository & {
+  prepareSearch(search: ListingSearch, now: Date): PreparedListingSearch;
+  /** The catalog stamp now (catalog_stamp); undefined when the database has none. */
+  readCatalogStamp(): Promise<string | undefined>;
+};
+
+export const createListingRepository = (db: SqlExecutor): PlainListingRepository => {
+  const prepareSearch = (search: ListingSearch, now: Date): PreparedListingSearch => {
+    // A category id that is not a UUID names no category: bound as NULL, it matches nothing.
+    const query = listingSearchQuery(
+      search.categoryId === undefined ? search : { ...search, categoryId: idParam(search.categoryId) },
+      now,
     );
 
-    return rows[0] === undefined ? undefined : String(rows[0].version);
-  });
+    return {
+      key: `${query.name}|${JSON.stringify(query.values.slice(1))}`,
+      async read() {
+        const { rows } = await db.query<SearchRow>(query.text, query.values, query.name);
+        const row = rows[0];
+
+        return {
+          page: { total: row?.total ?? 0, items: (row?.items ?? []).map(toPublicListing) },
+          stamp: row?.stamp == null ? undefined : String(row.stamp),
+          readAt: now,
+          validUntil: row?.valid_until == null ? null : new Date(row.valid_until),
+        };
+      },
+    };
+  };
 
   return {
+    prepareSearch,
+
+    async readCatalogStamp() {
+      const { rows } = await db.query<{ version: string | number | bigint }>(
+        catalogStampStatement.text,
+        [],
+        catalogStampStatement.name,
+      );
+
+      return rows[0] === undefined ? undefined : String(rows[0].version);
+    },
+
     async create(listing, at) {
       await db.query(
         `INSERT INTO listings (id, provider_id, category_id, name, description, status, subscription_status,
@@ -201,49 +224,7 @@ export const createListingRepository = (
     },
 
     async search(search, now) {
-      // A category id that is not a UUID names no category: bound as NULL, it matches nothing.
-      const query = listingSearchQuery(
-        search.categoryId === undefined ? search : { ...search, categoryId: idParam(search.categoryId) },
-        now,
-      );
-      // The statement and its values but `now` (the cache checks time against the page's span).
-      const key = `${query.name}|${JSON.stringify(query.values.slice(1))}`;
-      // Same statement and values, to the second: the visibility check uses `now`.
-      const flightKey = `${key}|${Math.floor(now.getTime() / 1000)}`;
-      if (cache) {
-        const stamp = await readStamp();
-        const cached = stamp === undefined ? undefined : cache.get(key, stamp, now);
-        if (cached) {
-          return cached;
-        }
-        // The same query already running began before this request came; its answer is this
-        // request's too when its statement read the stamp this request read since: no change to the
-        // catalog committed in between (as for a cached page).
-        const running = stamp === undefined ? undefined : coalesce?.running(flightKey);
-        const shared = await running?.catch(() => undefined);
-        if (shared !== undefined && stamp !== undefined && stillTheAnswer(shared, stamp, now)) {
-          return shared.page;
-        }
-      }
-      const work = async (): Promise<ReadPage> => {
-        const { rows } = await db.query<SearchRow>(query.text, query.values, query.name);
-        const row = rows[0];
-
-        return {
-          page: { total: row?.total ?? 0, items: (row?.items ?? []).map(toPublicListing) },
-          stamp: row?.stamp == null ? undefined : String(row.stamp),
-          readAt: now,
-          validUntil: row?.valid_until == null ? null : new Date(row.valid_until),
-        };
-      };
-      const read = await (coalesce ? coalesce(flightKey, work) : work());
-      // Kept with the stamp and `now` of the statement that read it (requests sharing a query share
-      // the `now` of the first of them, within the same second).
-      if (cache && read.stamp !== undefined) {
-        cache.set(key, read.page, read.stamp, read.readAt, read.validUntil);
-      }
-
-      return read.page;
+      return (await prepareSearch(search, now).read()).page;
     },
 
     async update(id, changes, at) {
