@@ -25,6 +25,11 @@ export type DatabaseOptions = {
   applicationName?: string | undefined;
   /** PGlite on disk: how long to wait for another process to release the directory. */
   lockWaitMs?: number | undefined;
+  /**
+   * PGlite: a data directory tarball (`dumpDataDir`) to start from, into an empty `dataDir`
+   * (`pnpm agora restore`).
+   */
+  loadDataDir?: Blob | undefined;
   /** PostgreSQL: the bounds below (PGlite, one in-process connection, has none of them). */
   timeouts?: DatabaseTimeouts | undefined;
   /** Wraps every statement, raw and Prisma's (tracing); none = statements run as they are. */
@@ -339,7 +344,7 @@ const isAlive = (pid: number): boolean => {
  * their own copy and overwrite the other's. A lock file beside it (holding the owner's pid) makes
  * the second one wait briefly (a restart in watch mode) and then refuse with a clear message.
  */
-const lockDataDir = async (dataDir: string, waitMs: number): Promise<() => void> => {
+export const lockDataDir = async (dataDir: string, waitMs: number): Promise<() => void> => {
   const lockFile = `${path.resolve(dataDir)}.lock`;
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -383,7 +388,10 @@ const connectPglite = async (options: DatabaseOptions): Promise<Database> => {
     unlock();
     throw error;
   });
-  const db = await PGlite.create(dataDir, { extensions: { citext, pg_trgm } }).catch((error: unknown) => {
+  const db = await PGlite.create(dataDir, {
+    extensions: { citext, pg_trgm },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  }).catch((error: unknown) => {
     unlock();
     throw error;
   });
