@@ -1,11 +1,11 @@
 // The previous release of the API, built from git at test time (docs/operations.md §4): the newest
-// commit whose migrations are a strict prefix of this tree's (each of its migrations byte-identical
+// ancestor commit whose migrations are a strict prefix of this tree's (on disk) (each of its migrations byte-identical
 // here, and this tree has more). That is the code a rolling deploy of this tree still runs beside
 // the new schema. It is extracted with `git archive`, installed from pnpm's store (`--prefer-offline`:
 // the registry only for what the store lacks) and built as the API builds: the db package's
 // generate step and the API's tsup bundle, about half a minute.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -64,9 +64,20 @@ export type PreviousRelease = {
   newMigrations: string[];
 };
 
-/** The newest ancestor whose migrations are a strict prefix of HEAD's (identical files). */
+/** This tree's migrations as they are on disk (committed or not), by git blob id. */
+const migrationsHere = (): Map<string, string> => {
+  const names = readdirSync(path.join(root, MIGRATIONS), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const blobs = git("hash-object", ...names.map((name) => path.join(MIGRATIONS, name, "migration.sql")));
+
+  return new Map(names.map((name, index) => [name, blobs.split("\n")[index] ?? ""]));
+};
+
+/** The newest ancestor whose migrations are a strict prefix of this tree's (identical files). */
 export const findPreviousRelease = (): PreviousRelease => {
-  const current = migrationsAt("HEAD");
+  const current = migrationsHere();
   for (const changed of git("log", "--format=%H", "HEAD", "--", MIGRATIONS).split("\n").filter(Boolean)) {
     const parent = spawnSync("git", ["rev-parse", "--verify", "--quiet", `${changed}^`], {
       cwd: root,
