@@ -179,6 +179,75 @@ const createLoginUsers = async ({ apiUrl, databaseUrl }: BenchContext, count: nu
   });
 };
 
+/** One more API process per DATABASE_PREPARED_STATEMENTS mode (stopped when the run ends). */
+const statementApis = new Map<string, Promise<string>>();
+const statementApi = (mode: "named" | "unnamed", context: BenchContext) => {
+  const started =
+    statementApis.get(mode) ??
+    // Coalescing off: every request runs its own statements, whose preparing is what is measured.
+    context.startApi({ DATABASE_PREPARED_STATEMENTS: mode, LISTINGS_COALESCE: "off" }).then((api) => api.url);
+  statementApis.set(mode, started);
+
+  return started;
+};
+
+/**
+ * The cost of DATABASE_PREPARED_STATEMENTS=unnamed beside named (docs/operations.md §6, "Any
+ * connection pooler"): a listing read and an order placed, each on an API process of its mode
+ * (both started alike: WORKER=off, listing coalescing off), each beside the reference.
+ * `BENCH_ONLY=statements` runs these rows alone.
+ */
+const statementScenarios = (): Scenario[] =>
+  (["named", "unnamed"] as const).flatMap((mode): Scenario[] => [
+    {
+      name: `GET /listings/{id}, ${mode} statements`,
+      request: { path: "/api/v1/listings/:id" },
+      connections: [50],
+      prepare: async (context) => {
+        const [{ visibleListingIds }, apiUrl] = await Promise.all([
+          marketplace(context.databaseUrl),
+          statementApi(mode, context),
+        ]);
+
+        return {
+          path: `/api/v1/listings/${visibleListingIds[Math.floor(visibleListingIds.length / 2)]}`,
+          apiUrl,
+        };
+      },
+    },
+    {
+      name: `POST /orders (member), ${mode} statements`,
+      request: {
+        path: "/api/v1/orders",
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        uniqueHeader: "idempotency-key",
+      },
+      connections: [50],
+      prepare: async (context) => {
+        const [{ visibleListingIds }, apiUrl] = await Promise.all([
+          marketplace(context.databaseUrl),
+          statementApi(mode, context),
+        ]);
+        const itemId = await withClient(context.databaseUrl, async (client) => {
+          const { rows } = await client.query<{ id: string }>(
+            "SELECT id FROM menu_items WHERE listing_id = $1 AND active ORDER BY id LIMIT 1",
+            [visibleListingIds[0]],
+          );
+
+          return rows[0]?.id ?? "";
+        });
+        orderingMember ??= memberToken(context);
+
+        return {
+          headers: { "content-type": "application/json", authorization: `Bearer ${await orderingMember}` },
+          body: JSON.stringify({ menu_item_id: itemId, quantity: 1 }),
+          apiUrl,
+        };
+      },
+    },
+  ]);
+
 export const scenarios: Scenario[] = [
   { name: "GET /health", request: { path: "/health" }, connections: [50] },
   { name: "GET /api/v1", request: { path: "/api/v1" }, connections: [50] },
@@ -333,4 +402,5 @@ export const scenarios: Scenario[] = [
   ...variedScenarios,
   ...chatScenarios,
   ...adminScenarios,
+  ...statementScenarios(),
 ];

@@ -9,7 +9,7 @@ import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { AppError } from "@agora/domain/shared/app-error";
 import { isUuid } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/runtime/config-or-exit";
-import { migrateCommand, seedCommand, withRuntime } from "./deps";
+import { backupCommand, migrateCommand, restoreCommand, seedCommand, withRuntime } from "./deps";
 
 type Command = (args: string[]) => Promise<string>;
 
@@ -21,7 +21,11 @@ const usage = `usage: agora <verb>
   content publish --title T --body B
                           publish a curated content item; prints its id
   outbox retry [--id <eventId>]
-                          re-drive dead-lettered outbox events (all, or one); prints how many`;
+                          re-drive dead-lettered outbox events (all, or one); prints how many
+  backup <file>           write the embedded database (DATA_DIR) to <file>; stop the API first
+  restore <file> [--force]
+                          restore the embedded database from <file> into DATA_DIR; refuses a
+                          non-empty one unless --force (which keeps it aside)`;
 
 /** A failure the operator can act on: printed as one line, exit 1. */
 class CommandError extends Error {}
@@ -97,6 +101,44 @@ const outboxRetry: Command = async (args) => {
   return `outbox: ${count} dead-lettered event${count === 1 ? "" : "s"} re-driven`;
 };
 
+/** The configuration, when the database is the embedded one; PostgreSQL has its own tools. */
+const embeddedConfig = (verb: "backup" | "restore") => {
+  const config = configOrExit();
+  if (config.databaseUrl) {
+    throw new CommandError(
+      `DATABASE_URL is set: use ${verb === "backup" ? "pg_dump" : "pg_restore"} for PostgreSQL (docs/operations.md §3)`,
+    );
+  }
+
+  return config;
+};
+
+const oneFile = (args: string[], options: { force?: { type: "boolean" } } = {}) => {
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+  const [file, ...rest] = positionals;
+  if (file === undefined || rest.length > 0) {
+    throw new CommandError("expects one file name");
+  }
+
+  return { file, force: (values as { force?: boolean }).force === true };
+};
+
+const backup: Command = async (args) => {
+  const { file } = oneFile(args);
+  const { dataDir, bytes } = await backupCommand(embeddedConfig("backup"), file);
+
+  return `backup: ${dataDir} written to ${file} (${bytes} bytes)`;
+};
+
+const restore: Command = async (args) => {
+  const { file, force } = oneFile(args, { force: { type: "boolean" } });
+  const result = await restoreCommand(embeddedConfig("restore"), file, force);
+
+  return `restore: ${file} restored into ${result.dataDir} (${result.migrations} migrations recorded)${
+    result.keptAside ? `; the database it replaced is kept at ${result.keptAside}` : ""
+  }`;
+};
+
 const commands: Record<string, Command> = {
   migrate: async () => {
     const result = await migrateCommand(configOrExit());
@@ -113,6 +155,8 @@ const commands: Record<string, Command> = {
   "user create": userCreate,
   "content publish": contentPublish,
   "outbox retry": outboxRetry,
+  backup,
+  restore,
 };
 
 const describe = (error: unknown): string => {

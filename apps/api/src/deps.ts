@@ -1,6 +1,7 @@
 // The composition root: the one place that knows every adapter and wires them together.
 import { openChatFanOut } from "@agora/db/chat-fan-out";
 import { type Database, openDatabase } from "@agora/db/client";
+import { backupEmbeddedDatabase, restoreEmbeddedDatabase } from "@agora/db/embedded-backup";
 import { createListingPageCache } from "@agora/db/listing-cache";
 import { migrate, migrationLevel } from "@agora/db/migrator";
 import { openOutboxWakeup } from "@agora/db/outbox-wakeup";
@@ -351,6 +352,23 @@ export const migrateCommand = (config: Config) => withDatabase(config, (database
 
 export const seedCommand = (config: Config) =>
   withDatabase(config, (database) => seedCatalog(database.sql, uuidV7Ids));
+
+/** The embedded database's directory (`$DATA_DIR/pglite`), as the server opens it. */
+const embeddedDataDir = (config: Config) => databaseOptions(config, "agora-cli").dataDir;
+
+/** `pnpm agora backup <file>`: the embedded database to a tarball (docs/operations.md §3). */
+export const backupCommand = async (config: Config, file: string) => {
+  const dataDir = embeddedDataDir(config);
+
+  return { dataDir, ...(await backupEmbeddedDatabase(dataDir, file)) };
+};
+
+/** `pnpm agora restore <file> [--force]`: a tarball into the embedded database's directory. */
+export const restoreCommand = async (config: Config, file: string, force: boolean) => {
+  const dataDir = embeddedDataDir(config);
+
+  return { dataDir, ...(await restoreEmbeddedDatabase(file, dataDir, { force })) };
+};
 
 /** Runs `work` with the full dependencies over a short-lived database connection (CLI verbs). */
 export const withRuntime = async <T>(config: Config, work: (runtime: Runtime) => Promise<T>): Promise<T> => {

@@ -69,9 +69,13 @@ export const createHarness = async (
      * between two of the app's statements). `h.db` stays the unwrapped one.
      */
     wrapSql?: (sql: TestDatabase["db"]["sql"]) => TestDatabase["db"]["sql"];
+    /** PGlite: keep the database in this directory instead of memory (the caller removes it). */
+    pgliteDataDir?: string;
   } = {},
 ) => {
-  const target: TestDatabase = await createTestDatabase();
+  const target: TestDatabase = await createTestDatabase(
+    options.pgliteDataDir ? { pgliteDataDir: options.pgliteDataDir } : {},
+  );
   const db = target.db;
   if (options.seed ?? true) {
     await seedCatalog(target.db.sql, uuidV7Ids);

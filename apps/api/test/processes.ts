@@ -84,8 +84,14 @@ export const startProcess = (env: Record<string, string>, entry = mainJs, nodeAr
 
 export const TEST_TOKEN_SECRET = "process-test-secret-process-test-secret-0123456789";
 
-/** An active, verified member with a live session, and an access token as the API signs them. */
-export const createMember = async (client: pg.Client, secret = TEST_TOKEN_SECRET) => {
+/**
+ * An active, verified member with a live session, and an access token as the API signs them
+ * (written through a pg client, or a Database's `sql` when the API is not running on it yet).
+ */
+export const createMember = async (
+  client: { query(text: string, params: unknown[]): Promise<unknown> },
+  secret = TEST_TOKEN_SECRET,
+) => {
   const id = randomUUID();
   const sessionId = randomUUID();
   await client.query(

@@ -10,6 +10,8 @@ import { connectPostgres } from "./client/postgres";
 
 // What callers use; the rest (PoolStats, DEFAULT_DATABASE_TIMEOUTS) is in client/database.ts.
 export type { Database, DatabaseOptions, DatabaseTimeouts } from "./client/database";
+/** The embedded database's directory lock (backup and restore hold it too). */
+export { lockDataDir } from "./client/pglite-lock";
 
 /** Opens the configured database: PostgreSQL when a URL is given, embedded PGlite otherwise. */
 export const openDatabase = async (options: DatabaseOptions): Promise<Database> =>

@@ -66,14 +66,15 @@ export const createEmptyPostgresDatabase = async (): Promise<{
 
 /**
  * A fresh database for one test file: a new database on the PostgreSQL server of
- * TEST_DATABASE_URL, or an in-memory PGlite. Migrated unless `migrated: false`.
+ * TEST_DATABASE_URL, or a PGlite in memory (or in `pgliteDataDir`, which the caller removes).
+ * Migrated unless `migrated: false`.
  */
 export const createTestDatabase = async (
-  options: { migrated?: boolean; poolMax?: number } = {},
+  options: { migrated?: boolean; poolMax?: number; pgliteDataDir?: string } = {},
 ): Promise<TestDatabase> => {
   const migrated = options.migrated ?? true;
   if (!onPostgres) {
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await openDatabase({ dataDir: options.pgliteDataDir ?? "memory://" });
     if (migrated) {
       await migrate(db.sql);
     }

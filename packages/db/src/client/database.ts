@@ -15,6 +15,11 @@ export type DatabaseOptions = {
   applicationName?: string | undefined;
   /** PGlite on disk: how long to wait for another process to release the directory. */
   lockWaitMs?: number | undefined;
+  /**
+   * PGlite: a data directory tarball (`dumpDataDir`) to start from, into an empty `dataDir`
+   * (`pnpm agora restore`).
+   */
+  loadDataDir?: Blob | undefined;
   /** PostgreSQL: the bounds below (PGlite, one in-process connection, has none of them). */
   timeouts?: DatabaseTimeouts | undefined;
   /** Wraps every statement, raw and Prisma's (tracing); none = statements run as they are. */

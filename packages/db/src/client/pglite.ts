@@ -24,7 +24,17 @@ export const connectPglite = async (options: DatabaseOptions): Promise<Database>
     unlock();
     throw error;
   });
-  const db = await PGlite.create(dataDir, { extensions: { citext, pg_trgm } }).catch((error: unknown) => {
+  const db = await PGlite.create(dataDir, {
+    extensions: { citext, pg_trgm },
+    // Durability (docs/operations.md §3): PGlite starts PostgreSQL with fsync off, and over Node's
+    // file system each commit's WAL is written (to the kernel) before the commit returns, so a
+    // `kill -9` of the process loses no acknowledged write; a power loss or kernel crash may lose
+    // the last ones. That rests on synchronous_commit staying on (off, commits wait in WAL buffers
+    // that single-user PGlite never flushes on its own: the kill -9 test lost every write), so it
+    // is pinned on the command line, over postgresql.conf and ALTER SYSTEM.
+    startParams: [...PGlite.defaultStartParams, "-c", "synchronous_commit=on"],
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  }).catch((error: unknown) => {
     unlock();
     throw error;
   });
