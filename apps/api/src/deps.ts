@@ -232,6 +232,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       authRequestsPerIp: config.rateLimitAuthPerIp,
       registrationsPerEmail: config.rateLimitRegisterPerEmail,
       resetRequestsPerEmail: config.rateLimitResetPerEmail,
+      resendCooldownSeconds: config.resendCooldownSeconds,
     },
   };
 

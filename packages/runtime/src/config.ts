@@ -131,6 +131,7 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_IP: intFrom(0, 1_000_000, 100),
   RATE_LIMIT_REGISTER_PER_EMAIL: intFrom(0, 1_000_000, 5),
   RATE_LIMIT_RESET_PER_EMAIL: intFrom(0, 1_000_000, 5),
+  RESEND_COOLDOWN_SECONDS: intFrom(1, 3_600, 60),
   RATE_LIMIT_GUEST_ORDERS_PER_IP: intFrom(0, 1_000_000, 30),
   RATE_LIMIT_GUEST_ORDERS_PER_EMAIL: intFrom(0, 1_000_000, 10),
   PASSWORD_HASH_CONCURRENCY: intFrom(1, 64, 2),
@@ -274,6 +275,8 @@ export type Config = Readonly<{
   rateLimitAuthPerIp: number;
   rateLimitRegisterPerEmail: number;
   rateLimitResetPerEmail: number;
+  /** A second code resend for one address (as given, account or not) within this answers 429. */
+  resendCooldownSeconds: number;
   rateLimitGuestOrdersPerIp: number;
   rateLimitGuestOrdersPerEmail: number;
   passwordHashConcurrency: number;
@@ -534,6 +537,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     rateLimitAuthPerIp: env.RATE_LIMIT_AUTH_PER_IP,
     rateLimitRegisterPerEmail: env.RATE_LIMIT_REGISTER_PER_EMAIL,
     rateLimitResetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
+    resendCooldownSeconds: env.RESEND_COOLDOWN_SECONDS,
     rateLimitGuestOrdersPerIp: env.RATE_LIMIT_GUEST_ORDERS_PER_IP,
     rateLimitGuestOrdersPerEmail: env.RATE_LIMIT_GUEST_ORDERS_PER_EMAIL,
     passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
@@ -585,6 +589,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     rateLimitAuthPerIp: 100,
     rateLimitRegisterPerEmail: 5,
     rateLimitResetPerEmail: 5,
+    resendCooldownSeconds: 60,
     rateLimitGuestOrdersPerIp: 30,
     rateLimitGuestOrdersPerEmail: 10,
     passwordHashConcurrency: 2,

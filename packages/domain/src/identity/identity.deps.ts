@@ -24,6 +24,12 @@ export type IdentitySettings = {
   registrationsPerEmail: number;
   /** Password reset requests per email address per hour (0 = no limit). */
   resetRequestsPerEmail: number;
+  /**
+   * RESEND_COOLDOWN_SECONDS: a second resend of one purpose for one address (as given, whether or
+   * not it has an account) within this answers 429; a code mailed at sign-in or registration
+   * starts it too.
+   */
+  resendCooldownSeconds: number;
 };
 
 export type IdentityDeps = {

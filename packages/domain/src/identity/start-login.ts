@@ -1,5 +1,5 @@
 import { RateLimitedError } from "../shared/app-error";
-import { limitAuthRequestsByIp, normalizeEmail } from "./guards";
+import { limitAuthRequestsByIp, normalizeEmail, startResendCooldown } from "./guards";
 import { type IdentityDeps, identityMailDeps, LOGIN_FAILURE_LIMIT } from "./identity.deps";
 import { AccountSuspendedError, EmailNotVerifiedError, InvalidCredentialsError } from "./identity.errors";
 import { sendCode } from "./send-code";
@@ -46,4 +46,5 @@ export const startLogin = async (
     throw new AccountSuspendedError();
   }
   await sendCode(identityMailDeps(deps), user, "sign_in");
+  await startResendCooldown(deps, "sign_in", email);
 };

@@ -19,10 +19,14 @@ export const identityDescriptions = {
     "within 24 hours (over any number of codes) lock verification for the rest of those 24 hours: no " +
     "code is sent or accepted (the answer stays `invalid_code`) and the owner is told by mail.",
   authVerificationResend:
-    "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
-    "the mail sent by the outbox worker shortly after, only to an account pending verification and not " +
+    "The resend cooldown (`RESEND_COOLDOWN_SECONDS`, default 60) is kept per address as given, whether " +
+    "or not it has an account: a second resend for the same address inside it, or one right after a " +
+    "registration with that address (taken or not), answers 429 `rate_limited` with `Retry-After` (the " +
+    "seconds left). Outside it the answer is 202 whatever the account: the request is queued and the " +
+    "mail sent by the outbox worker shortly after, only to an account pending verification and not " +
     "within the cooldown of its last code (60 s for the first three codes of a day, then doubling up to " +
-    "an hour). Status and timing are the same for an unknown email, so a resend reveals nothing.",
+    "an hour). Status, body and timing are the same for an unknown email, so a resend reveals nothing. " +
+    "429 also past `RATE_LIMIT_AUTH_PER_IP` requests from the client address in 15 minutes.",
   authLogin:
     "No session is created: tokens come from `/login/verify` with the mailed 6-digit code (valid 15 " +
     "minutes, 5 tries). An unknown email and a wrong password answer the same 401 " +
@@ -39,10 +43,15 @@ export const identityDescriptions = {
     "for an account within 24 hours (over any number of codes) lock sign-in codes for the rest of those " +
     "24 hours: no code is sent (`/login` answers 429) or accepted, and the owner is told by mail.",
   authLoginCodeResend:
-    "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
-    "the mail sent by the outbox worker shortly after, only for an active account with a sign-in in " +
+    "The resend cooldown (`RESEND_COOLDOWN_SECONDS`, default 60) is kept per address as given, whether " +
+    "or not it has an account: a second resend for the same address inside it, or one right after the " +
+    "correct-password sign-in that mailed a code, answers 429 `rate_limited` with `Retry-After` (the " +
+    "seconds left). Outside it the answer is 202 whatever the account: the request is queued and the " +
+    "mail sent by the outbox worker shortly after, only for an active account with a sign-in in " +
     "progress (a live code issued after a correct password), so a resend never starts a sign-in on its " +
-    "own, and not within the cooldown of the last sign-in code. Status and timing reveal nothing.",
+    "own, and not within the cooldown of the last sign-in code. Status, body and timing are the same " +
+    "for an unknown email. 429 also past `RATE_LIMIT_AUTH_PER_IP` requests from the client address in " +
+    "15 minutes.",
   authRefresh:
     "Refresh tokens are single-use. The same token presented again within `REFRESH_REUSE_GRACE_SECONDS` " +
     "(default 10) of its rotation still gets a valid session in the same chain; later, it is treated as " +
