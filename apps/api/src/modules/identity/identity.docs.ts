@@ -61,7 +61,9 @@ export const identityDescriptions = {
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
   authMeDelete:
     "The account is marked deleted and scrubbed (email, username, name, password; both become free to " +
-    "register again); every session is revoked, so access tokens fail on the next request.",
+    "register again); every session is revoked, so access tokens fail on the next request. The last " +
+    "active administrator cannot delete their account: 409 `last_admin` (make another user an admin first; " +
+    "two administrators deleting or demoting each other at once cannot leave none).",
   authPasswordResetRequest:
     "Always 202, never revealing whether the account exists: the same work is done for any email (the " +
     "request is queued), and the outbox worker mails a code (valid 30 minutes, 5 tries) shortly after, " +
