@@ -14,6 +14,8 @@ import type {
 export type IdentitySettings = {
   /** Key of the HMAC that stores emailed codes. */
   codeKey: string;
+  /** Key of the HMAC that derives a rotated refresh token's successor (secrets.ts: successorOf). */
+  refreshKey: string;
   refreshTokenTtlSeconds: number;
   refreshReuseGraceSeconds: number;
   /** A session's absolute lifetime (SESSION_MAX_AGE_SECONDS): refreshing never extends it past this. */

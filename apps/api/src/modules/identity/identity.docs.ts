@@ -54,10 +54,12 @@ export const identityDescriptions = {
     "15 minutes.",
   authRefresh:
     "Refresh tokens are single-use. The same token presented again within `REFRESH_REUSE_GRACE_SECONDS` " +
-    "(default 10) of its rotation still gets a valid session in the same chain; later, it is treated as " +
-    "theft: the whole chain is revoked (its newest token too) and the answer is 401. A session has an " +
-    "absolute lifetime (`SESSION_MAX_AGE_SECONDS`, default 90 days from sign-in) that rotation does not " +
-    "extend: refresh tokens never outlive it, and past it the answer is 401 and the user signs in again.",
+    "(default 10) of its rotation (one app refreshing from two places at once) gets the first rotation's " +
+    "answer again: the same refresh token and access token (`expires_in` is what is left of it), so the " +
+    "session never forks. Presented later it is treated as theft: the whole chain is revoked (its newest " +
+    "token too) and the answer is 401. A session has an absolute lifetime (`SESSION_MAX_AGE_SECONDS`, " +
+    "default 90 days from sign-in) that rotation does not extend: refresh tokens never outlive it, and past " +
+    "it the answer is 401 and the user signs in again.",
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
   authMeDelete:
     "The account is marked deleted and scrubbed (email, username, name, password; both become free to " +
