@@ -234,6 +234,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       registrationsPerEmail: config.rateLimitRegisterPerEmail,
       resetRequestsPerEmail: config.rateLimitResetPerEmail,
       resendCooldownSeconds: config.resendCooldownSeconds,
+      loginFailuresPerClient: config.loginFailuresPerClient,
+      loginFailureNoticePerEmail: config.loginFailureNoticePerEmail,
     },
   };
 

@@ -32,6 +32,17 @@ export type IdentitySettings = {
    * starts it too.
    */
   resendCooldownSeconds: number;
+  /**
+   * LOGIN_FAILURES_PER_CLIENT: sign-in tries for one email from one client address (IPv6 per /64)
+   * per LOGIN_FAILURE_WINDOW_SECONDS; past it that client gets 429 for the email until the window
+   * ends. The right password clears the count.
+   */
+  loginFailuresPerClient: number;
+  /**
+   * LOGIN_FAILURE_NOTICE_PER_EMAIL: wrong passwords for one email from any client per window that
+   * mail the account's owner a notice (once per window; 0 = none). Never a refusal.
+   */
+  loginFailureNoticePerEmail: number;
 };
 
 export type IdentityDeps = {
@@ -89,8 +100,8 @@ export const CODE_POLICY = {
   failureWindowSeconds: 24 * 3600,
 } as const;
 
-/** Wrong passwords per account per window before sign-in answers 429 until the window passes. */
-export const LOGIN_FAILURE_LIMIT = { attempts: 10, windowSeconds: 15 * 60 } as const;
+/** The window of the sign-in failure counts (per email and client, and per email alone). */
+export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
 
 /** The window of RATE_LIMIT_AUTH_PER_IP. */
 export const AUTH_IP_WINDOW_SECONDS = 15 * 60;

@@ -353,6 +353,105 @@ describe("costly unauthenticated work", () => {
   });
 });
 
+describe("sign-in lockout: refused per address and client, never per address alone", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness({ config: { trustProxy: true } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const loginFrom = (ip: string, email: string, password: string) =>
+    h.post<ErrorBody>("/api/v1/auth/login", { email, password }, { headers: { "x-forwarded-for": ip } });
+  const noticesTo = (email: string) =>
+    h.mails?.sent.filter(
+      (mail) =>
+        mail.to === email && mail.subject === "Many wrong passwords were tried for your Agora account",
+    ) ?? [];
+
+  it("an attacker's 10 wrong passwords lock only the attacker's client out of the account: the owner signs in from theirs", async () => {
+    h.clock.advance(HOUR);
+    const owner = await h.createUser();
+    const attacker = "2001:db8:bad::1";
+    for (let i = 0; i < 10; i += 1) {
+      expect((await loginFrom(attacker, owner.email, `guess ${i}`)).status).toBe(401);
+    }
+    // The attacker's whole /64 is refused, even with the right password.
+    for (const ip of [attacker, "2001:db8:bad::2"]) {
+      const refused = await loginFrom(ip, owner.email, owner.password);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe("rate_limited");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(800);
+    }
+    const own = await loginFrom("203.0.113.50", owner.email, owner.password);
+    expect(own.status).toBe(202);
+    const session = await h.post("/api/v1/auth/login/verify", {
+      email: owner.email,
+      code: h.lastCode(owner.email),
+    });
+    expect(session.status).toBe(200);
+  });
+
+  it("guessing from many clients never refuses the owner; the 20th wrong password mails the owner one notice", async () => {
+    h.clock.advance(HOUR);
+    const owner = await h.createUser();
+    for (let i = 0; i < 25; i += 1) {
+      expect((await loginFrom(`198.51.100.${i + 1}`, owner.email, `guess ${i}`)).status).toBe(401);
+    }
+    expect((await loginFrom("203.0.113.51", owner.email, owner.password)).status).toBe(202);
+    while ((await h.runOutboxOnce()).claimed > 0) {
+      // deliver the notice
+    }
+    const notices = noticesTo(owner.email);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.text).toContain("20 wrong passwords");
+    expect(notices[0]?.text).not.toMatch(/guess \d/);
+  });
+
+  it("answers an unknown address exactly like an account: 401 to each guess, 429 to the 11th from one client, and the same one event at 20", async () => {
+    h.clock.advance(HOUR);
+    const owner = await h.createUser();
+    const answers: Record<string, number[]> = {};
+    for (const email of [owner.email, `nobody-${owner.username}@example.com`]) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 19; i += 1) {
+        statuses.push((await loginFrom(`192.0.2.${i + 1}`, email, `guess ${i}`)).status);
+      }
+      for (let i = 0; i < 11; i += 1) {
+        statuses.push((await loginFrom("192.0.2.200", email, `more ${i}`)).status);
+      }
+      answers[email] = statuses;
+    }
+    const expected = [...Array<number>(29).fill(401), 429];
+    expect(answers[owner.email]).toEqual(expected);
+    expect(answers[`nobody-${owner.username}@example.com`]).toEqual(expected);
+    const { rows } = await h.db.sql.query<{ user_id: string | null }>(
+      `SELECT payload->>'user_id' AS user_id FROM outbox_events
+        WHERE kind = 'identity.login_failures' AND processed_at IS NULL ORDER BY created_at, id`,
+    );
+    expect(rows).toEqual([{ user_id: owner.id }, { user_id: null }]);
+    while ((await h.runOutboxOnce()).claimed > 0) {
+      // only the account's owner is mailed
+    }
+    expect(noticesTo(owner.email)).toHaveLength(1);
+  });
+
+  it("the right password clears only its own client's count", async () => {
+    h.clock.advance(HOUR);
+    const owner = await h.createUser();
+    for (let i = 0; i < 9; i += 1) {
+      expect((await loginFrom("192.0.2.77", owner.email, `typo ${i}`)).status).toBe(401);
+    }
+    expect((await loginFrom("192.0.2.77", owner.email, owner.password)).status).toBe(202);
+    for (let i = 0; i < 10; i += 1) {
+      expect((await loginFrom("192.0.2.77", owner.email, `typo again ${i}`)).status).toBe(401);
+    }
+    expect((await loginFrom("192.0.2.77", owner.email, "one more")).status).toBe(429);
+  });
+});
+
 describe("sign-in failures in parallel", () => {
   let h: Harness;
 

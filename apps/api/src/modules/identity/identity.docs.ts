@@ -35,8 +35,12 @@ export const identityDescriptions = {
     "client waits: 503 `email_unavailable` when it cannot be sent (no code kept). 429 `rate_limited` " +
     "(with `Retry-After`) within the cooldown of the last sign-in code (60 s for the first three codes " +
     "of a day, then doubling up to an hour), while sign-in codes are locked after 20 wrong ones in 24 " +
-    "hours, after 10 sign-in tries for the account in 15 minutes (every try counts; the right password " +
-    "clears the count), or past `RATE_LIMIT_AUTH_PER_IP` requests from the address in 15 minutes. 503 " +
+    "hours, after `LOGIN_FAILURES_PER_CLIENT` (default 10) sign-in tries for the email from the client's " +
+    "address (IPv6 per /64) in 15 minutes (every try counts; the right password clears that client's " +
+    "count; other clients, the owner's included, are not refused), or past `RATE_LIMIT_AUTH_PER_IP` " +
+    "requests from the address in 15 minutes. `LOGIN_FAILURE_NOTICE_PER_EMAIL` (default 20) wrong " +
+    "passwords for an account from any clients in 15 minutes mail its owner a notice; they refuse " +
+    "nothing, and an unknown email is counted alike. 503 " +
     "`service_unavailable` (with `Retry-After`) when every password-hashing slot is busy.",
   authLoginVerify:
     "The code works once; a wrong, expired or spent code is 401 `invalid_code`. 20 wrong sign-in codes " +

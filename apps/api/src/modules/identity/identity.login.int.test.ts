@@ -113,7 +113,7 @@ describe("sign-in by password and emailed code", () => {
       expect((await startLogin(user)).status).toBe(202);
     });
 
-    it("answers 429 after 10 wrong passwords for the account, and lets the owner in after the window", async () => {
+    it("answers 429 to the client that tried 10 wrong passwords for the account, even with the right one, until the window ends", async () => {
       const user = await h.createUser();
       for (let i = 0; i < 10; i += 1) {
         expect((await startLogin({ email: user.email, password: `wrong ${i}` })).status).toBe(401);
