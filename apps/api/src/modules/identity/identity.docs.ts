@@ -43,7 +43,9 @@ export const identityDescriptions = {
     "nothing, and an unknown email is counted alike. 503 " +
     "`service_unavailable` (with `Retry-After`) when every password-hashing slot is busy.",
   authLoginVerify:
-    "The code works once; a wrong, expired or spent code is 401 `invalid_code`. 20 wrong sign-in codes " +
+    "The code works once; a wrong, expired or spent code is 401 `invalid_code`, and an unknown email or " +
+    "an account that is not active answers the same 401 after the same work (same status, body and " +
+    "timing). 20 wrong sign-in codes " +
     "for an account within 24 hours (over any number of codes) lock sign-in codes for the rest of those " +
     "24 hours: no code is sent (`/login` answers 429) or accepted, and the owner is told by mail.",
   authLoginCodeResend:
