@@ -252,6 +252,56 @@ describe("account enumeration", () => {
     );
   });
 
+  it("answers both resends for an account and for an unknown email within 10% in median time, and alike inside the cooldown", async () => {
+    for (const path of ["/api/v1/auth/verification/resend", "/api/v1/auth/login/otp/resend"]) {
+      const runs: { known: number; unknown: number }[] = [];
+      for (let round = 0; round < 3; round += 1) {
+        const users = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            h.createUser(
+              i % 2 === 0 && path.includes("verification") ? { status: "pending_verification" } : {},
+            ),
+          ),
+        );
+        const known: number[] = [];
+        const unknown: number[] = [];
+        const time = async (email: string, status: number) => {
+          const started = performance.now();
+          const res = await h.post(path, { email });
+          const elapsed = performance.now() - started;
+          expect(res.status).toBe(status);
+
+          return elapsed;
+        };
+        for (const [index, user] of users.entries()) {
+          const nobody = `nobody-resend-${path.length}-${round}-${index}@example.com`;
+          // The second request for an address falls inside its cooldown: 429 for both alike.
+          for (const status of [202, 429]) {
+            if (index % 2 === 0) {
+              known.push(await time(user.email, status));
+              unknown.push(await time(nobody, status));
+            } else {
+              unknown.push(await time(nobody, status));
+              known.push(await time(user.email, status));
+            }
+          }
+        }
+        const run = { known: median(known), unknown: median(unknown) };
+        runs.push(run);
+        if (Math.abs(run.known - run.unknown) < 0.1 * Math.max(run.known, run.unknown)) {
+          break;
+        }
+      }
+      const last = runs.at(-1) ?? { known: 0, unknown: 1 };
+      expect(Math.abs(last.known - last.unknown), `${path} ${JSON.stringify(runs)}`).toBeLessThan(
+        0.1 * Math.max(last.known, last.unknown),
+      );
+    }
+    while ((await h.runOutboxOnce()).claimed > 0) {
+      // deliver what the resends queued, so later tests start from an empty outbox
+    }
+  });
+
   it("writes the same one outbox event for an account and for an unknown email, and mails only the account", async () => {
     const user = await h.createUser();
     while ((await h.runOutboxOnce()).claimed > 0) {
