@@ -36,7 +36,7 @@ export const addRefreshToken = async (
  * The response of a sign-in or refresh: an access token for `sessionId` issued at `issuedAt`, and
  * the refresh token. `now` is later than `issuedAt` only for a replayed rotation, which gets the
  * first answer's access token again (same claims and times, so the same signed token); its
- * `expiresIn` is what is left of it.
+ * `expiresIn` is what is left of it (a new one if none is left).
  */
 export const presentSession = async (
   { accessTokens }: Pick<IdentityDeps, "accessTokens">,
@@ -46,9 +46,15 @@ export const presentSession = async (
   issuedAt: Date,
   now: Date = issuedAt,
 ): Promise<IssuedSession> => {
-  const access = await accessTokens.issue({ userId: user.id, role: user.role, sessionId }, issuedAt);
-  const issuedSeconds = Math.floor(issuedAt.getTime() / 1000);
-  const spent = Math.max(0, Math.floor(now.getTime() / 1000) - issuedSeconds);
+  const claims = { userId: user.id, role: user.role, sessionId };
+  const spent = Math.max(0, Math.floor(now.getTime() / 1000) - Math.floor(issuedAt.getTime() / 1000));
+  const access = await accessTokens.issue(claims, issuedAt);
+  if (spent >= access.expiresIn) {
+    // The first answer's access token has expired already (a grace longer than its lifetime): a fresh one.
+    const fresh = await accessTokens.issue(claims, now);
 
-  return { accessToken: access.token, refreshToken, expiresIn: Math.max(1, access.expiresIn - spent), user };
+    return { accessToken: fresh.token, refreshToken, expiresIn: fresh.expiresIn, user };
+  }
+
+  return { accessToken: access.token, refreshToken, expiresIn: access.expiresIn - spent, user };
 };

@@ -293,3 +293,37 @@ describe("sessions: refresh, logout and the current user", () => {
     });
   });
 });
+
+describe("a reuse grace longer than the access token's life", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness({ config: { accessTokenTtlSeconds: 30, refreshReuseGraceSeconds: 60 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("gives a replay inside the grace the same refresh token and an access token that still works", async () => {
+    const s = await h.signIn();
+    const refresh = (token: string) =>
+      h.post<SessionBody & { data: { expires_in: number } }>("/api/v1/auth/refresh", {
+        refresh_token: token,
+      });
+    const first = await refresh(s.refreshToken);
+    h.clock.advance(20_000);
+    const early = await refresh(s.refreshToken);
+    expect(early.body.data).toMatchObject({
+      refresh_token: first.body.data.refresh_token,
+      access_token: first.body.data.access_token,
+      expires_in: 10,
+    });
+    h.clock.advance(25_000);
+    const late = await refresh(s.refreshToken);
+    expect(late.status).toBe(200);
+    expect(late.body.data.refresh_token).toBe(first.body.data.refresh_token);
+    expect(late.body.data.access_token).not.toBe(first.body.data.access_token);
+    expect(late.body.data.expires_in).toBe(30);
+    expect((await h.get("/api/v1/auth/me", { token: late.body.data.access_token })).status).toBe(200);
+  });
+});
