@@ -14,7 +14,7 @@ import type { ChatDeps } from "@agora/domain/chat/chat.deps";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
-import { codeKeyFor } from "@agora/domain/identity/secrets";
+import { codeKeyFor, refreshKeyFor } from "@agora/domain/identity/secrets";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
@@ -227,12 +227,16 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     accessTokens: createJwtAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds),
     settings: {
       codeKey,
+      refreshKey: refreshKeyFor(config.tokenSecret),
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
       refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
       sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
       authRequestsPerIp: config.rateLimitAuthPerIp,
       registrationsPerEmail: config.rateLimitRegisterPerEmail,
       resetRequestsPerEmail: config.rateLimitResetPerEmail,
+      resendCooldownSeconds: config.resendCooldownSeconds,
+      loginFailuresPerClient: config.loginFailuresPerClient,
+      loginFailureNoticePerEmail: config.loginFailureNoticePerEmail,
     },
   };
 

@@ -70,7 +70,7 @@ export const communityAdminOperations = defineOperations({
     params: idParamSchema,
     body: moderateRequestSchema,
     responses: { 200: { description: "The closed report.", data: moderatedReportSchema } },
-    errors: decisionErrors,
+    errors: [...decisionErrors, "last_admin"],
   },
   adminReportsStatusUpdate: {
     method: "POST",

@@ -252,7 +252,7 @@ export const identityOperations = defineOperations({
     tags,
     summary: "Delete the account",
     responses: { 200: { description: "Deleted.", data: deletedAccountSchema } },
-    errors: ["unauthorized"],
+    errors: ["unauthorized", "last_admin"],
     session: "close",
   },
   authPasswordResetRequest: {

@@ -5,6 +5,7 @@ import { messageSent } from "./chat/events/message-sent";
 import { reportClosed } from "./community/events/report-closed";
 import { codeRequested } from "./identity/events/code-requested";
 import { codesLocked } from "./identity/events/codes-locked";
+import { loginFailures } from "./identity/events/login-failures";
 import type { IdentityMailDeps } from "./identity/identity.deps";
 import { meetingEnded } from "./lifestyle/events/meeting-ended";
 import { participantLeft } from "./lifestyle/events/participant-left";
@@ -37,6 +38,7 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   messageSent,
   codeRequested,
   codesLocked,
+  loginFailures,
   meetingEnded,
   participantLeft,
 ];

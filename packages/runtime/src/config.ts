@@ -131,6 +131,9 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_IP: intFrom(0, 1_000_000, 100),
   RATE_LIMIT_REGISTER_PER_EMAIL: intFrom(0, 1_000_000, 5),
   RATE_LIMIT_RESET_PER_EMAIL: intFrom(0, 1_000_000, 5),
+  RESEND_COOLDOWN_SECONDS: intFrom(1, 3_600, 60),
+  LOGIN_FAILURES_PER_CLIENT: intFrom(1, 1_000, 10),
+  LOGIN_FAILURE_NOTICE_PER_EMAIL: intFrom(0, 1_000_000, 20),
   RATE_LIMIT_GUEST_ORDERS_PER_IP: intFrom(0, 1_000_000, 30),
   RATE_LIMIT_GUEST_ORDERS_PER_EMAIL: intFrom(0, 1_000_000, 10),
   PASSWORD_HASH_CONCURRENCY: intFrom(1, 64, 2),
@@ -274,6 +277,12 @@ export type Config = Readonly<{
   rateLimitAuthPerIp: number;
   rateLimitRegisterPerEmail: number;
   rateLimitResetPerEmail: number;
+  /** A second code resend for one address (as given, account or not) within this answers 429. */
+  resendCooldownSeconds: number;
+  /** Sign-in tries per email from one client address (IPv6 /64) per 15 minutes, then 429. */
+  loginFailuresPerClient: number;
+  /** Wrong passwords per email from all clients per 15 minutes that mail the owner a notice (0 = none). */
+  loginFailureNoticePerEmail: number;
   rateLimitGuestOrdersPerIp: number;
   rateLimitGuestOrdersPerEmail: number;
   passwordHashConcurrency: number;
@@ -534,6 +543,9 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     rateLimitAuthPerIp: env.RATE_LIMIT_AUTH_PER_IP,
     rateLimitRegisterPerEmail: env.RATE_LIMIT_REGISTER_PER_EMAIL,
     rateLimitResetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
+    resendCooldownSeconds: env.RESEND_COOLDOWN_SECONDS,
+    loginFailuresPerClient: env.LOGIN_FAILURES_PER_CLIENT,
+    loginFailureNoticePerEmail: env.LOGIN_FAILURE_NOTICE_PER_EMAIL,
     rateLimitGuestOrdersPerIp: env.RATE_LIMIT_GUEST_ORDERS_PER_IP,
     rateLimitGuestOrdersPerEmail: env.RATE_LIMIT_GUEST_ORDERS_PER_EMAIL,
     passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
@@ -585,6 +597,9 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     rateLimitAuthPerIp: 100,
     rateLimitRegisterPerEmail: 5,
     rateLimitResetPerEmail: 5,
+    resendCooldownSeconds: 60,
+    loginFailuresPerClient: 10,
+    loginFailureNoticePerEmail: 20,
     rateLimitGuestOrdersPerIp: 30,
     rateLimitGuestOrdersPerEmail: 10,
     passwordHashConcurrency: 2,

@@ -1,3 +1,4 @@
+import { keepAnActiveAdmin } from "../identity/change-user-role";
 import { requireRole } from "../identity/identity.policy";
 import type { Actor } from "../shared/actor";
 import { AppError, NotFoundError } from "../shared/app-error";
@@ -11,7 +12,8 @@ import { isReportOpen, MODERATOR_ROLES, moderationOutcome, suspensionApplies } f
  * applied (hide or restore the moment; suspend its author, revoking every session), the report is
  * resolved (dismissed for `none`), each decision is audited, and the reporter is told the outcome
  * through an inbox notification (moderation.policy.ts: moderationOutcome). A report already closed
- * is 422 invalid_transition.
+ * is 422 invalid_transition. Suspending the last active administrator is 409 last_admin, and then
+ * nothing of the decision is kept (the report stays open).
  */
 export const moderateReport = async (
   { uow, clock }: Pick<CommunityDeps, "uow" | "clock">,
@@ -49,6 +51,7 @@ export const moderateReport = async (
     if (outcome.suspendAuthor) {
       const author = await tx.users.findById(report.momentAuthorId);
       if (author && suspensionApplies(author.status)) {
+        await keepAnActiveAdmin(tx, author.id);
         await tx.users.setStatus(author.id, "suspended", now);
         await tx.sessions.revokeAllForUser(author.id, "account_suspended", now);
         await tx.audit.record(

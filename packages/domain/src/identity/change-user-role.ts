@@ -19,9 +19,14 @@ export const findAdministrableUser = async (tx: IdentityRepositories, userId: st
 /**
  * Refuses (409 last_admin) a change that takes `userId` out of the active administrators when it
  * is the last one. The active administrators' rows are locked first, so two such changes in
- * parallel (two admins demoting each other) serialize: the second sees the first's result.
+ * parallel (two admins demoting, suspending or deleting each other or themselves) serialize: the
+ * second sees the first's result. Every path that ends an admin's activity calls it inside its
+ * transaction: the role and status routes, moderation's `suspend_user`, and deleting one's account.
  */
-export const keepAnActiveAdmin = async (tx: IdentityRepositories, userId: string): Promise<void> => {
+export const keepAnActiveAdmin = async (
+  tx: Pick<IdentityRepositories, "users">,
+  userId: string,
+): Promise<void> => {
   const admins = await tx.users.lockActiveAdmins();
   if (admins.includes(userId.toLowerCase()) && admins.length <= 1) {
     throw new LastAdminError();

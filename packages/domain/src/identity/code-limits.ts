@@ -82,10 +82,23 @@ export const recordCodeSent = async (
  */
 export const attemptCode = async (
   tx: IdentityRepositories,
-  input: { userId: string; purpose: CodePurpose; codeHash: string; now: Date },
+  input: {
+    userId: string;
+    purpose: CodePurpose;
+    codeHash: string;
+    now: Date;
+    /**
+     * Counted when no live code met the try (an unknown address, or no code pending): the same
+     * one counter write a wrong code costs, so both paths take the same time. It limits nothing.
+     */
+    unmatchedKey?: string;
+  },
 ): Promise<"accepted" | "rejected" | "none"> => {
   const { userId, purpose, codeHash, now } = input;
   const outcome = await tx.codes.attempt(userId, purpose, codeHash, now, CODE_POLICY.maxAttempts);
+  if (outcome === "none" && input.unmatchedKey) {
+    await tx.rateLimits.hit(input.unmatchedKey, Number.MAX_SAFE_INTEGER, CODE_WINDOW_SECONDS, now);
+  }
   if (outcome !== "rejected") {
     return outcome;
   }

@@ -19,12 +19,19 @@ export const confirmPasswordReset = async (
 ): Promise<void> => {
   await limitAuthRequestsByIp(deps, input.clientIp);
   const { repos, uow, clock, passwords, settings } = deps;
-  const user = await repos.users.findByEmail(normalizeEmail(input.email));
+  const email = normalizeEmail(input.email);
+  const user = await repos.users.findByEmail(email);
   const userId = user?.status === "active" ? user.id : NO_ACCOUNT;
   const now = clock.now();
   const codeHash = hashCode(settings.codeKey, userId, "reset", input.code);
   const accepted = await uow.run(async (tx) => {
-    const attempt = await attemptCode(tx, { userId, purpose: "reset", codeHash, now });
+    const attempt = await attemptCode(tx, {
+      userId,
+      purpose: "reset",
+      codeHash,
+      now,
+      unmatchedKey: `codes:unmatched:reset:${email}`,
+    });
     if (attempt !== "accepted") {
       return false;
     }

@@ -1,10 +1,12 @@
 import type { Actor } from "../shared/actor";
+import { keepAnActiveAdmin } from "./change-user-role";
 import type { IdentityDeps } from "./identity.deps";
 
 /**
  * Deletes the caller's account: it is marked deleted and scrubbed of what identified it (email,
  * username, name, password; the email and username become free again), every session is revoked,
- * so its access tokens fail on the next request, and the deletion is audited.
+ * so its access tokens fail on the next request, and the deletion is audited. The last active
+ * administrator cannot delete their account (409 last_admin; make another user an admin first).
  */
 export const deleteMe = async (
   { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
@@ -12,6 +14,7 @@ export const deleteMe = async (
 ): Promise<void> => {
   const now = clock.now();
   await uow.run(async (tx) => {
+    await keepAnActiveAdmin(tx, actor.userId);
     await tx.users.markDeleted(actor.userId, now);
     await tx.sessions.revokeAllForUser(actor.userId, "account_deleted", now);
     await tx.audit.record(

@@ -14,6 +14,8 @@ import type {
 export type IdentitySettings = {
   /** Key of the HMAC that stores emailed codes. */
   codeKey: string;
+  /** Key of the HMAC that derives a rotated refresh token's successor (secrets.ts: successorOf). */
+  refreshKey: string;
   refreshTokenTtlSeconds: number;
   refreshReuseGraceSeconds: number;
   /** A session's absolute lifetime (SESSION_MAX_AGE_SECONDS): refreshing never extends it past this. */
@@ -24,6 +26,23 @@ export type IdentitySettings = {
   registrationsPerEmail: number;
   /** Password reset requests per email address per hour (0 = no limit). */
   resetRequestsPerEmail: number;
+  /**
+   * RESEND_COOLDOWN_SECONDS: a second resend of one purpose for one address (as given, whether or
+   * not it has an account) within this answers 429; a code mailed at sign-in or registration
+   * starts it too.
+   */
+  resendCooldownSeconds: number;
+  /**
+   * LOGIN_FAILURES_PER_CLIENT: sign-in tries for one email from one client address (IPv6 per /64)
+   * per LOGIN_FAILURE_WINDOW_SECONDS; past it that client gets 429 for the email until the window
+   * ends. The right password clears the count.
+   */
+  loginFailuresPerClient: number;
+  /**
+   * LOGIN_FAILURE_NOTICE_PER_EMAIL: wrong passwords for one email from any client per window that
+   * mail the account's owner a notice (once per window; 0 = none). Never a refusal.
+   */
+  loginFailureNoticePerEmail: number;
 };
 
 export type IdentityDeps = {
@@ -81,8 +100,8 @@ export const CODE_POLICY = {
   failureWindowSeconds: 24 * 3600,
 } as const;
 
-/** Wrong passwords per account per window before sign-in answers 429 until the window passes. */
-export const LOGIN_FAILURE_LIMIT = { attempts: 10, windowSeconds: 15 * 60 } as const;
+/** The window of the sign-in failure counts (per email and client, and per email alone). */
+export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
 
 /** The window of RATE_LIMIT_AUTH_PER_IP. */
 export const AUTH_IP_WINDOW_SECONDS = 15 * 60;

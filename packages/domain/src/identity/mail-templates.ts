@@ -106,3 +106,15 @@ export const registrationAttemptMail = (input: { to: string; name: string }): Ou
       "If it was you, sign in instead, or reset your password if you forgot it (an account that was never verified can ask for a new verification code). If it was not you, you can ignore this mail.",
     ],
   });
+
+/** To the owner of an account many wrong passwords were tried for, from any number of clients. */
+export const loginFailuresMail = (input: { to: string; name: string; failures: number }): OutgoingMail =>
+  noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "Many wrong passwords were tried for your Agora account",
+    paragraphs: [
+      `${input.failures} wrong passwords were tried for your account in the last 15 minutes. Your account is not locked: you can still sign in with your password and the code we mail you.`,
+      "If this was not you, someone may be guessing your password; choose a long password that you use nowhere else, and reset it if you think it is known.",
+    ],
+  });

@@ -2,14 +2,16 @@ import type { IdentityDeps } from "./identity.deps";
 import { InvalidRefreshTokenError } from "./identity.errors";
 import type { IssuedSession, User } from "./identity.types";
 import { addRefreshToken, presentSession, sessionEndsAt } from "./issue-session";
-import { hashToken } from "./secrets";
+import { hashToken, successorOf } from "./secrets";
 
 /**
  * Rotates a refresh token. The token row is locked for the transaction, so parallel refreshes
  * with one token serialize:
- * - unused: it is marked rotated and a new token joins the session;
- * - rotated within the reuse grace (one app refreshing from two places): another new token joins
- *   the same session, nothing is revoked;
+ * - unused: it is marked rotated and its successor joins the session. The successor is derived
+ *   from the token under a server key (secrets.ts: successorOf), so it never has to be stored;
+ * - rotated within the reuse grace (one app refreshing from two places at once): the answer is the
+ *   first rotation's, the same successor and the same access token (issued at the rotation's
+ *   time), so the session never forks into two branches; nothing is written or revoked;
  * - rotated earlier: a theft signal, the whole session is revoked (its newest token too) and the
  *   answer is 401 invalid_refresh_token.
  * A session older than its absolute lifetime (SESSION_MAX_AGE_SECONDS from sign-in) is over
@@ -22,7 +24,7 @@ export const refreshSession = async (
   const { uow, clock, settings } = deps;
   const now = clock.now();
   const outcome = await uow.run(
-    async (tx): Promise<{ user: User; sessionId: string; refreshToken: string } | null> => {
+    async (tx): Promise<{ user: User; sessionId: string; refreshToken: string; issuedAt: Date } | null> => {
       const token = await tx.sessions.findRefreshTokenForUpdate(hashToken(input.refreshToken));
       if (!token || token.sessionRevokedAt || token.expiresAt <= now) {
         return null;
@@ -36,26 +38,31 @@ export const refreshSession = async (
       if (user?.status !== "active") {
         return null;
       }
-      if (token.rotatedAt === null) {
-        await tx.sessions.markRotated(token.id, now);
-      } else if (now.getTime() - token.rotatedAt.getTime() > settings.refreshReuseGraceSeconds * 1000) {
-        await tx.sessions.revoke(token.sessionId, "refresh_token_reused", now);
+      const successor = successorOf(settings.refreshKey, input.refreshToken);
+      if (token.rotatedAt !== null) {
+        if (now.getTime() - token.rotatedAt.getTime() > settings.refreshReuseGraceSeconds * 1000) {
+          await tx.sessions.revoke(token.sessionId, "refresh_token_reused", now);
 
-        return null;
+          return null;
+        }
+
+        return { user, sessionId: token.sessionId, refreshToken: successor, issuedAt: token.rotatedAt };
       }
-      const refreshToken = await addRefreshToken(
+      await tx.sessions.markRotated(token.id, now);
+      await addRefreshToken(
         deps,
         tx,
         { id: token.sessionId, createdAt: token.sessionCreatedAt },
         now,
+        successor,
       );
 
-      return { user, sessionId: token.sessionId, refreshToken };
+      return { user, sessionId: token.sessionId, refreshToken: successor, issuedAt: now };
     },
   );
   if (!outcome) {
     throw new InvalidRefreshTokenError();
   }
 
-  return presentSession(deps, outcome.user, outcome.sessionId, outcome.refreshToken, now);
+  return presentSession(deps, outcome.user, outcome.sessionId, outcome.refreshToken, outcome.issuedAt, now);
 };

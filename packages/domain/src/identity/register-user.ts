@@ -1,4 +1,4 @@
-import { limitAuthRequestsByIp, limitRequestsByEmail, normalizeEmail } from "./guards";
+import { limitAuthRequestsByIp, limitRequestsByEmail, normalizeEmail, startResendCooldown } from "./guards";
 import { type IdentityDeps, identityMailDeps } from "./identity.deps";
 import { UsernameTakenError } from "./identity.errors";
 import { registrationAttemptMail } from "./mail-templates";
@@ -48,6 +48,7 @@ export const registerUser = async (
         registrationAttemptMail({ to: owner.email, name: owner.displayName || owner.username }),
       );
     }
+    await startResendCooldown(deps, "verification", user.email);
 
     return { userId: user.id };
   }
@@ -57,6 +58,8 @@ export const registerUser = async (
     await repos.users.deletePending(user.id);
     throw error;
   }
+  // Both 201 paths start the address's resend cooldown alike.
+  await startResendCooldown(deps, "verification", user.email);
 
   return { userId: user.id };
 };

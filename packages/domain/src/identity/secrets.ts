@@ -19,3 +19,14 @@ export const generateRefreshToken = (): string => randomBytes(32).toString("base
 
 /** Refresh tokens carry 256 bits of entropy, so an unsalted SHA-256 is enough to store them. */
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
+
+/** The HMAC key that derives a refresh token's successor, from the server secret (TOKEN_SECRET). */
+export const refreshKeyFor = (serverSecret: string): string => `${serverSecret}:refresh-successor`;
+
+/**
+ * The refresh token that rotating `parent` issues: derived from it under the server key, so a
+ * replay of `parent` inside the reuse grace gets the very token the first rotation issued (no
+ * second branch of the session), and nobody without the key can compute it. 256 bits, URL-safe.
+ */
+export const successorOf = (key: string, parent: string): string =>
+  createHmac("sha256", key).update(`refresh-successor:${parent}`).digest("base64url");

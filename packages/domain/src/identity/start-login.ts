@@ -1,29 +1,63 @@
 import { RateLimitedError } from "../shared/app-error";
-import { limitAuthRequestsByIp, normalizeEmail } from "./guards";
-import { type IdentityDeps, identityMailDeps, LOGIN_FAILURE_LIMIT } from "./identity.deps";
+import { addressBucket } from "../shared/rate-limit";
+import { loginFailures } from "./events/login-failures";
+import { limitAuthRequestsByIp, normalizeEmail, startResendCooldown } from "./guards";
+import { type IdentityDeps, identityMailDeps, LOGIN_FAILURE_WINDOW_SECONDS } from "./identity.deps";
 import { AccountSuspendedError, EmailNotVerifiedError, InvalidCredentialsError } from "./identity.errors";
+import type { User } from "./identity.types";
 import { sendCode } from "./send-code";
+
+/**
+ * Counts a wrong password for the address from any client: the try that reaches
+ * LOGIN_FAILURE_NOTICE_PER_EMAIL in the window queues one notice to the owner. It never refuses,
+ * so guessing from many clients cannot lock the owner out; the same write happens for an unknown
+ * address (with no account id), so neither the answer nor its timing tells them apart.
+ */
+const countWrongPassword = async (deps: IdentityDeps, email: string, user: User | null): Promise<void> => {
+  const { repos, clock, settings } = deps;
+  if (settings.loginFailureNoticePerEmail <= 0) {
+    return;
+  }
+  const now = clock.now();
+  const wrong = await repos.rateLimits.hit(
+    `login:wrong:${email}`,
+    settings.loginFailureNoticePerEmail,
+    LOGIN_FAILURE_WINDOW_SECONDS,
+    now,
+  );
+  if (wrong.hits === settings.loginFailureNoticePerEmail) {
+    const userId = user && user.status !== "deleted" ? user.id : null;
+    await repos.outbox.append(
+      loginFailures.event(userId ?? "none", { user_id: userId, failures: wrong.hits }),
+      now,
+    );
+  }
+};
 
 /**
  * Checks email and password, then mails a sign-in code; no session is created here. An unknown
  * email and a wrong password take the same time (a dummy hash is verified) and answer the same
- * 401. Every try is counted per account before the password is checked (one atomic increment, so
- * parallel guesses cannot all slip under the limit); past the limit the account answers 429 until
- * the window ends, so guessing stops without locking the owner out for good. The right password
- * clears the count.
+ * 401.
+ *
+ * Guessing is refused per (address, client): every try is counted per email and client address
+ * (IPv6 per /64) before the password is checked (one atomic increment, so parallel guesses cannot
+ * all slip under the limit); past LOGIN_FAILURES_PER_CLIENT that client answers 429 for the email
+ * until the window ends, and the right password clears its count. Per address alone nothing is
+ * refused, so the owner's right password from a client that has not been guessing always passes
+ * (it still needs the mailed code); many wrong passwords from anywhere mail the owner a notice.
  */
 export const startLogin = async (
   deps: IdentityDeps,
   input: { email: string; password: string; clientIp: string },
 ) => {
   await limitAuthRequestsByIp(deps, input.clientIp);
-  const { repos, clock, passwords } = deps;
+  const { repos, clock, passwords, settings } = deps;
   const email = normalizeEmail(input.email);
-  const failureKey = `login:failures:${email}`;
+  const clientKey = `login:failures:${email}:${addressBucket(input.clientIp)}`;
   const tries = await repos.rateLimits.hit(
-    failureKey,
-    LOGIN_FAILURE_LIMIT.attempts,
-    LOGIN_FAILURE_LIMIT.windowSeconds,
+    clientKey,
+    settings.loginFailuresPerClient,
+    LOGIN_FAILURE_WINDOW_SECONDS,
     clock.now(),
   );
   if (!tries.allowed) {
@@ -36,9 +70,10 @@ export const startLogin = async (
       ? await passwords.verify(user.passwordHash, input.password)
       : await passwords.verifyDummy(input.password);
   if (!user || !passwordMatches) {
+    await countWrongPassword(deps, email, user);
     throw new InvalidCredentialsError();
   }
-  await repos.rateLimits.reset(failureKey);
+  await repos.rateLimits.reset(clientKey);
   if (user.status === "pending_verification") {
     throw new EmailNotVerifiedError();
   }
@@ -46,4 +81,5 @@ export const startLogin = async (
     throw new AccountSuspendedError();
   }
   await sendCode(identityMailDeps(deps), user, "sign_in");
+  await startResendCooldown(deps, "sign_in", email);
 };

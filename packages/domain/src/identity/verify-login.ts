@@ -6,10 +6,17 @@ import type { IssuedSession } from "./identity.types";
 import { addRefreshToken, presentSession } from "./issue-session";
 import { hashCode } from "./secrets";
 
+/** Stands in for the account of an unknown or inactive address, so both paths run the same statements. */
+const NO_ACCOUNT = "00000000-0000-0000-0000-000000000000";
+
 /**
  * Consumes the sign-in code and opens a session: the only place tokens are issued from a login.
  * The code is spent atomically, so two parallel requests with it get one session (the other 401).
  * A wrong code counts towards the account's daily cap of wrong sign-in codes.
+ *
+ * An unknown address, or an account that is not active, does the same work as an active account
+ * with a wrong code: the code's HMAC, one transaction with the code check (against no row) and one
+ * counter write, so neither the answer (401 invalid_code) nor its timing tells them apart.
  */
 export const verifyLogin = async (
   deps: IdentityDeps,
@@ -17,26 +24,32 @@ export const verifyLogin = async (
 ): Promise<IssuedSession> => {
   await limitAuthRequestsByIp(deps, input.clientIp);
   const { repos, uow, clock, ids, settings } = deps;
-  const user = await repos.users.findByEmail(normalizeEmail(input.email));
-  if (user?.status !== "active") {
-    throw new InvalidCodeError(401);
-  }
+  const email = normalizeEmail(input.email);
+  const found = await repos.users.findByEmail(email);
+  const user = found?.status === "active" ? found : null;
+  const userId = user?.id ?? NO_ACCOUNT;
   const now = clock.now();
-  const codeHash = hashCode(settings.codeKey, user.id, "sign_in", input.code);
+  const codeHash = hashCode(settings.codeKey, userId, "sign_in", input.code);
   const outcome = await uow.run(async (tx) => {
-    const attempt = await attemptCode(tx, { userId: user.id, purpose: "sign_in", codeHash, now });
-    if (attempt !== "accepted") {
+    const attempt = await attemptCode(tx, {
+      userId,
+      purpose: "sign_in",
+      codeHash,
+      now,
+      unmatchedKey: `codes:unmatched:sign_in:${email}`,
+    });
+    if (attempt !== "accepted" || !user) {
       return null;
     }
     const sessionId = ids.next();
     await tx.sessions.create({ id: sessionId, userId: user.id, createdAt: now });
     const refreshToken = await addRefreshToken(deps, tx, { id: sessionId, createdAt: now }, now);
 
-    return { sessionId, refreshToken };
+    return { user, sessionId, refreshToken };
   });
   if (!outcome) {
     throw new InvalidCodeError(401);
   }
 
-  return presentSession(deps, user, outcome.sessionId, outcome.refreshToken, now);
+  return presentSession(deps, outcome.user, outcome.sessionId, outcome.refreshToken, now);
 };

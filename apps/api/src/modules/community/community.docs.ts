@@ -49,7 +49,8 @@ export const communityDescriptions = {
     "everyone but its author, `restore_moment` shows it again, `suspend_user` suspends the moment's author (every " +
     "session revoked), `none` changes nothing. The report becomes `resolved` (`dismissed` for `none`) and its " +
     "reporter gets an inbox notification of the outcome. A report already resolved or dismissed is 422 " +
-    "`invalid_transition`; an unknown one 404.",
+    "`invalid_transition`; an unknown one 404. `suspend_user` on a moment of the last active administrator is " +
+    "409 `last_admin` and nothing is kept (the report stays open).",
   adminReportsStatusUpdate:
     "The moves: `open` → `reviewing` | `dismissed`; `reviewing` → `open` | `resolved` | `dismissed`; " +
     "`resolved` and `dismissed` are final. Any other move is 422 `invalid_transition`, an unknown status 422 " +

@@ -231,6 +231,108 @@ describe("the last active administrator", () => {
     expect((await suspend(second, member)).status).toBe(200);
   });
 
+  const noAdmins = () => h.db.sql.query("UPDATE users SET role = 'member' WHERE role = 'admin'");
+  /** A moment published by `author`, reported by a fresh member: the report's id. */
+  const reportedMomentOf = async (author: SignedIn) => {
+    const moment = await h.post<{ data: { id: string } }>(
+      "/api/v1/community/moments",
+      { body: "a moment" },
+      { token: author.accessToken },
+    );
+    expect(moment.status).toBe(201);
+    const reporter = await h.signIn();
+    const report = await h.post<{ data: { id: string } }>(
+      `/api/v1/community/moments/${moment.body.data.id}/report`,
+      { reason: "spam" },
+      { token: reporter.accessToken },
+    );
+    expect(report.status).toBe(201);
+
+    return report.body.data.id;
+  };
+  const suspendByModeration = (by: SignedIn, reportId: string) =>
+    h.post<ErrorBody>(
+      `/api/v1/admin/community/reports/${reportId}/moderate`,
+      { action: "suspend_user" },
+      { token: by.accessToken },
+    );
+  const deleteSelf = (who: SignedIn) => h.delete<ErrorBody>("/api/v1/auth/me", { token: who.accessToken });
+  const statusOf = async (id: string) =>
+    (await h.db.sql.query<{ status: string }>("SELECT status FROM users WHERE id = $1", [id])).rows[0]
+      ?.status;
+
+  it("cannot be suspended through moderation: suspend_user on the sole admin's moment is 409 last_admin and keeps nothing", async () => {
+    await noAdmins();
+    const only = await h.signIn({ role: "admin" });
+    const reportId = await reportedMomentOf(only);
+    const refused = await suspendByModeration(only, reportId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("last_admin");
+    expect(await statusOf(only.user.id)).toBe("active");
+    expect((await h.get("/api/v1/auth/me", { token: only.accessToken })).status).toBe(200);
+    const { rows } = await h.db.sql.query<{ status: string }>(
+      "SELECT status FROM moment_reports WHERE id = $1",
+      [reportId],
+    );
+    expect(rows[0]?.status).toBe("open");
+
+    // With another active admin the same decision passes.
+    const other = await h.signIn({ role: "admin" });
+    expect((await suspendByModeration(other, reportId)).status).toBe(200);
+    expect(await statusOf(only.user.id)).toBe("suspended");
+    expect(await activeAdmins()).toBe(1);
+  });
+
+  it("cannot delete their own account while the sole admin (409 last_admin); with another admin they can", async () => {
+    await noAdmins();
+    const only = await h.signIn({ role: "admin" });
+    const refused = await deleteSelf(only);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("last_admin");
+    expect(await statusOf(only.user.id)).toBe("active");
+    expect((await h.get("/api/v1/auth/me", { token: only.accessToken })).status).toBe(200);
+
+    const other = await h.signIn({ role: "admin" });
+    expect((await deleteSelf(only)).status).toBe(200);
+    expect(await statusOf(only.user.id)).toBe("deleted");
+    expect((await deleteSelf(other)).status).toBe(409);
+    // A member deletes their account as before.
+    expect((await deleteSelf(await h.signIn())).status).toBe(200);
+  });
+
+  it.skipIf(!onPostgres)(
+    "leaves one active admin when the last two delete themselves, or suspend each other through moderation, at once (PostgreSQL only)",
+    async () => {
+      for (let round = 0; round < 3; round += 1) {
+        await noAdmins();
+        const a = await h.signIn({ role: "admin" });
+        const b = await h.signIn({ role: "admin" });
+        const deletions = await Promise.all([deleteSelf(a), deleteSelf(b)]);
+        expect(deletions.map((res) => res.status).sort(), `round ${round}`).toEqual([200, 409]);
+        expect(await activeAdmins()).toBe(1);
+
+        await noAdmins();
+        const c = await h.signIn({ role: "admin" });
+        const d = await h.signIn({ role: "admin" });
+        const [ofC, ofD] = [await reportedMomentOf(c), await reportedMomentOf(d)];
+        const moderations = await Promise.all([suspendByModeration(c, ofD), suspendByModeration(d, ofC)]);
+        const statuses = moderations.map((res) => res.status).sort();
+        // The loser is refused by the row locks (409), or already by authorization if the winner
+        // committed before its request was authenticated (401: a suspended admin's session ends).
+        expect(statuses[0], `round ${round}`).toBe(200);
+        expect([401, 409]).toContain(statuses[1]);
+        expect(await activeAdmins()).toBe(1);
+
+        // A deletion racing a demotion of the other admin: one of them is refused.
+        await noAdmins();
+        const e = await h.signIn({ role: "admin" });
+        const f = await h.signIn({ role: "admin" });
+        const mixed = await Promise.all([deleteSelf(e), demote(e, f)]);
+        expect(await activeAdmins(), JSON.stringify(mixed.map((res) => res.status))).toBe(1);
+      }
+    },
+  );
+
   it.skipIf(!onPostgres)(
     "leaves one active admin when two admins demote each other at once (PostgreSQL only: parallel connections)",
     async () => {

@@ -19,10 +19,14 @@ export const identityDescriptions = {
     "within 24 hours (over any number of codes) lock verification for the rest of those 24 hours: no " +
     "code is sent or accepted (the answer stays `invalid_code`) and the owner is told by mail.",
   authVerificationResend:
-    "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
-    "the mail sent by the outbox worker shortly after, only to an account pending verification and not " +
+    "The resend cooldown (`RESEND_COOLDOWN_SECONDS`, default 60) is kept per address as given, whether " +
+    "or not it has an account: a second resend for the same address inside it, or one right after a " +
+    "registration with that address (taken or not), answers 429 `rate_limited` with `Retry-After` (the " +
+    "seconds left). Outside it the answer is 202 whatever the account: the request is queued and the " +
+    "mail sent by the outbox worker shortly after, only to an account pending verification and not " +
     "within the cooldown of its last code (60 s for the first three codes of a day, then doubling up to " +
-    "an hour). Status and timing are the same for an unknown email, so a resend reveals nothing.",
+    "an hour). Status, body and timing are the same for an unknown email, so a resend reveals nothing. " +
+    "429 also past `RATE_LIMIT_AUTH_PER_IP` requests from the client address in 15 minutes.",
   authLogin:
     "No session is created: tokens come from `/login/verify` with the mailed 6-digit code (valid 15 " +
     "minutes, 5 tries). An unknown email and a wrong password answer the same 401 " +
@@ -31,28 +35,43 @@ export const identityDescriptions = {
     "client waits: 503 `email_unavailable` when it cannot be sent (no code kept). 429 `rate_limited` " +
     "(with `Retry-After`) within the cooldown of the last sign-in code (60 s for the first three codes " +
     "of a day, then doubling up to an hour), while sign-in codes are locked after 20 wrong ones in 24 " +
-    "hours, after 10 sign-in tries for the account in 15 minutes (every try counts; the right password " +
-    "clears the count), or past `RATE_LIMIT_AUTH_PER_IP` requests from the address in 15 minutes. 503 " +
+    "hours, after `LOGIN_FAILURES_PER_CLIENT` (default 10) sign-in tries for the email from the client's " +
+    "address (IPv6 per /64) in 15 minutes (every try counts; the right password clears that client's " +
+    "count; other clients, the owner's included, are not refused), or past `RATE_LIMIT_AUTH_PER_IP` " +
+    "requests from the address in 15 minutes. `LOGIN_FAILURE_NOTICE_PER_EMAIL` (default 20) wrong " +
+    "passwords for an account from any clients in 15 minutes mail its owner a notice; they refuse " +
+    "nothing, and an unknown email is counted alike. 503 " +
     "`service_unavailable` (with `Retry-After`) when every password-hashing slot is busy.",
   authLoginVerify:
-    "The code works once; a wrong, expired or spent code is 401 `invalid_code`. 20 wrong sign-in codes " +
+    "The code works once; a wrong, expired or spent code is 401 `invalid_code`, and an unknown email or " +
+    "an account that is not active answers the same 401 after the same work (same status, body and " +
+    "timing). 20 wrong sign-in codes " +
     "for an account within 24 hours (over any number of codes) lock sign-in codes for the rest of those " +
     "24 hours: no code is sent (`/login` answers 429) or accepted, and the owner is told by mail.",
   authLoginCodeResend:
-    "Always 202 (except the per-address limit's 429), whatever the account: the request is queued and " +
-    "the mail sent by the outbox worker shortly after, only for an active account with a sign-in in " +
+    "The resend cooldown (`RESEND_COOLDOWN_SECONDS`, default 60) is kept per address as given, whether " +
+    "or not it has an account: a second resend for the same address inside it, or one right after the " +
+    "correct-password sign-in that mailed a code, answers 429 `rate_limited` with `Retry-After` (the " +
+    "seconds left). Outside it the answer is 202 whatever the account: the request is queued and the " +
+    "mail sent by the outbox worker shortly after, only for an active account with a sign-in in " +
     "progress (a live code issued after a correct password), so a resend never starts a sign-in on its " +
-    "own, and not within the cooldown of the last sign-in code. Status and timing reveal nothing.",
+    "own, and not within the cooldown of the last sign-in code. Status, body and timing are the same " +
+    "for an unknown email. 429 also past `RATE_LIMIT_AUTH_PER_IP` requests from the client address in " +
+    "15 minutes.",
   authRefresh:
     "Refresh tokens are single-use. The same token presented again within `REFRESH_REUSE_GRACE_SECONDS` " +
-    "(default 10) of its rotation still gets a valid session in the same chain; later, it is treated as " +
-    "theft: the whole chain is revoked (its newest token too) and the answer is 401. A session has an " +
-    "absolute lifetime (`SESSION_MAX_AGE_SECONDS`, default 90 days from sign-in) that rotation does not " +
-    "extend: refresh tokens never outlive it, and past it the answer is 401 and the user signs in again.",
+    "(default 10) of its rotation (one app refreshing from two places at once) gets the first rotation's " +
+    "answer again: the same refresh token and access token (`expires_in` is what is left of it), so the " +
+    "session never forks. Presented later it is treated as theft: the whole chain is revoked (its newest " +
+    "token too) and the answer is 401. A session has an absolute lifetime (`SESSION_MAX_AGE_SECONDS`, " +
+    "default 90 days from sign-in) that rotation does not extend: refresh tokens never outlive it, and past " +
+    "it the answer is 401 and the user signs in again.",
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
   authMeDelete:
     "The account is marked deleted and scrubbed (email, username, name, password; both become free to " +
-    "register again); every session is revoked, so access tokens fail on the next request.",
+    "register again); every session is revoked, so access tokens fail on the next request. The last " +
+    "active administrator cannot delete their account: 409 `last_admin` (make another user an admin first; " +
+    "two administrators deleting or demoting each other at once cannot leave none).",
   authPasswordResetRequest:
     "Always 202, never revealing whether the account exists: the same work is done for any email (the " +
     "request is queued), and the outbox worker mails a code (valid 30 minutes, 5 tries) shortly after, " +

@@ -113,7 +113,7 @@ describe("sign-in by password and emailed code", () => {
       expect((await startLogin(user)).status).toBe(202);
     });
 
-    it("answers 429 after 10 wrong passwords for the account, and lets the owner in after the window", async () => {
+    it("answers 429 to the client that tried 10 wrong passwords for the account, even with the right one, until the window ends", async () => {
       const user = await h.createUser();
       for (let i = 0; i < 10; i += 1) {
         expect((await startLogin({ email: user.email, password: `wrong ${i}` })).status).toBe(401);
@@ -219,17 +219,19 @@ describe("sign-in by password and emailed code", () => {
   });
 
   describe("POST /api/v1/auth/login/otp/resend", () => {
-    it("mails a new code for a sign-in in progress after the cooldown (202 inside it, nothing mailed); the old code stops working", async () => {
+    it("answers 429 with Retry-After to a resend right after the sign-in mailed a code; after the cooldown 202 and a new code, the old one stops working", async () => {
       const user = await h.createUser();
       await startLogin(user);
       const first = h.lastCode(user.email);
       const sent = h.mails?.sent.length;
-      // Inside the cooldown: 202 like any other resend, and the worker mails nothing.
+      h.clock.advance(20_000);
       const early = await h.post<ErrorBody>("/api/v1/auth/login/otp/resend", { email: user.email });
-      expect(early.status).toBe(202);
+      expect(early.status).toBe(429);
+      expect(early.body.error.code).toBe("rate_limited");
+      expect(Number(early.headers.get("retry-after"))).toBe(40);
       await h.runOutboxOnce();
       expect(h.mails?.sent.length).toBe(sent);
-      h.clock.advance(61_000);
+      h.clock.advance(41_000);
       const res = await h.post("/api/v1/auth/login/otp/resend", { email: user.email });
       expect(res.status).toBe(202);
       await h.runOutboxOnce();
@@ -243,6 +245,35 @@ describe("sign-in by password and emailed code", () => {
       expect((await h.post("/api/v1/auth/login/verify", { email: user.email, code: second })).status).toBe(
         200,
       );
+    });
+
+    it("keys the cooldown on the address as given: a second resend inside it is 429 for an account and an unknown address alike", async () => {
+      const user = await h.createUser();
+      await startLogin(user);
+      h.clock.advance(61_000);
+      const unknown = `nobody-${user.username}@example.com`;
+      const answers: Record<string, { status: number; retryAfter: string | null; keys: string[] }[]> = {};
+      for (const email of [user.email, unknown]) {
+        answers[email] = [];
+        for (const wait of [0, 30_000, 31_000]) {
+          h.clock.advance(wait);
+          const res = await h.post<ErrorBody>("/api/v1/auth/login/otp/resend", {
+            email: email.toUpperCase(),
+          });
+          answers[email]?.push({
+            status: res.status,
+            retryAfter: res.headers.get("retry-after"),
+            keys: Object.keys(res.body).concat(Object.keys((res.body as { error?: object }).error ?? {})),
+          });
+        }
+      }
+      expect(answers[user.email]?.map((a) => [a.status, a.retryAfter])).toEqual([
+        [202, null],
+        [429, "30"],
+        [202, null],
+      ]);
+      expect(answers[unknown]).toEqual(answers[user.email]);
+      await h.runOutboxOnce();
     });
 
     it("answers 202 and mails nothing without a sign-in in progress (the password comes first)", async () => {

@@ -202,19 +202,21 @@ describe("registration and email verification", () => {
   });
 
   describe("POST /api/v1/auth/verification/resend", () => {
-    it("mails a new code to a pending account after the cooldown; inside it 202 too, and nothing mailed", async () => {
+    it("answers 429 with Retry-After to a resend right after registering, then 202 and a new code after the cooldown", async () => {
       await h.post("/api/v1/auth/register", registration("r1"));
       const email = "new.r1@example.com";
       const first = h.lastCode(email);
       const sent = h.mails?.sent.length ?? 0;
 
-      // The same answer as for an unknown address: a resend cannot tell a pending account apart.
+      h.clock.advance(15_000);
       const early = await h.post<ErrorBody>("/api/v1/auth/verification/resend", { email });
-      expect(early.status).toBe(202);
+      expect(early.status).toBe(429);
+      expect(early.body.error.code).toBe("rate_limited");
+      expect(early.headers.get("retry-after")).toBe("45");
       await h.runOutboxOnce();
       expect(h.mails?.sent.length).toBe(sent);
 
-      h.clock.advance(61_000);
+      h.clock.advance(46_000);
       const later = await h.post("/api/v1/auth/verification/resend", { email });
       expect(later.status).toBe(202);
       await h.runOutboxOnce();
@@ -225,6 +227,43 @@ describe("registration and email verification", () => {
       expect(first === second || stale.status === 422).toBe(true);
       const fresh = await h.post("/api/v1/auth/verify-email", { user_id: user?.id, code: second });
       expect(fresh.status).toBe(200);
+    });
+
+    it("answers a resend right after registering a taken address like one after a new address: 429 with the same Retry-After", async () => {
+      const owner = await h.createUser();
+      const taken = await h.post("/api/v1/auth/register", { ...registration("r2"), email: owner.email });
+      const fresh = await h.post("/api/v1/auth/register", registration("r3"));
+      expect([taken.status, fresh.status]).toEqual([201, 201]);
+      h.clock.advance(10_000);
+      const answers = [];
+      for (const email of [owner.email, "new.r3@example.com"]) {
+        const res = await h.post<ErrorBody>("/api/v1/auth/verification/resend", { email });
+        answers.push([res.status, res.headers.get("retry-after"), res.body.error.code]);
+      }
+      expect(answers).toEqual([
+        [429, "50", "rate_limited"],
+        [429, "50", "rate_limited"],
+      ]);
+    });
+
+    it("keys the cooldown on the address as given: a second resend inside it is 429 for a pending account and an unknown address alike", async () => {
+      await h.post("/api/v1/auth/register", registration("r4"));
+      h.clock.advance(61_000);
+      const statuses: Record<string, (number | string | null)[][]> = {};
+      for (const email of ["new.r4@example.com", "nobody.r4@example.com"]) {
+        const before = h.mails?.sent.length ?? 0;
+        statuses[email] = [];
+        for (const wait of [0, 59_000, 1_000]) {
+          h.clock.advance(wait);
+          const res = await h.post("/api/v1/auth/verification/resend", { email: ` ${email.toUpperCase()}` });
+          statuses[email]?.push([res.status, res.headers.get("retry-after")]);
+          await h.runOutboxOnce();
+        }
+        statuses[email]?.push([(h.mails?.sent.length ?? 0) - before]);
+      }
+      expect(statuses["new.r4@example.com"]).toEqual([[202, null], [429, "1"], [202, null], [2]]);
+      // The same answers; only the pending account is mailed.
+      expect(statuses["nobody.r4@example.com"]).toEqual([[202, null], [429, "1"], [202, null], [0]]);
     });
 
     it("answers 202 and mails nothing for an unknown or already active account", async () => {

@@ -53,17 +53,39 @@ describe("sessions: refresh, logout and the current user", () => {
       expect((await refresh(res.body.data.refresh_token)).status).toBe(200);
     });
 
-    it("gives a spent token presented again within the grace window a working session in the same chain", async () => {
+    it("gives a spent token presented again within the grace window the first rotation's answer: the same token pair, no second branch", async () => {
       const s = await h.signIn();
       const first = await refresh(s.refreshToken);
+      expect(first.status).toBe(200);
       h.clock.advance(5_000);
       const second = await refresh(s.refreshToken);
       expect(second.status).toBe(200);
-      expect(second.body.data.refresh_token).not.toBe(first.body.data.refresh_token);
-      for (const token of [first.body.data.refresh_token, second.body.data.refresh_token]) {
-        expect((await refresh(token)).status).toBe(200);
-      }
-      expect((await me(s.accessToken)).status).toBe(200);
+      expect(second.body.data.refresh_token).toBe(first.body.data.refresh_token);
+      expect(second.body.data.access_token).toBe(first.body.data.access_token);
+      expect((second.body.data as { expires_in?: number }).expires_in).toBe(895);
+      const { rows } = await h.db.sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM refresh_tokens WHERE session_id = $1",
+        [s.sessionId],
+      );
+      expect(rows[0]?.n).toBe(2);
+      // The one successor rotates once; the chain goes on from there.
+      const next = await refresh(first.body.data.refresh_token);
+      expect(next.status).toBe(200);
+      expect((await me(next.body.data.access_token)).status).toBe(200);
+      expect((await refresh(next.body.data.refresh_token)).status).toBe(200);
+    });
+
+    it("revokes the whole family when the parent is replayed after its window, though its successor was replayed inside one", async () => {
+      const s = await h.signIn();
+      const first = await refresh(s.refreshToken);
+      h.clock.advance(9_000);
+      expect((await refresh(s.refreshToken)).body.data.refresh_token).toBe(first.body.data.refresh_token);
+      h.clock.advance(2_000);
+      const late = await refresh(s.refreshToken);
+      expect(late.status).toBe(401);
+      expect(late.body.error.code).toBe("invalid_refresh_token");
+      expect((await refresh(first.body.data.refresh_token)).status).toBe(401);
+      expect((await me(first.body.data.access_token)).status).toBe(401);
     });
 
     it("treats reuse after the grace window as theft: 401 and the whole chain revoked, newest token too", async () => {
@@ -101,21 +123,24 @@ describe("sessions: refresh, logout and the current user", () => {
   });
 
   describe.skipIf(!onPostgres)("POST /api/v1/auth/refresh under real concurrency (PostgreSQL only)", () => {
-    it("gives two parallel refreshes with one token working sessions each and revokes nothing", async () => {
-      const s = await h.signIn();
-      const results = await Promise.all([refresh(s.refreshToken), refresh(s.refreshToken)]);
-      expect(results.map((r) => r.status)).toEqual([200, 200]);
-      const [a, b] = results;
-      expect(a?.body.data.refresh_token).not.toBe(b?.body.data.refresh_token);
-      for (const result of results) {
-        expect((await me(result.body.data.access_token)).status).toBe(200);
-        expect((await refresh(result.body.data.refresh_token)).status).toBe(200);
+    it("gives two parallel refreshes with one token the same successor and access token, and revokes nothing", async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const s = await h.signIn();
+        const results = await Promise.all([refresh(s.refreshToken), refresh(s.refreshToken)]);
+        expect(results.map((r) => r.status)).toEqual([200, 200]);
+        const [a, b] = results;
+        expect(a?.body.data.refresh_token, `round ${round}`).toBe(b?.body.data.refresh_token);
+        expect(a?.body.data.access_token).toBe(b?.body.data.access_token);
+        const { rows } = await h.db.sql.query<{ tokens: number; revoked: boolean }>(
+          `SELECT (SELECT count(*)::int FROM refresh_tokens WHERE session_id = s.id) AS tokens,
+                  s.revoked_at IS NOT NULL AS revoked
+             FROM sessions s WHERE s.id = $1`,
+          [s.sessionId],
+        );
+        expect(rows[0]).toEqual({ tokens: 2, revoked: false });
+        expect((await me(a?.body.data.access_token ?? "")).status).toBe(200);
+        expect((await refresh(a?.body.data.refresh_token ?? "")).status).toBe(200);
       }
-      const { rows } = await h.db.sql.query<{ revoked: boolean }>(
-        "SELECT revoked_at IS NOT NULL AS revoked FROM sessions WHERE id = $1",
-        [s.sessionId],
-      );
-      expect(rows[0]?.revoked).toBe(false);
     });
   });
 
@@ -266,5 +291,39 @@ describe("sessions: refresh, logout and the current user", () => {
     it("answers 401 without a token", async () => {
       expect((await h.delete("/api/v1/auth/me")).status).toBe(401);
     });
+  });
+});
+
+describe("a reuse grace longer than the access token's life", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness({ config: { accessTokenTtlSeconds: 30, refreshReuseGraceSeconds: 60 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("gives a replay inside the grace the same refresh token and an access token that still works", async () => {
+    const s = await h.signIn();
+    const refresh = (token: string) =>
+      h.post<SessionBody & { data: { expires_in: number } }>("/api/v1/auth/refresh", {
+        refresh_token: token,
+      });
+    const first = await refresh(s.refreshToken);
+    h.clock.advance(20_000);
+    const early = await refresh(s.refreshToken);
+    expect(early.body.data).toMatchObject({
+      refresh_token: first.body.data.refresh_token,
+      access_token: first.body.data.access_token,
+      expires_in: 10,
+    });
+    h.clock.advance(25_000);
+    const late = await refresh(s.refreshToken);
+    expect(late.status).toBe(200);
+    expect(late.body.data.refresh_token).toBe(first.body.data.refresh_token);
+    expect(late.body.data.access_token).not.toBe(first.body.data.access_token);
+    expect(late.body.data.expires_in).toBe(30);
+    expect((await h.get("/api/v1/auth/me", { token: late.body.data.access_token })).status).toBe(200);
   });
 });
