@@ -50,6 +50,7 @@ export const moderateReport = async (
       const author = await tx.users.findById(report.momentAuthorId);
       if (author && suspensionApplies(author.status)) {
         await tx.users.setStatus(author.id, "suspended", now);
+        await tx.listings.setOwnerActive(author.id, false);
         await tx.sessions.revokeAllForUser(author.id, "account_suspended", now);
         await tx.audit.record(
           {

@@ -1,3 +1,4 @@
+import type { ListingRepository } from "../marketplace/marketplace.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Role } from "../shared/actor";
 import type { AuditLog } from "../shared/audit";
@@ -39,15 +40,20 @@ export interface UserRepository {
     profile: { username: string; displayName: string },
     at: Date,
   ): Promise<User | "username_taken" | null>;
-  /** Sets the status; the user's listings follow (public only while the owner is active). */
+  /**
+   * Sets the status, nothing else: the use case makes the user's listings follow
+   * (ListingRepository.setOwnerActive) and, on activation, marks the email verified.
+   */
   setStatus(id: string, status: UserStatus, at: Date): Promise<User | null>;
+  /** Records the email as verified (kept when it already was). */
+  markEmailVerified(id: string, at: Date): Promise<void>;
   setRole(id: string, role: Role, at: Date): Promise<User | null>;
   setPasswordHash(id: string, passwordHash: string, at: Date): Promise<void>;
   /** pending_verification → active, marking the email verified. False when not pending. */
   activate(id: string, at: Date): Promise<boolean>;
   /**
-   * Marks the account deleted and scrubs what identified it (email, username, name, password);
-   * its listings stop being public.
+   * Marks the account deleted and scrubs what identified it (email, username, name, password).
+   * What the account published is the deleting use case's to erase (delete-me.ts).
    */
   markDeleted(id: string, at: Date): Promise<void>;
   /**
@@ -137,6 +143,14 @@ export type IdentityRepositories = {
   audit: AuditLog;
   rateLimits: RateLimiter;
   outbox: OutboxWriter;
+};
+
+/**
+ * What an identity use case's transaction holds: its own repositories, and the listings whose
+ * public visibility follows the owner's account status (set by the use case, explicitly).
+ */
+export type IdentityTransaction = IdentityRepositories & {
+  listings: Pick<ListingRepository, "setOwnerActive">;
 };
 
 export interface PasswordHasher {
