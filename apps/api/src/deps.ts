@@ -141,6 +141,7 @@ const createOutboxDeps = (
     logger,
     mailer,
     codeKey,
+    verifyEmailUrl,
     tracing,
     metrics,
     videoRooms,
@@ -150,6 +151,7 @@ const createOutboxDeps = (
     logger: Logger;
     mailer: Mailer;
     codeKey: string;
+    verifyEmailUrl: string;
     tracing: Tracing | undefined;
     metrics: OutboxMetrics;
     videoRooms: VideoRooms | undefined;
@@ -168,6 +170,7 @@ const createOutboxDeps = (
     rateLimits: repos.rateLimits,
     mailer,
     codeKey,
+    verifyEmailUrl,
     video: videoRooms,
     meetings: repos.meetings,
   };
@@ -232,6 +235,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       authRequestsPerIp: config.rateLimitAuthPerIp,
       registrationsPerEmail: config.rateLimitRegisterPerEmail,
       resetRequestsPerEmail: config.rateLimitResetPerEmail,
+      verifyEmailUrl: config.verifyEmailUrl,
     },
   };
 
@@ -312,6 +316,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       logger,
       mailer: mail.mailer,
       codeKey,
+      verifyEmailUrl: config.verifyEmailUrl,
       tracing,
       metrics: outboxMetrics,
       videoRooms: video?.rooms,
@@ -411,6 +416,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           logger,
           mailer: runtime.mail.mailer,
           codeKey: runtime.identity.settings.codeKey,
+          verifyEmailUrl: runtime.identity.settings.verifyEmailUrl,
           tracing: runtime.tracing,
           metrics: runtime.outboxMetrics,
           videoRooms: createVideo(runtime.config)?.rooms,
@@ -418,7 +424,13 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
     poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>
       runHousekeeping(
-        { housekeeper: createHousekeeper(database.sql), objects: runtime.objects.store, clock },
+        {
+          housekeeper: createHousekeeper(database.sql, {
+            pendingAccountTtlSeconds: runtime.config.pendingAccountTtlSeconds,
+          }),
+          objects: runtime.objects.store,
+          clock,
+        },
         { signal, report: logHousekeeping(logger) },
       ),
     close: async () => {

@@ -68,6 +68,7 @@ try {
     rateLimits: repos.rateLimits,
     mailer: mail.mailer,
     codeKey: codeKeyFor(config.tokenSecret),
+    verifyEmailUrl: config.verifyEmailUrl,
     video: createVideo(config)?.rooms,
     meetings: repos.meetings,
   };
@@ -101,7 +102,13 @@ try {
       },
     ),
     runHousekeeping(
-      { housekeeper: createHousekeeper(database.sql), objects: objects.store, clock },
+      {
+        housekeeper: createHousekeeper(database.sql, {
+          pendingAccountTtlSeconds: config.pendingAccountTtlSeconds,
+        }),
+        objects: objects.store,
+        clock,
+      },
       { signal: controller.signal, report: logHousekeeping(logger) },
     ),
   ]);

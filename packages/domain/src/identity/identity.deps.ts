@@ -25,6 +25,8 @@ export type IdentitySettings = {
   registrationsPerEmail: number;
   /** Password reset requests per email address per hour (0 = no limit). */
   resetRequestsPerEmail: number;
+  /** The verification mail's link (VERIFY_EMAIL_URL); `user_id` and `code` are added to it. */
+  verifyEmailUrl: string;
 };
 
 export type IdentityDeps = {
@@ -50,6 +52,8 @@ export type IdentityMailDeps = {
   mailer: Mailer;
   clock: Clock;
   codeKey: string;
+  /** The verification mail's link (VERIFY_EMAIL_URL). */
+  verifyEmailUrl: string;
 };
 
 /** The mail deps of a use case's IdentityDeps. */
@@ -60,6 +64,7 @@ export const identityMailDeps = ({ repos, mailer, clock, settings }: IdentityDep
   mailer,
   clock,
   codeKey: settings.codeKey,
+  verifyEmailUrl: settings.verifyEmailUrl,
 });
 
 /**

@@ -27,8 +27,12 @@ export interface UserRepository {
   create(user: NewUser): Promise<"created" | "email_taken" | "username_taken">;
   /** Whether any account holds `username` (compared case-insensitively). */
   isUsernameTaken(username: string): Promise<boolean>;
-  /** Removes an account that is still pending verification (a registration whose mail failed). */
-  deletePending(id: string): Promise<void>;
+  /**
+   * Removes an account still pending verification (created before `createdBefore`, when given),
+   * with what refers to it (codes, blocks, invitations); false when there was none. Run it in a
+   * transaction: it locks the row first, so a verification committing meanwhile keeps the account.
+   */
+  deletePending(id: string, createdBefore?: Date): Promise<boolean>;
   /**
    * Locks the rows of every active administrator for the rest of the transaction and returns
    * their ids: a change that could remove the last one serializes with any other such change.

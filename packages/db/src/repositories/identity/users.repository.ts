@@ -101,8 +101,24 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
     return rows[0]?.taken === true;
   },
 
-  async deletePending(id) {
-    await db.query("DELETE FROM users WHERE id = $1 AND status = 'pending_verification'", [id]);
+  async deletePending(id, createdBefore) {
+    // The lock comes first: a verification committing meanwhile makes the row not pending, and
+    // then nothing that refers to it is touched.
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT id FROM users WHERE id = $1 AND status = 'pending_verification'
+          AND ($2::timestamptz IS NULL OR created_at < $2) FOR UPDATE`,
+      [idParam(id), createdBefore ?? null],
+    );
+    if (rows.length === 0) {
+      return false;
+    }
+    // What a pending account can be named by: its codes, blocks and meeting invitations.
+    await db.query("DELETE FROM auth_codes WHERE user_id = $1", [id]);
+    await db.query("DELETE FROM user_blocks WHERE blocker_id = $1 OR blocked_id = $1", [id]);
+    await db.query("DELETE FROM meeting_invitees WHERE user_id = $1", [id]);
+    await db.query("DELETE FROM users WHERE id = $1", [id]);
+
+    return true;
   },
 
   async lockActiveAdmins() {
