@@ -19,6 +19,7 @@ import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
 import type { MediaDeps } from "@agora/domain/media/media.deps";
+import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
@@ -145,6 +146,7 @@ const createOutboxDeps = (
     tracing,
     metrics,
     videoRooms,
+    objects,
   }: {
     clock: Clock;
     push: PushSender | undefined;
@@ -155,6 +157,7 @@ const createOutboxDeps = (
     tracing: Tracing | undefined;
     metrics: OutboxMetrics;
     videoRooms: VideoRooms | undefined;
+    objects: ObjectStore;
   },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
@@ -173,6 +176,7 @@ const createOutboxDeps = (
     verifyEmailUrl,
     video: videoRooms,
     meetings: repos.meetings,
+    objects,
   };
 
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
@@ -320,6 +324,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       tracing,
       metrics: outboxMetrics,
       videoRooms: video?.rooms,
+      objects: objects.store,
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
@@ -420,6 +425,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           tracing: runtime.tracing,
           metrics: runtime.outboxMetrics,
           videoRooms: createVideo(runtime.config)?.rooms,
+          objects: runtime.objects.store,
         }),
     poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>

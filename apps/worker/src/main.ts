@@ -71,6 +71,7 @@ try {
     verifyEmailUrl: config.verifyEmailUrl,
     video: createVideo(config)?.rooms,
     meetings: repos.meetings,
+    objects: objects.store,
   };
   const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
   // New events wake an idle loop at once (LISTEN on DATABASE_LISTEN_URL); it still polls as a fallback.

@@ -1,11 +1,41 @@
+import { mediaObjectsDeleted, OBJECTS_PER_EVENT } from "../media/events/objects-deleted";
 import type { Actor } from "../shared/actor";
 import type { IdentityDeps } from "./identity.deps";
+import type { IdentityTransaction } from "./identity.ports";
+
+/**
+ * Erases what the account published, in the deleting transaction (docs/accounts.md, "Deletion:
+ * what is erased and what is kept and why"): the provider profile's name, bio and phone (the row
+ * stays, orders and sales refer to it; its listings leave every public read), the dating profile,
+ * moments (with their likes, views, comments and reports) and comments elsewhere, the rows of its
+ * media (not payment evidence), and the notes of its orders. The media objects are deleted from
+ * the object store by the outbox worker once this commits.
+ */
+const erasePublished = async (tx: IdentityTransaction, userId: string, now: Date): Promise<void> => {
+  await tx.listings.setOwnerActive(userId, false);
+  const provider = await tx.providers.findByUserId(userId);
+  if (provider) {
+    await tx.providers.update(provider.id, { displayName: "", bio: "", phone: null }, now);
+    await tx.listings.setProviderName(provider.id, "");
+  }
+  await tx.datingProfiles.deleteForUser(userId);
+  await tx.comments.deleteByAuthor(userId);
+  await tx.moments.deleteByAuthor(userId);
+  const objectKeys = await tx.media.deletePublishedBy(userId);
+  for (let start = 0; start < objectKeys.length; start += OBJECTS_PER_EVENT) {
+    await tx.outbox.append(
+      mediaObjectsDeleted.event(userId, { object_keys: objectKeys.slice(start, start + OBJECTS_PER_EVENT) }),
+      now,
+    );
+  }
+  await tx.orders.clearCustomerNotes(userId, now);
+};
 
 /**
  * Deletes the caller's account: it is marked deleted and scrubbed of what identified it (email,
- * username, name, password; the email and username become free again), every session is revoked,
- * so its access tokens fail on the next request, its listings leave every public read, and the
- * deletion is audited.
+ * username, name, password; the email and username become free again), what it published is
+ * erased (erasePublished), every session is revoked, so its access tokens fail on the next
+ * request, and the deletion is audited. One transaction for every row.
  */
 export const deleteMe = async (
   { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
@@ -14,7 +44,7 @@ export const deleteMe = async (
   const now = clock.now();
   await uow.run(async (tx) => {
     await tx.users.markDeleted(actor.userId, now);
-    await tx.listings.setOwnerActive(actor.userId, false);
+    await erasePublished(tx, actor.userId, now);
     await tx.sessions.revokeAllForUser(actor.userId, "account_deleted", now);
     await tx.audit.record(
       {

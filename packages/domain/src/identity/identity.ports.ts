@@ -1,4 +1,8 @@
-import type { ListingRepository } from "../marketplace/marketplace.ports";
+import type { CommentRepository, MomentRepository } from "../community/community.ports";
+import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
+import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
+import type { MediaAssetRepository } from "../media/media.ports";
+import type { OrderRepository } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Role } from "../shared/actor";
 import type { AuditLog } from "../shared/audit";
@@ -150,11 +154,18 @@ export type IdentityRepositories = {
 };
 
 /**
- * What an identity use case's transaction holds: its own repositories, and the listings whose
- * public visibility follows the owner's account status (set by the use case, explicitly).
+ * What an identity use case's transaction holds: its own repositories, the listings whose public
+ * visibility follows the owner's account status, and what account deletion erases in other areas
+ * (each called by the use case, explicitly: delete-me.ts).
  */
 export type IdentityTransaction = IdentityRepositories & {
-  listings: Pick<ListingRepository, "setOwnerActive">;
+  listings: Pick<ListingRepository, "setOwnerActive" | "setProviderName">;
+  providers: Pick<ProviderRepository, "findByUserId" | "update">;
+  datingProfiles: Pick<DatingProfileRepository, "deleteForUser">;
+  moments: Pick<MomentRepository, "deleteByAuthor">;
+  comments: Pick<CommentRepository, "deleteByAuthor">;
+  media: Pick<MediaAssetRepository, "deletePublishedBy">;
+  orders: Pick<OrderRepository, "clearCustomerNotes">;
 };
 
 export interface PasswordHasher {

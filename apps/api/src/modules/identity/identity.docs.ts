@@ -60,7 +60,12 @@ export const identityDescriptions = {
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
   authMeDelete:
     "The account is marked deleted and scrubbed (email, username, name, password; both become free to " +
-    "register again); every session is revoked, so access tokens fail on the next request.",
+    "register again); every session is revoked, so access tokens fail on the next request. What the " +
+    "account published is erased in the same transaction: the provider profile's name, bio and phone, " +
+    "the dating profile, its moments (with everyone's comments on them) and its comments elsewhere, " +
+    "which leave every read; its listings leave search; its media are deleted from the object store " +
+    "shortly after, by the outbox worker. Orders, payments and audit events stay (the books and the " +
+    "record of who did what), without the order notes.",
   authPasswordResetRequest:
     "Always 202, never revealing whether the account exists: the same work is done for any email (the " +
     "request is queued), and the outbox worker mails a code (valid 30 minutes, 5 tries) shortly after, " +

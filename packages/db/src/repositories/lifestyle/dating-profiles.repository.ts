@@ -29,6 +29,10 @@ export const createDatingProfileRepository = (
     return { ...row };
   },
 
+  async deleteForUser(userId) {
+    await prisma.datingProfile.deleteMany({ where: { userId } });
+  },
+
   async browse(viewerId, page) {
     // The visible-profile index gives the order; the user's status and the blocks filter rows.
     const { rows } = await db.query<{ total: number; items: BrowseRow[] | null }>(
