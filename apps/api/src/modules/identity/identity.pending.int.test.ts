@@ -1,4 +1,5 @@
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
+import { onPostgres } from "@agora/db/test/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../test/harness";
 
@@ -155,6 +156,32 @@ describe("pending registrations: the address's owner always ends with the accoun
     }
     expect((await h.runtime.identity.repos.users.findByEmail(address))?.id).toBe(first.body.data.user_id);
   });
+
+  // Concurrency needs real connections: PGlite runs one statement at a time.
+  it.skipIf(!onPostgres)(
+    "replaces a pending registration once when several registrations for its address arrive at once",
+    async () => {
+      const address = "raced.address@example.com";
+      expect((await register(address, "raced_squatter", "the squatter's password")).status).toBe(201);
+      const answers = await Promise.all(
+        [1, 2, 3].map((n) => register(address, `raced_owner_${n}`, `the password number ${n}`)),
+      );
+      expect(answers.map((res) => res.status)).toEqual([201, 201, 201]);
+      const { rows } = await h.db.sql.query<{ id: string; username: string }>(
+        "SELECT id, username::text AS username FROM users WHERE email = $1",
+        [address],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.username).not.toBe("raced_squatter");
+      expect(answers.map((res) => res.body.data.user_id)).toContain(rows[0]?.id);
+      // The one kept had its code mailed: the mailbox's owner can verify it.
+      const links = (h.mails?.sent ?? [])
+        .filter((mail) => mail.to === address)
+        .flatMap((mail) => mail.text.split("\n").filter((line) => line.startsWith("agora://verify-email?")))
+        .map((line) => new URL(line).searchParams.get("user_id"));
+      expect(links).toContain(rows[0]?.id);
+    },
+  );
 
   it("keeps a username held by another account: 409, and the pending registration stays", async () => {
     const address = "keeps.pending@example.com";
