@@ -8,7 +8,8 @@ import type { IdentityTransaction } from "./identity.ports";
  * what is erased and what is kept and why"): the provider profile's name, bio and phone (the row
  * stays, orders and sales refer to it; its listings leave every public read), the dating profile,
  * moments (with their likes, views, comments and reports) and comments elsewhere, the rows of its
- * media (not payment evidence), and the notes of its orders. The media objects are deleted from
+ * media (not payment evidence), the notes of its orders, its inbox and its push registrations.
+ * The media objects are deleted from
  * the object store by the outbox worker once this commits.
  */
 const erasePublished = async (tx: IdentityTransaction, userId: string, now: Date): Promise<void> => {
@@ -29,6 +30,8 @@ const erasePublished = async (tx: IdentityTransaction, userId: string, now: Date
     );
   }
   await tx.orders.clearCustomerNotes(userId, now);
+  await tx.notifications.deleteForUser(userId);
+  await tx.devices.deleteForUser(userId);
 };
 
 /**

@@ -2,6 +2,7 @@ import type { CommentRepository, MomentRepository } from "../community/community
 import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
 import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
 import type { MediaAssetRepository } from "../media/media.ports";
+import type { DeviceRepository, NotificationRepository } from "../notifications/notifications.ports";
 import type { OrderRepository } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Role } from "../shared/actor";
@@ -166,6 +167,8 @@ export type IdentityTransaction = IdentityRepositories & {
   comments: Pick<CommentRepository, "deleteByAuthor">;
   media: Pick<MediaAssetRepository, "deletePublishedBy">;
   orders: Pick<OrderRepository, "clearCustomerNotes">;
+  notifications: Pick<NotificationRepository, "deleteForUser">;
+  devices: Pick<DeviceRepository, "deleteForUser">;
 };
 
 export interface PasswordHasher {

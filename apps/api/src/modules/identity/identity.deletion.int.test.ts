@@ -53,7 +53,7 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
       (p) => p.id === id,
     );
 
-  it("takes the moments, comments, profiles and media out of every read; orders keep their lines without notes", async () => {
+  it("takes the moments, comments, profiles, media, inbox and devices away; orders keep their lines without notes", async () => {
     const author = await h.provider({ displayName: "Erased Seller" });
     expect(
       (await h.patch("/api/v1/providers/me", { bio: "Call me any time", phone: "+15550100" }, as(author)))
@@ -82,6 +82,17 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
       { ...as(author), headers: { "idempotency-key": h.runtime.ids.next() } },
     );
     expect(order.status).toBe(201);
+    const confirmed = await h.post(
+      `/api/v1/orders/${order.body.data.id}/transition`,
+      { status: "confirmed", version: 1 },
+      as(seller.seller),
+    );
+    expect(confirmed.status).toBe(200);
+    await h.runOutboxOnce();
+    const device = await h.post("/api/v1/devices", { token: "erased-device", platform: "ios" }, as(author));
+    expect(device.status).toBe(201);
+    const inbox = await h.get<Envelope<unknown[]>>("/api/v1/notifications", as(author));
+    expect(inbox.body.data.length).toBeGreaterThan(0);
 
     // Seen before the deletion, so the checks below can fail.
     expect(await feedIds(viewer)).toContain(ownMoment);
@@ -119,6 +130,8 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
     expect(await rows("SELECT count(*)::int AS n FROM moments WHERE author_id = $1")).toBe(0);
     expect(await rows("SELECT count(*)::int AS n FROM moment_comments WHERE author_id = $1")).toBe(0);
     expect(await rows("SELECT count(*)::int AS n FROM media_assets WHERE owner_id = $1")).toBe(0);
+    expect(await rows("SELECT count(*)::int AS n FROM notifications WHERE user_id = $1")).toBe(0);
+    expect(await rows("SELECT count(*)::int AS n FROM devices WHERE user_id = $1")).toBe(0);
     expect((await h.get(`/api/v1/media/${picture.id}`, as(viewer))).status).toBe(404);
 
     // The objects go through the outbox, once the rows are gone.
@@ -131,7 +144,7 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
       "SELECT notes, total_amount::text, status FROM orders WHERE id = $1",
       [order.body.data.id],
     );
-    expect(kept.rows).toEqual([{ notes: null, total_amount: "1250", status: "pending" }]);
+    expect(kept.rows).toEqual([{ notes: null, total_amount: "1250", status: "confirmed" }]);
     const audit = await h.db.sql.query<{ action: string }>(
       "SELECT action FROM audit_events WHERE target_id = $1",
       [author.user.id],

@@ -65,7 +65,7 @@ export const identityDescriptions = {
     "the dating profile, its moments (with everyone's comments on them) and its comments elsewhere, " +
     "which leave every read; its listings leave search; its media are deleted from the object store " +
     "shortly after, by the outbox worker. Orders, payments and audit events stay (the books and the " +
-    "record of who did what), without the order notes.",
+    "record of who did what), without the order notes; the inbox and push registrations go.",
   authPasswordResetRequest:
     "Always 202, never revealing whether the account exists: the same work is done for any email (the " +
     "request is queued), and the outbox worker mails a code (valid 30 minutes, 5 tries) shortly after, " +
