@@ -20,6 +20,7 @@ import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
 import type { MediaDeps } from "@agora/domain/media/media.deps";
+import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
@@ -142,18 +143,22 @@ const createOutboxDeps = (
     logger,
     mailer,
     codeKey,
+    verifyEmailUrl,
     tracing,
     metrics,
     videoRooms,
+    objects,
   }: {
     clock: Clock;
     push: PushSender | undefined;
     logger: Logger;
     mailer: Mailer;
     codeKey: string;
+    verifyEmailUrl: string;
     tracing: Tracing | undefined;
     metrics: OutboxMetrics;
     videoRooms: VideoRooms | undefined;
+    objects: ObjectStore;
   },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
@@ -169,8 +174,10 @@ const createOutboxDeps = (
     rateLimits: repos.rateLimits,
     mailer,
     codeKey,
+    verifyEmailUrl,
     video: videoRooms,
     meetings: repos.meetings,
+    objects,
   };
 
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
@@ -237,6 +244,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       resendCooldownSeconds: config.resendCooldownSeconds,
       loginFailuresPerClient: config.loginFailuresPerClient,
       loginFailureNoticePerEmail: config.loginFailureNoticePerEmail,
+      verifyEmailUrl: config.verifyEmailUrl,
     },
   };
 
@@ -317,9 +325,11 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       logger,
       mailer: mail.mailer,
       codeKey,
+      verifyEmailUrl: config.verifyEmailUrl,
       tracing,
       metrics: outboxMetrics,
       videoRooms: video?.rooms,
+      objects: objects.store,
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
@@ -433,14 +443,22 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           logger,
           mailer: runtime.mail.mailer,
           codeKey: runtime.identity.settings.codeKey,
+          verifyEmailUrl: runtime.identity.settings.verifyEmailUrl,
           tracing: runtime.tracing,
           metrics: runtime.outboxMetrics,
           videoRooms: createVideo(runtime.config)?.rooms,
+          objects: runtime.objects.store,
         }),
     poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>
       runHousekeeping(
-        { housekeeper: createHousekeeper(database.sql), objects: runtime.objects.store, clock },
+        {
+          housekeeper: createHousekeeper(database.sql, {
+            pendingAccountTtlSeconds: runtime.config.pendingAccountTtlSeconds,
+          }),
+          objects: runtime.objects.store,
+          clock,
+        },
         { signal, report: logHousekeeping(logger) },
       ),
     close: async () => {

@@ -68,8 +68,10 @@ try {
     rateLimits: repos.rateLimits,
     mailer: mail.mailer,
     codeKey: codeKeyFor(config.tokenSecret),
+    verifyEmailUrl: config.verifyEmailUrl,
     video: createVideo(config)?.rooms,
     meetings: repos.meetings,
+    objects: objects.store,
   };
   const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
   // New events wake an idle loop at once (LISTEN on DATABASE_LISTEN_URL); it still polls as a fallback.
@@ -101,7 +103,13 @@ try {
       },
     ),
     runHousekeeping(
-      { housekeeper: createHousekeeper(database.sql), objects: objects.store, clock },
+      {
+        housekeeper: createHousekeeper(database.sql, {
+          pendingAccountTtlSeconds: config.pendingAccountTtlSeconds,
+        }),
+        objects: objects.store,
+        clock,
+      },
       { signal: controller.signal, report: logHousekeeping(logger) },
     ),
   ]);

@@ -40,7 +40,7 @@ describe("housekeeping", () => {
       [ago(2 * day), ago(60_000)],
     );
 
-    const counts = await createHousekeeper(sql).purge(now);
+    const counts = await createHousekeeper(sql, { pendingAccountTtlSeconds: 172_800 }).purge(now);
     expect(counts).toMatchObject({ outbox_events: 1, idempotency_keys: 1, rate_limits: 1 });
     const left = await sql.query<{ id: string }>("SELECT id FROM outbox_events ORDER BY id");
     expect(left.rows.map((row) => row.id.slice(-1))).toEqual(["2", "3", "4"]);
@@ -48,6 +48,9 @@ describe("housekeeping", () => {
       { key: "live" },
     ]);
     expect((await sql.query<{ key: string }>("SELECT key FROM rate_limits")).rows).toEqual([{ key: "new" }]);
-    expect(await createHousekeeper(sql).purge(now)).toMatchObject({ outbox_events: 0, idempotency_keys: 0 });
+    expect(await createHousekeeper(sql, { pendingAccountTtlSeconds: 172_800 }).purge(now)).toMatchObject({
+      outbox_events: 0,
+      idempotency_keys: 0,
+    });
   });
 });

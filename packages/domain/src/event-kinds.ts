@@ -10,6 +10,7 @@ import type { IdentityMailDeps } from "./identity/identity.deps";
 import { meetingEnded } from "./lifestyle/events/meeting-ended";
 import { participantLeft } from "./lifestyle/events/participant-left";
 import type { MeetingRoomDeps } from "./lifestyle/lifestyle.deps";
+import { type MediaObjectDeps, mediaObjectsDeleted } from "./media/events/objects-deleted";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";
@@ -21,11 +22,12 @@ import { paymentSubmitted } from "./payments/events/payment-submitted";
 
 /**
  * What delivering any of the kinds may need: the inbox and push, chat notices, the mailer for code
- * mails, and the video service's rooms for meetings.
+ * mails, the video service's rooms for meetings, and the object store for deleted media.
  */
 export type EventDeliveryDeps = NotifyDeps &
   IdentityMailDeps &
-  MeetingRoomDeps & { chat: MessageNoticeReader };
+  MeetingRoomDeps &
+  MediaObjectDeps & { chat: MessageNoticeReader };
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   orderCreated,
@@ -41,4 +43,5 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   loginFailures,
   meetingEnded,
   participantLeft,
+  mediaObjectsDeleted,
 ];

@@ -116,6 +116,31 @@ describe("configuration", () => {
     expect(wrong.ok ? [] : wrong.errors).toEqual(["S3_TIMEOUT_MS: must be an integer from 100 to 600000"]);
   });
 
+  it("reads the pending account lifetime (48 h by default) and the verification link, and refuses bad ones", () => {
+    const defaults = loadConfig(productionReady);
+    expect(defaults.ok && [defaults.config.pendingAccountTtlSeconds, defaults.config.verifyEmailUrl]).toEqual(
+      [172_800, "agora://verify-email"],
+    );
+    const set = loadConfig({
+      ...productionReady,
+      PENDING_ACCOUNT_TTL_SECONDS: "7200",
+      VERIFY_EMAIL_URL: "https://agora.example.com/verify",
+    });
+    expect(set.ok && [set.config.pendingAccountTtlSeconds, set.config.verifyEmailUrl]).toEqual([
+      7200,
+      "https://agora.example.com/verify",
+    ]);
+    const wrong = loadConfig({
+      ...productionReady,
+      PENDING_ACCOUNT_TTL_SECONDS: "60",
+      VERIFY_EMAIL_URL: "verify",
+    });
+    expect(wrong.ok ? [] : wrong.errors).toEqual([
+      "PENDING_ACCOUNT_TTL_SECONDS: must be an integer from 3600 to 31536000",
+      "VERIFY_EMAIL_URL: must be an absolute URL (https://… or an app scheme)",
+    ]);
+  });
+
   it("takes the LISTEN session's URL from DATABASE_LISTEN_URL, else DATABASE_URL", () => {
     const direct = loadConfig(productionReady);
     expect(direct.ok && direct.config.databaseListenUrl).toBe(productionReady.DATABASE_URL);

@@ -139,6 +139,15 @@ const envSchema = z.object({
   PASSWORD_HASH_CONCURRENCY: intFrom(1, 64, 2),
   PASSWORD_HASH_QUEUE: intFrom(0, 100_000, 256),
   SESSION_MAX_AGE_SECONDS: intFrom(3600, 315_360_000, 7_776_000),
+  // Registrations never verified are removed after this long, freeing email and username (docs/accounts.md).
+  PENDING_ACCOUNT_TTL_SECONDS: intFrom(3600, 31_536_000, 172_800),
+  // Where the verification mail's link points; `user_id` and `code` are added as query parameters.
+  VERIFY_EMAIL_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i, "must be an absolute URL (https://… or an app scheme)")
+      .default("agora://verify-email"),
+  ),
   MAIL_LOG_BODIES: boolFrom(false),
   TRUST_PROXY: boolFrom(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -288,6 +297,10 @@ export type Config = Readonly<{
   passwordHashConcurrency: number;
   passwordHashQueue: number;
   sessionMaxAgeSeconds: number;
+  /** A registration never verified is removed this long after it was made (PENDING_ACCOUNT_TTL_SECONDS). */
+  pendingAccountTtlSeconds: number;
+  /** The verification mail's link (VERIFY_EMAIL_URL), completed with `user_id` and `code`. */
+  verifyEmailUrl: string;
   trustProxy: boolean;
   logLevel: string;
   /** Identical public listing searches in flight share one query (LISTINGS_COALESCE=off: not; a bench switch). */
@@ -551,6 +564,8 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
     passwordHashQueue: env.PASSWORD_HASH_QUEUE,
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE_SECONDS,
+    pendingAccountTtlSeconds: env.PENDING_ACCOUNT_TTL_SECONDS,
+    verifyEmailUrl: env.VERIFY_EMAIL_URL,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     listingsCoalesce: env.LISTINGS_COALESCE !== "off",
@@ -605,6 +620,8 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     passwordHashConcurrency: 2,
     passwordHashQueue: 256,
     sessionMaxAgeSeconds: 7_776_000,
+    pendingAccountTtlSeconds: 172_800,
+    verifyEmailUrl: "agora://verify-email",
     trustProxy: false,
     logLevel: "silent",
     listingsCoalesce: true,

@@ -1,5 +1,6 @@
 import { type Housekeeper, OUTBOX_RETENTION_MS } from "@agora/domain/shared/housekeeping";
 import type { Sql } from "../sql";
+import { createUserRepository } from "./identity/users.repository";
 
 /** Rows removed per kind and purge: bounded, so a purge never holds locks for long. */
 const BATCH = 5_000;
@@ -7,7 +8,15 @@ const BATCH = 5_000;
 /** Orphan media handled per purge: each costs an object-store call. */
 const MEDIA_BATCH = 500;
 
-export const createHousekeeper = (sql: Sql): Housekeeper => ({
+/** Expired registrations removed per purge: each is its own short transaction. */
+const PENDING_BATCH = 500;
+
+export type HousekeeperOptions = {
+  /** A registration never verified is removed this long after it was made (PENDING_ACCOUNT_TTL_SECONDS). */
+  pendingAccountTtlSeconds: number;
+};
+
+export const createHousekeeper = (sql: Sql, options: HousekeeperOptions): Housekeeper => ({
   async purge(now) {
     const purge = async (table: string, condition: string, params: unknown[]) => {
       const { rowCount } = await sql.query(
@@ -30,6 +39,7 @@ export const createHousekeeper = (sql: Sql): Housekeeper => ({
         "(consumed_at IS NOT NULL OR expires_at <= $1) AND sent_at < $2",
         [now, new Date(now.getTime() - day)],
       ),
+      ...(await purgePendingAccounts(sql, new Date(now.getTime() - options.pendingAccountTtlSeconds * 1000))),
     };
   },
 
@@ -61,3 +71,31 @@ export const createHousekeeper = (sql: Sql): Housekeeper => ({
     return rowCount;
   },
 });
+
+/**
+ * Removes registrations never verified and made before `cutoff` (docs/accounts.md), freeing their
+ * email and username. Each goes in its own transaction that locks the row first, so an account
+ * verified meanwhile stays; one that something unexpected still refers to stays too (its delete
+ * fails alone, and is tried again next purge).
+ */
+const purgePendingAccounts = async (
+  sql: Sql,
+  cutoff: Date,
+): Promise<{ pending_accounts: number; pending_accounts_failed: number }> => {
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM users WHERE status = 'pending_verification' AND created_at < $1
+      ORDER BY created_at LIMIT ${PENDING_BATCH}`,
+    [cutoff],
+  );
+  let removed = 0;
+  let failed = 0;
+  for (const { id } of rows) {
+    try {
+      removed += (await sql.transaction((tx) => createUserRepository(tx).deletePending(id, cutoff))) ? 1 : 0;
+    } catch {
+      failed += 1;
+    }
+  }
+
+  return { pending_accounts: removed, pending_accounts_failed: failed };
+};

@@ -1,4 +1,4 @@
-import type { IdentityRepositories, UserRepository } from "../identity/identity.ports";
+import type { IdentityTransaction, UserRepository } from "../identity/identity.ports";
 import type { ObjectStore } from "../media/media.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { AuditLog } from "../shared/audit";
@@ -10,7 +10,7 @@ import type { CommunityRepositories } from "./community.ports";
 export type CommunityDeps = {
   uow: UnitOfWork<
     CommunityRepositories &
-      Pick<IdentityRepositories, "users" | "sessions"> & { audit: AuditLog; outbox: OutboxWriter }
+      Pick<IdentityTransaction, "users" | "sessions" | "listings"> & { audit: AuditLog; outbox: OutboxWriter }
   >;
   repos: CommunityRepositories & { users: Pick<UserRepository, "findById"> };
   clock: Clock;

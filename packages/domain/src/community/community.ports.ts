@@ -50,6 +50,11 @@ export interface MomentRepository {
   view(id: string, userId: string, at: Date): Promise<MomentCounters | null>;
   /** Hides the moment from everyone but its author (moderation), or restores it. */
   setHidden(id: string, hidden: { by: string; at: Date } | null): Promise<void>;
+  /**
+   * Deletes every moment of the author (account deletion), with what belongs to them: their media
+   * links, likes, views, comments and reports. The media assets themselves are the caller's.
+   */
+  deleteByAuthor(authorId: string): Promise<number>;
 }
 
 export type NewComment = { id: string; momentId: string; authorId: string; body: string; createdAt: Date };
@@ -60,6 +65,8 @@ export interface CommentRepository {
   findById(id: string): Promise<Comment | null>;
   /** A moment's comments, newest first, without those whose author and the viewer block each other. */
   listForViewer(momentId: string, viewerId: string, page: Cursor): Promise<Comment[]>;
+  /** Deletes every comment of the author (account deletion); each moment's counter follows. */
+  deleteByAuthor(authorId: string): Promise<number>;
 }
 
 export type NewReport = {

@@ -53,6 +53,7 @@ export const moderateReport = async (
       if (author && suspensionApplies(author.status)) {
         await keepAnActiveAdmin(tx, author.id);
         await tx.users.setStatus(author.id, "suspended", now);
+        await tx.listings.setOwnerActive(author.id, false);
         await tx.sessions.revokeAllForUser(author.id, "account_suspended", now);
         await tx.audit.record(
           {

@@ -11,9 +11,10 @@ export type AdminUserStatus = (typeof adminUserStatuses)[number];
 
 /**
  * Suspends or reactivates a user, audited. Suspension revokes every session, so the user's access
- * tokens fail on the next request; activating a pending account also counts as verifying it.
+ * tokens fail on the next request; activating a pending account also verifies its email.
  * The last active administrator cannot be suspended (409 last_admin). The owner's listings follow
  * the status: a suspended owner's listings are neither public nor orderable until reactivation.
+ * Each of these effects is a step of this use case, in its transaction.
  */
 export const changeUserStatus = async (
   { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
@@ -32,6 +33,10 @@ export const changeUserStatus = async (
     if (!user) {
       throw new NotFoundError("User");
     }
+    if (user.status === "active") {
+      await tx.users.markEmailVerified(user.id, now);
+    }
+    await tx.listings.setOwnerActive(user.id, user.status === "active");
     if (input.status === "suspended") {
       await tx.sessions.revokeAllForUser(user.id, "account_suspended", now);
     }

@@ -9,7 +9,8 @@ const NO_ACCOUNT = "00000000-0000-0000-0000-000000000000";
 
 /**
  * Consumes the reset code, then sets the new password and revokes every session of the account,
- * in one transaction (422 invalid_code when the code does not hold). The code is checked first:
+ * in one transaction (422 invalid_code when the code does not hold). An account still pending
+ * verification is activated too: the code proves control of the mailbox. The code is checked first:
  * the new password is hashed only for a caller who holds the right code, so wrong guesses cost
  * no argon2 work. An unknown address runs the same code check (against no row) as a known one.
  */
@@ -21,7 +22,7 @@ export const confirmPasswordReset = async (
   const { repos, uow, clock, passwords, settings } = deps;
   const email = normalizeEmail(input.email);
   const user = await repos.users.findByEmail(email);
-  const userId = user?.status === "active" ? user.id : NO_ACCOUNT;
+  const userId = user?.status === "active" || user?.status === "pending_verification" ? user.id : NO_ACCOUNT;
   const now = clock.now();
   const codeHash = hashCode(settings.codeKey, userId, "reset", input.code);
   const accepted = await uow.run(async (tx) => {
@@ -38,6 +39,9 @@ export const confirmPasswordReset = async (
     // Inside the transaction: if hashing is refused (503, busy) the code is not spent.
     const passwordHash = await passwords.hash(input.password);
     await tx.users.setPasswordHash(userId, passwordHash, now);
+    // The code proved the mailbox: a registration still pending is verified by it, with the new
+    // password (whoever registered it first, and with whatever password, loses it).
+    await tx.users.activate(userId, now);
     await tx.sessions.revokeAllForUser(userId, "password_reset", now);
 
     return true;

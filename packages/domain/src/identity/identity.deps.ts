@@ -7,6 +7,7 @@ import type {
   AccessTokenIssuer,
   CodeRepository,
   IdentityRepositories,
+  IdentityTransaction,
   PasswordHasher,
   UserRepository,
 } from "./identity.ports";
@@ -43,10 +44,12 @@ export type IdentitySettings = {
    * mail the account's owner a notice (once per window; 0 = none). Never a refusal.
    */
   loginFailureNoticePerEmail: number;
+  /** The verification mail's link (VERIFY_EMAIL_URL); `user_id` and `code` are added to it. */
+  verifyEmailUrl: string;
 };
 
 export type IdentityDeps = {
-  uow: UnitOfWork<IdentityRepositories>;
+  uow: UnitOfWork<IdentityTransaction>;
   /** Repositories outside any transaction (reads, and counters that must survive a rollback). */
   repos: IdentityRepositories;
   clock: Clock;
@@ -68,6 +71,8 @@ export type IdentityMailDeps = {
   mailer: Mailer;
   clock: Clock;
   codeKey: string;
+  /** The verification mail's link (VERIFY_EMAIL_URL). */
+  verifyEmailUrl: string;
 };
 
 /** The mail deps of a use case's IdentityDeps. */
@@ -78,6 +83,7 @@ export const identityMailDeps = ({ repos, mailer, clock, settings }: IdentityDep
   mailer,
   clock,
   codeKey: settings.codeKey,
+  verifyEmailUrl: settings.verifyEmailUrl,
 });
 
 /**

@@ -1,3 +1,9 @@
+import type { CommentRepository, MomentRepository } from "../community/community.ports";
+import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
+import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
+import type { MediaAssetRepository } from "../media/media.ports";
+import type { DeviceRepository, NotificationRepository } from "../notifications/notifications.ports";
+import type { OrderRepository } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Role } from "../shared/actor";
 import type { AuditLog } from "../shared/audit";
@@ -26,8 +32,12 @@ export interface UserRepository {
   create(user: NewUser): Promise<"created" | "email_taken" | "username_taken">;
   /** Whether any account holds `username` (compared case-insensitively). */
   isUsernameTaken(username: string): Promise<boolean>;
-  /** Removes an account that is still pending verification (a registration whose mail failed). */
-  deletePending(id: string): Promise<void>;
+  /**
+   * Removes an account still pending verification (created before `createdBefore`, when given),
+   * with what refers to it (codes, blocks, invitations); false when there was none. Run it in a
+   * transaction: it locks the row first, so a verification committing meanwhile keeps the account.
+   */
+  deletePending(id: string, createdBefore?: Date): Promise<boolean>;
   /**
    * Locks the rows of every active administrator for the rest of the transaction and returns
    * their ids: a change that could remove the last one serializes with any other such change.
@@ -39,15 +49,20 @@ export interface UserRepository {
     profile: { username: string; displayName: string },
     at: Date,
   ): Promise<User | "username_taken" | null>;
-  /** Sets the status; the user's listings follow (public only while the owner is active). */
+  /**
+   * Sets the status, nothing else: the use case makes the user's listings follow
+   * (ListingRepository.setOwnerActive) and, on activation, marks the email verified.
+   */
   setStatus(id: string, status: UserStatus, at: Date): Promise<User | null>;
+  /** Records the email as verified (kept when it already was). */
+  markEmailVerified(id: string, at: Date): Promise<void>;
   setRole(id: string, role: Role, at: Date): Promise<User | null>;
   setPasswordHash(id: string, passwordHash: string, at: Date): Promise<void>;
   /** pending_verification → active, marking the email verified. False when not pending. */
   activate(id: string, at: Date): Promise<boolean>;
   /**
-   * Marks the account deleted and scrubs what identified it (email, username, name, password);
-   * its listings stop being public.
+   * Marks the account deleted and scrubs what identified it (email, username, name, password).
+   * What the account published is the deleting use case's to erase (delete-me.ts).
    */
   markDeleted(id: string, at: Date): Promise<void>;
   /**
@@ -137,6 +152,23 @@ export type IdentityRepositories = {
   audit: AuditLog;
   rateLimits: RateLimiter;
   outbox: OutboxWriter;
+};
+
+/**
+ * What an identity use case's transaction holds: its own repositories, the listings whose public
+ * visibility follows the owner's account status, and what account deletion erases in other areas
+ * (each called by the use case, explicitly: delete-me.ts).
+ */
+export type IdentityTransaction = IdentityRepositories & {
+  listings: Pick<ListingRepository, "setOwnerActive" | "setProviderName">;
+  providers: Pick<ProviderRepository, "findByUserId" | "update">;
+  datingProfiles: Pick<DatingProfileRepository, "deleteForUser">;
+  moments: Pick<MomentRepository, "deleteByAuthor">;
+  comments: Pick<CommentRepository, "deleteByAuthor">;
+  media: Pick<MediaAssetRepository, "deletePublishedBy">;
+  orders: Pick<OrderRepository, "clearCustomerNotes">;
+  notifications: Pick<NotificationRepository, "deleteForUser">;
+  devices: Pick<DeviceRepository, "deleteForUser">;
 };
 
 export interface PasswordHasher {

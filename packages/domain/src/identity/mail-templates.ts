@@ -7,7 +7,8 @@ const wording: Record<CodePurpose, { subject: string; intro: string; outro: stri
   verification: {
     subject: "Verify your Agora account",
     intro: "Use this code to verify your email address:",
-    outro: "If you did not create an Agora account, you can ignore this mail.",
+    outro:
+      "If you did not create an Agora account with this username, ignore this mail; if you want an account, register again or reset the password, and the address is yours.",
   },
   sign_in: {
     subject: "Your Agora sign-in code",
@@ -21,23 +22,62 @@ const wording: Record<CodePurpose, { subject: string; intro: string; outro: stri
   },
 };
 
-/** The code mail: plain text with the code alone on its own line, and the same as simple HTML. */
+/**
+ * The link of a verification mail: VERIFY_EMAIL_URL with the account's `user_id` and the `code`,
+ * everything verify-email needs, so whoever holds the mailbox can verify without the registration's
+ * response.
+ */
+export const verificationLink = (base: string, userId: string, code: string): string => {
+  const url = new URL(base);
+  url.searchParams.set("user_id", userId);
+  url.searchParams.set("code", code);
+
+  return url.toString();
+};
+
+/**
+ * The code mail: plain text with the code alone on its own line, and the same as simple HTML. A
+ * verification mail also names the username it verifies and carries a link with the account id.
+ */
 export const codeMail = (input: {
   to: string;
   name: string;
   purpose: CodePurpose;
   code: string;
   validMinutes: number;
+  verification?: { username: string; link: string } | undefined;
 }): OutgoingMail => {
   const { subject, intro, outro } = wording[input.purpose];
   const greeting = input.name ? `Hi ${input.name},` : "Hi,";
   const expiry = `The code expires in ${input.validMinutes} minutes and works once.`;
-  const text = [greeting, "", intro, "", input.code, "", expiry, outro, "", "Agora", ""].join("\n");
+  const verification = input.verification;
+  const account = verification ? `This verifies the account with the username ${verification.username}.` : "";
+  const open = verification ? "Or open this link on the device with the Agora app:" : "";
+  const text = [
+    greeting,
+    "",
+    intro,
+    "",
+    input.code,
+    "",
+    ...(verification ? [account, open, verification.link, ""] : []),
+    expiry,
+    outro,
+    "",
+    "Agora",
+    "",
+  ].join("\n");
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(intro)}</p>`,
     `<p style="font-size:28px;font-weight:bold;letter-spacing:4px">${input.code}</p>`,
+    ...(verification
+      ? [
+          `<p>${escapeHtml(account)}<br>${escapeHtml(open)}<br>`,
+          `<a href="${escapeHtml(verification.link)}">${escapeHtml(verification.link)}</a></p>`,
+        ]
+      : []),
     `<p>${escapeHtml(expiry)}<br>${escapeHtml(outro)}</p>`,
     "<p>Agora</p></body></html>",
   ].join("");

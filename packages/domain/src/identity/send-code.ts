@@ -4,7 +4,7 @@ import { type CodeRefusal, issueCode, recordCodeSent } from "./code-limits";
 import { CODE_POLICY, type IdentityMailDeps } from "./identity.deps";
 import { EmailUnavailableError } from "./identity.errors";
 import type { CodePurpose, User } from "./identity.types";
-import { codeMail } from "./mail-templates";
+import { codeMail, verificationLink } from "./mail-templates";
 
 type MailedUser = Pick<User, "id" | "email" | "displayName" | "username">;
 
@@ -31,6 +31,10 @@ export const mailCode = async (
         purpose,
         code: issued.code,
         validMinutes: CODE_POLICY[purpose].ttlMinutes,
+        verification:
+          purpose === "verification"
+            ? { username: user.username, link: verificationLink(deps.verifyEmailUrl, user.id, issued.code) }
+            : undefined,
       }),
     );
   } catch (error) {

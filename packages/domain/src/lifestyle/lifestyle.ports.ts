@@ -19,6 +19,8 @@ export interface DatingProfileRepository {
    * or who blocks the viewer; first created first, then by user id (a stable order).
    */
   browse(viewerId: string, page: PageRequest): Promise<Page<BrowsedProfile>>;
+  /** Deletes the user's profile, if any (account deletion). */
+  deleteForUser(userId: string): Promise<void>;
 }
 
 export interface CuratedContentRepository {

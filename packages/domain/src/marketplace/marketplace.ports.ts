@@ -106,6 +106,12 @@ export interface ListingRepository {
    * provider's name). Called by the use case that renames the provider, in its transaction.
    */
   setProviderName(providerId: string, displayName: string): Promise<void>;
+  /**
+   * The listings of the provider owned by `userId` record whether that account is active
+   * (`ownerActive`, one of the facts of listingPubliclyVisible). Called by every use case that
+   * changes an account's status (suspension, reactivation, moderation, deletion), in its transaction.
+   */
+  setOwnerActive(userId: string, active: boolean): Promise<void>;
 }
 
 export interface MenuItemRepository {

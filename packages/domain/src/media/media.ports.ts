@@ -54,6 +54,12 @@ export interface MediaAssetRepository {
     owner: { ownerId: string; purpose: MediaPurpose },
     options: { at: Date; public: boolean },
   ): Promise<string[]>;
+  /**
+   * Deletes the rows of the owner's assets, except payment evidence (payments keep it), and
+   * returns their object keys: the caller deletes the objects (through the outbox, after commit).
+   * Run it after the records holding them (moments) are gone.
+   */
+  deletePublishedBy(ownerId: string): Promise<string[]>;
 }
 
 export type MediaRepositories = { media: MediaAssetRepository };

@@ -27,6 +27,8 @@ export interface NotificationRepository {
    * does not exist or belongs to another user.
    */
   markRead(id: string, userId: string, at: Date): Promise<Notification | null>;
+  /** Empties the user's inbox (account deletion). */
+  deleteForUser(userId: string): Promise<void>;
 }
 
 export interface DeviceRepository {
@@ -53,6 +55,8 @@ export interface DeviceRepository {
   findTokensByUser(userId: string): Promise<string[]>;
   /** Removes registrations the push provider reported invalid; resolves how many. */
   deleteByTokens(tokens: readonly string[]): Promise<number>;
+  /** Removes every registration of the user (account deletion). */
+  deleteForUser(userId: string): Promise<void>;
 }
 
 /**

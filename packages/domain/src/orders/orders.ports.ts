@@ -63,6 +63,8 @@ export interface OrderRepository {
   ): Promise<Page<Order>>;
   /** Mirrors the latest payment's status on the order (the order's own workflow is untouched). */
   setPaymentStatus(id: string, status: PaymentStatus, at: Date): Promise<void>;
+  /** Clears the free-text notes of the customer's orders (account deletion); the rest stays. */
+  clearCustomerNotes(customerId: string, at: Date): Promise<void>;
 }
 
 export interface CompletedOrderRepository {

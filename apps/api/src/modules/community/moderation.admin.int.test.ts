@@ -234,6 +234,19 @@ describe("moderation, overview and the reports export", () => {
       ]);
     });
 
+    it("suspending a provider who authored the moment takes their listings out of every public read", async () => {
+      const author = await h.provider({ displayName: "Moderated Seller" });
+      const listingId = await h.listing(author.providerId);
+      const reportId = await report(await publish(author), await h.signIn());
+      const visible = async () => ({
+        get: (await h.get(`/api/v1/listings/${listingId}`)).status,
+        search: (await h.get<Envelope<unknown[]>>("/api/v1/listings?q=moderated%20seller")).body.meta?.total,
+      });
+      expect(await visible()).toEqual({ get: 200, search: 1 });
+      expect((await moderate(reportId, { action: "suspend_user" })).status).toBe(200);
+      expect(await visible()).toEqual({ get: 404, search: 0 });
+    });
+
     it("dismisses the report for `none` and changes nothing else", async () => {
       const { momentId, reportId, reporter } = await reported();
       const res = await moderate(reportId, { action: "none" });

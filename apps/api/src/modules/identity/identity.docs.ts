@@ -7,8 +7,14 @@ export const identityDescriptions = {
   authRegister:
     "Creates the account and mails a 6-digit verification code (valid 30 minutes, 5 tries) while the " +
     "client waits: when the mail cannot be sent the answer is 503 `email_unavailable` and no account is " +
-    "kept, so the same registration can be retried. Registration never tells whether an email has an " +
-    "account: a taken email also answers 201 with a `user_id`, after the same work, and its owner gets a " +
+    "kept, so the same registration can be retried. The mail also carries a link (`VERIFY_EMAIL_URL` " +
+    "with `user_id` and `code` as query parameters) holding everything `verify-email` needs. An address " +
+    "held by a registration still pending verification is not held: a new registration replaces it (the " +
+    "pending account, its password and codes are removed) and mails a code for the new one, so the " +
+    "mailbox's owner always ends with the account and their own password; registrations never verified " +
+    "are removed after `PENDING_ACCOUNT_TTL_SECONDS` (default 48 hours), freeing email and username. " +
+    "Registration never tells whether an email has an " +
+    "account: a verified email also answers 201 with a `user_id`, after the same work, and its owner gets a " +
     '"someone tried to register" mail instead of a code (that id belongs to no account; verifying it ' +
     "answers 422 `invalid_code`). A taken username is 409 `username_taken`, decided on the username " +
     "alone. 429 `rate_limited` (with `Retry-After`) past `RATE_LIMIT_REGISTER_PER_EMAIL` registrations " +
@@ -17,7 +23,9 @@ export const identityDescriptions = {
   authVerifyEmail:
     "A wrong, expired or spent code is 422 `invalid_code`. 20 wrong verification codes for an account " +
     "within 24 hours (over any number of codes) lock verification for the rest of those 24 hours: no " +
-    "code is sent or accepted (the answer stays `invalid_code`) and the owner is told by mail.",
+    "code is sent or accepted (the answer stays `invalid_code`) and the owner is told by mail. The id and " +
+    "code of a registration replaced by a newer one for the same email, or removed unverified after " +
+    "`PENDING_ACCOUNT_TTL_SECONDS`, answer 422 `invalid_code` too.",
   authVerificationResend:
     "The resend cooldown (`RESEND_COOLDOWN_SECONDS`, default 60) is kept per address as given, whether " +
     "or not it has an account: a second resend for the same address inside it, or one right after a " +
@@ -69,19 +77,26 @@ export const identityDescriptions = {
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
   authMeDelete:
     "The account is marked deleted and scrubbed (email, username, name, password; both become free to " +
-    "register again); every session is revoked, so access tokens fail on the next request. The last " +
+    "register again); every session is revoked, so access tokens fail on the next request. What the " +
+    "account published is erased in the same transaction: the provider profile's name, bio and phone, " +
+    "the dating profile, its moments (with everyone's comments on them) and its comments elsewhere, " +
+    "which leave every read; its listings leave search; its media are deleted from the object store " +
+    "shortly after, by the outbox worker. Orders, payments and audit events stay (the books and the " +
+    "record of who did what), without the order notes; the inbox and push registrations go. The last " +
     "active administrator cannot delete their account: 409 `last_admin` (make another user an admin first; " +
     "two administrators deleting or demoting each other at once cannot leave none).",
   authPasswordResetRequest:
     "Always 202, never revealing whether the account exists: the same work is done for any email (the " +
     "request is queued), and the outbox worker mails a code (valid 30 minutes, 5 tries) shortly after, " +
-    "only to an active account, not within the cooldown of the previous reset code (60 s for the first " +
+    "only to an active account or one pending verification (confirming then verifies it: the code proves " +
+    "the mailbox), not within the cooldown of the previous reset code (60 s for the first " +
     "three of a day, then doubling up to an hour) and not while reset codes are locked. A mail the " +
     "provider refuses is retried by the worker with backoff. 429 `rate_limited` (with `Retry-After`) " +
     "only past `RATE_LIMIT_RESET_PER_EMAIL` requests for the email per hour or `RATE_LIMIT_AUTH_PER_IP` " +
     "requests from the address in 15 minutes; both count every request alike.",
   authPasswordResetConfirm:
-    "Every session of the account is revoked. A wrong, expired or spent code is 422 `invalid_code`; the " +
+    "Every session of the account is revoked. An account still pending verification becomes active " +
+    "with the new password (whatever password its registration set no longer works). A wrong, expired or spent code is 422 `invalid_code`; the " +
     "code is checked before the new password is hashed. 20 wrong reset codes for an account within 24 " +
     "hours lock reset codes for the rest of those 24 hours (no code is sent or accepted; the answer stays " +
     "`invalid_code`) and the owner is told by mail.",

@@ -81,8 +81,14 @@ describe("registration and email verification", () => {
       expect(longest.status).toBe(201);
     });
 
-    it("answers a taken email (compared case-insensitively) like a new one and mails its owner a notice, no code", async () => {
+    it("answers a verified email (compared case-insensitively) like a new one and mails its owner a notice, no code", async () => {
       const first = await h.post<{ data: { user_id: string } }>("/api/v1/auth/register", registration("dup"));
+      // Verified: a pending registration would be replaced instead (identity.pending.int.test.ts).
+      const verified = await h.post("/api/v1/auth/verify-email", {
+        user_id: first.body.data.user_id,
+        code: h.lastCode("new.dup@example.com"),
+      });
+      expect(verified.status).toBe(200);
       const owner = await h.runtime.identity.repos.users.findById(first.body.data.user_id);
       const res = await h.post<{ data: { user_id: string } }>(
         "/api/v1/auth/register",

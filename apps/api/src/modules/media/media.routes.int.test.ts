@@ -369,7 +369,9 @@ describe("media through the object store", () => {
       const recent = await uploadMedia(h, later.accessToken);
       h.clock.advance(2 * HOUR);
 
-      const housekeeper = createHousekeeper(h.db.sql);
+      const housekeeper = createHousekeeper(h.db.sql, {
+        pendingAccountTtlSeconds: h.config.pendingAccountTtlSeconds,
+      });
       const counts = await purgeOrphanMedia({ housekeeper, objects: h.runtime.objects.store }, h.clock.now());
       expect(counts.media_assets).toBeGreaterThanOrEqual(2);
       expect(counts.media_objects_failed).toBe(0);
@@ -397,7 +399,9 @@ describe("media through the object store", () => {
       expect((await read(late.id, author)).status).toBe(404);
 
       const failing = { delete: () => Promise.reject(new Error("store down")) };
-      const housekeeper = createHousekeeper(h.db.sql);
+      const housekeeper = createHousekeeper(h.db.sql, {
+        pendingAccountTtlSeconds: h.config.pendingAccountTtlSeconds,
+      });
       const counts = await purgeOrphanMedia({ housekeeper, objects: failing }, h.clock.now());
       expect(counts.media_objects_failed).toBeGreaterThanOrEqual(1);
       expect(await asset(late.id)).toBeDefined();

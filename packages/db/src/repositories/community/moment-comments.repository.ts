@@ -63,4 +63,20 @@ export const createCommentRepository = (db: SqlExecutor): CommentRepository => (
 
     return rows.map(toComment);
   },
+
+  async deleteByAuthor(authorId) {
+    const { rows } = await db.query<{ deleted: number }>(
+      `WITH gone AS (
+         DELETE FROM moment_comments WHERE author_id = $1 RETURNING moment_id
+       ), counted AS (
+         UPDATE moments m SET comment_count = GREATEST(m.comment_count - g.n, 0)
+           FROM (SELECT moment_id, count(*)::int AS n FROM gone GROUP BY moment_id) g
+          WHERE m.id = g.moment_id
+       )
+       SELECT count(*)::int AS deleted FROM gone`,
+      [idParam(authorId)],
+    );
+
+    return rows[0]?.deleted ?? 0;
+  },
 });

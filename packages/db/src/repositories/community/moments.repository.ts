@@ -92,4 +92,11 @@ export const createMomentRepository = (db: SqlExecutor): MomentRepository => ({
       hidden?.by ?? null,
     ]);
   },
+
+  async deleteByAuthor(authorId) {
+    // Media links, likes, views, comments and reports go with their moment (ON DELETE CASCADE).
+    const { rowCount } = await db.query("DELETE FROM moments WHERE author_id = $1", [idParam(authorId)]);
+
+    return rowCount;
+  },
 });

@@ -101,8 +101,24 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
     return rows[0]?.taken === true;
   },
 
-  async deletePending(id) {
-    await db.query("DELETE FROM users WHERE id = $1 AND status = 'pending_verification'", [id]);
+  async deletePending(id, createdBefore) {
+    // The lock comes first: a verification committing meanwhile makes the row not pending, and
+    // then nothing that refers to it is touched.
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT id FROM users WHERE id = $1 AND status = 'pending_verification'
+          AND ($2::timestamptz IS NULL OR created_at < $2) FOR UPDATE`,
+      [idParam(id), createdBefore ?? null],
+    );
+    if (rows.length === 0) {
+      return false;
+    }
+    // What a pending account can be named by: its codes, blocks and meeting invitations.
+    await db.query("DELETE FROM auth_codes WHERE user_id = $1", [id]);
+    await db.query("DELETE FROM user_blocks WHERE blocker_id = $1 OR blocked_id = $1", [id]);
+    await db.query("DELETE FROM meeting_invitees WHERE user_id = $1", [id]);
+    await db.query("DELETE FROM users WHERE id = $1", [id]);
+
+    return true;
   },
 
   async lockActiveAdmins() {
@@ -132,24 +148,19 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
   },
 
   async setStatus(id, status, at) {
-    // The user's listings mirror whether the account is active (their public predicate reads it).
     const { rows } = await db.query<UserRow>(
-      `WITH changed AS (
-         UPDATE users
-            SET status = $2,
-                email_verified_at = CASE WHEN $2 = 'active' THEN COALESCE(email_verified_at, $3) ELSE email_verified_at END,
-                updated_at = $3
-          WHERE id = $1 RETURNING ${columns}
-       ), mirrored AS (
-         UPDATE listings l SET owner_active = (changed.status = 'active')
-           FROM changed JOIN provider_profiles p ON p.user_id = changed.id
-          WHERE l.provider_id = p.id AND l.owner_active IS DISTINCT FROM (changed.status = 'active')
-       )
-       SELECT * FROM changed`,
+      `UPDATE users SET status = $2, updated_at = $3 WHERE id = $1 RETURNING ${columns}`,
       [id, status, at],
     );
 
     return rows[0] ? toUser(rows[0]) : null;
+  },
+
+  async markEmailVerified(id, at) {
+    await db.query("UPDATE users SET email_verified_at = $2 WHERE id = $1 AND email_verified_at IS NULL", [
+      id,
+      at,
+    ]);
   },
 
   async setRole(id, role, at) {
@@ -181,16 +192,11 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
 
   async markDeleted(id, at) {
     await db.query(
-      `WITH deleted AS (
-         UPDATE users
-            SET status = 'deleted', deleted_at = $2, updated_at = $2,
-                email = 'deleted+' || id || '@deleted.invalid', username = 'deleted-' || id,
-                display_name = '', locale = NULL, password_hash = ''
-          WHERE id = $1 AND status <> 'deleted' RETURNING id
-       )
-       UPDATE listings l SET owner_active = false
-         FROM deleted JOIN provider_profiles p ON p.user_id = deleted.id
-        WHERE l.provider_id = p.id`,
+      `UPDATE users
+          SET status = 'deleted', deleted_at = $2, updated_at = $2,
+              email = 'deleted+' || id || '@deleted.invalid', username = 'deleted-' || id,
+              display_name = '', locale = NULL, password_hash = ''
+        WHERE id = $1 AND status <> 'deleted'`,
       [id, at],
     );
   },

@@ -40,6 +40,10 @@ export const createDatingProfileRepository = (db: SqlExecutor): DatingProfileRep
     };
   },
 
+  async deleteForUser(userId) {
+    await db.query("DELETE FROM dating_profiles WHERE user_id = $1", [userId], "dating_profiles_delete_for_user");
+  },
+
   async browse(viewerId, page) {
     // The visible-profile index gives the order; the user's status and the blocks filter rows.
     const { rows } = await db.query<{ total: number; items: BrowseRow[] | null }>(

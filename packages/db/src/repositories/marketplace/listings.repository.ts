@@ -261,6 +261,15 @@ export const createListingRepository = (db: SqlExecutor): PlainListingRepository
       ]);
     },
 
+    async setOwnerActive(userId, active) {
+      await db.query(
+        `UPDATE listings l SET owner_active = $2
+           FROM provider_profiles p
+          WHERE p.user_id = $1 AND l.provider_id = p.id AND l.owner_active IS DISTINCT FROM $2`,
+        [idParam(userId), active],
+      );
+    },
+
     async setProviderName(providerId, displayName) {
       await db.query(
         `UPDATE listings SET search_text = ${searchTextSql("name", "description", "$2")} WHERE provider_id = $1`,

@@ -124,4 +124,13 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
 
     return rows.map((row) => row.id);
   },
+
+  async deletePublishedBy(ownerId) {
+    const { rows } = await db.query<{ object_key: string }>(
+      `DELETE FROM media_assets WHERE owner_id = $1 AND purpose <> 'payment_evidence' RETURNING object_key`,
+      [idParam(ownerId)],
+    );
+
+    return rows.map((row) => row.object_key);
+  },
 });

@@ -69,4 +69,8 @@ export const createDeviceRepository = (db: SqlExecutor): DeviceRepository => ({
 
     return rowCount;
   },
+
+  async deleteForUser(userId) {
+    await db.query("DELETE FROM devices WHERE user_id = $1", [userId]);
+  },
 });

@@ -168,6 +168,10 @@ export const createNotificationRepository = (
       return rows.map(toNotification);
     },
 
+    async deleteForUser(userId) {
+      await db.query("DELETE FROM notifications WHERE user_id = $1", [userId]);
+    },
+
     async markRead(id, userId, at) {
       const { rows } = await db.query<NotificationRow>(
         `UPDATE notifications SET read_at = COALESCE(read_at, $3::timestamptz)

@@ -278,4 +278,11 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
   async setPaymentStatus(id, status, at) {
     await db.query("UPDATE orders SET payment_status = $2, updated_at = $3 WHERE id = $1", [id, status, at]);
   },
+
+  async clearCustomerNotes(customerId, at) {
+    await db.query(
+      "UPDATE orders SET notes = NULL, updated_at = $2 WHERE customer_id = $1 AND notes IS NOT NULL",
+      [idParam(customerId), at],
+    );
+  },
 });

@@ -14,7 +14,9 @@ const eligible = async (
     case "verification":
       return user.status === "pending_verification";
     case "reset":
-      return user.status === "active";
+      // A pending account too: the reset code proves the mailbox, as verification does, so the
+      // address's owner can take over a registration someone else made (confirmPasswordReset).
+      return user.status === "active" || user.status === "pending_verification";
     case "sign_in": {
       // A resend only continues a sign-in in progress: a live code issued after the password.
       if (user.status !== "active") {
