@@ -9,7 +9,7 @@ import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { AppError } from "@agora/domain/shared/app-error";
 import { isUuid } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/runtime/config-or-exit";
-import { migrateCommand, seedCommand, withRuntime } from "./deps";
+import { migrateCommand, seedCommand, withRuntime } from "./composition/commands";
 
 type Command = (args: string[]) => Promise<string>;
 

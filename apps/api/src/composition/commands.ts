@@ -1,0 +1,44 @@
+// What the CLI (cli.ts) and `pnpm start` run against the database besides serving.
+import type { Database } from "@agora/db/client";
+import { migrate } from "@agora/db/migrator";
+import { seedCatalog } from "@agora/db/seed";
+import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
+import type { Config } from "@agora/runtime/config";
+import { createLogger } from "@agora/runtime/logging";
+import { createDeps, type Runtime } from "../deps";
+import { openConfiguredDatabase } from "./database";
+
+/** What `pnpm start` does before serving: apply pending migrations, then load the catalog. */
+export const prepareDatabase = async (database: Database, ids: IdGenerator) => {
+  const migrated = await migrate(database.sql);
+  const seeded = await seedCatalog(database.sql, ids);
+
+  return { migrationsApplied: migrated.applied.length, ...seeded };
+};
+
+const withDatabase = async <T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> => {
+  const database = await openConfiguredDatabase(config, "agora-cli");
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+};
+
+export const migrateCommand = (config: Config) => withDatabase(config, (database) => migrate(database.sql));
+
+export const seedCommand = (config: Config) =>
+  withDatabase(config, (database) => seedCatalog(database.sql, uuidV7Ids));
+
+/** Runs `work` with the full dependencies over a short-lived database connection (CLI verbs). */
+export const withRuntime = async <T>(config: Config, work: (runtime: Runtime) => Promise<T>): Promise<T> => {
+  const database = await openConfiguredDatabase(config, "agora-cli");
+  const logger = createLogger({ level: "silent" });
+  const runtime = await createDeps(config, { database, logger });
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+    await database.close();
+  }
+};
