@@ -12,14 +12,13 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { eventually, sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
   type ApiProcess,
   createMember,
-  eventually,
-  sleep,
   startProcess,
   TEST_TOKEN_SECRET,
   waitForLockWait,

@@ -4,19 +4,6 @@ import { type RealtimeOptions, type RealtimeServer, startRealtime } from "../src
 import { drain, listen } from "../src/server";
 import type { Harness } from "./harness";
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds (or fails after `timeoutMs`). */
-export const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await sleep(20);
-  }
-};
-
 export type Frame = { type: string; data?: Record<string, unknown> };
 
 /** A real `ws` client that records every frame and how it closed. */

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { MessageDto } from "@agora/contracts/chat";
 import { onPostgres } from "@agora/db/test/databases";
+import { eventually, sleep } from "@agora/testing/eventually";
+import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { eventually, sleep, startServer, type TestServer } from "../../../test/realtime";
+import { startServer, type TestServer } from "../../../test/realtime";
 
 type Body<T> = { data: T; error: { code: string } | null };
 type Message = MessageDto;
@@ -419,18 +418,16 @@ describe.skipIf(!onPostgres)(
 );
 
 // The built server entry, as production runs it (turbo builds before tests).
-const main = fileURLToPath(new URL("../../../dist/main.js", import.meta.url));
+const main = new URL("../../../dist/main.js", import.meta.url);
 
 describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only: a second process)", () => {
   it("deliver each other's messages to their sockets, and SIGTERM closes the other's sockets with 1001", async () => {
-    if (!existsSync(main)) {
-      throw new Error("apps/api/dist is missing: run `pnpm build` (turbo runs it before `pnpm test`)");
-    }
+    const entry = builtEntry(main);
     const h = await createHarness({ seed: false });
     const here = await startServer(h);
-    const child: ChildProcess = spawn(process.execPath, [main], {
+    const { child, output, exited } = startProcess({
+      args: [entry],
       env: {
-        PATH: process.env.PATH ?? "",
         APP_ENV: "test",
         LOG_LEVEL: "info",
         DATABASE_URL: h.databaseUrl ?? "",
@@ -439,19 +436,10 @@ describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only
         PORT: "0",
         WORKER: "off",
       },
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
-      await eventually(() => output.includes("agora api listening"), 20_000);
-      const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output)?.[1]);
+      await eventually(() => output().includes("agora api listening"), 20_000);
+      const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output())?.[1]);
       expect(port).toBeGreaterThan(0);
       const ada = await h.signIn();
       const bob = await h.signIn();

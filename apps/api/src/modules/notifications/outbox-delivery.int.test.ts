@@ -15,6 +15,7 @@ import { runOutbox, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
 import { createOutboxWorker } from "@agora/outbox-worker/outbox-worker";
 import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
+import { eventually, sleep } from "@agora/testing/eventually";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createHarness, type Harness } from "../../../test/harness";
@@ -55,19 +56,6 @@ type EventRow = {
   processed_at: Date | null;
   dead_at: Date | null;
   last_error: string | null;
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds or `timeoutMs` passes. */
-const eventually = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await sleep(20);
-  }
 };
 
 /** The harness's outbox worker, delivering through the test registry. */
