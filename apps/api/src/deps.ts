@@ -28,8 +28,8 @@ import { type AreaDeps, createAreaDeps } from "./composition/area-deps";
 import { openConfiguredDatabase, schemaProbe } from "./composition/database";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle";
 import { createMetrics, type Metrics } from "./http/metrics";
+import type { RealtimeDeps } from "./modules/chat/realtime/realtime-server";
 import type { ReadinessProbe } from "./modules/system/readiness";
-import type { RealtimeDeps } from "./realtime/realtime-server";
 import { API_VERSION } from "./version";
 
 export type AppDeps = AreaDeps & {

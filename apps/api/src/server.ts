@@ -15,7 +15,7 @@ import { answerClientErrors } from "./http/client-error";
 import { type ConnectionTracker, trackConnections } from "./http/connections";
 import type { RequestHandler } from "./http/handler";
 import { createStartupGate } from "./http/startup-gate";
-import { type RealtimeServer, startRealtime } from "./realtime/realtime-server";
+import { type RealtimeServer, startRealtime } from "./modules/chat/realtime/realtime-server";
 
 /**
  * The drain limit: how long in-flight requests (and the embedded worker's batch) get to finish once

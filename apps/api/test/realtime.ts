@@ -1,6 +1,11 @@
 import type { AddressInfo } from "node:net";
+import { realtimeFrameTypes } from "@agora/contracts/realtime";
 import WebSocket from "ws";
-import { type RealtimeOptions, type RealtimeServer, startRealtime } from "../src/realtime/realtime-server";
+import {
+  type RealtimeOptions,
+  type RealtimeServer,
+  startRealtime,
+} from "../src/modules/chat/realtime/realtime-server";
 import { drain, listen } from "../src/server";
 import type { Harness } from "./harness";
 
@@ -110,7 +115,7 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
           closed,
           messages: () =>
             frames
-              .filter((frame) => frame.type === "message")
+              .filter((frame) => frame.type === realtimeFrameTypes.message)
               .map((frame) => frame.data as Record<string, unknown> & { seq: number; body: string }),
           async waitFor(type, count = 1, timeoutMs = 10_000) {
             const deadline = Date.now() + timeoutMs;
