@@ -6,11 +6,16 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eventually } from "@agora/testing/eventually";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readDockerfile, repoRoot } from "./support/dockerfile";
-import { detectIsolation, eventually, freePort, type Isolation, runIn, startIn } from "./support/processes";
+import { detectIsolation, freePort, type Isolation, runIn, startIn } from "./support/processes";
+
+/** The image trees start cold (bundles load, migrations run): asked every 100 ms for up to 20 s. */
+const waitUp = <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000) =>
+  eventually(check, { timeoutMs, intervalMs: 100 });
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
 const buildScript = path.join(repoRoot, "infra", "build-image-tree.sh");
@@ -197,7 +202,7 @@ describe.skipIf(!testDatabaseUrl)(
       try {
         // The server listens before it has reached the database: /ready is 503 until it has.
         let ready: { status: number; body: { data: unknown } } | undefined;
-        await eventually(async () => {
+        await waitUp(async () => {
           if (server.child.exitCode !== null) {
             throw new Error(`api exited ${server.child.exitCode}:\n${server.output()}`);
           }
@@ -217,7 +222,7 @@ describe.skipIf(!testDatabaseUrl)(
           }),
         });
         // pino writes asynchronously to a pipe: the start line may trail the first response.
-        await eventually(() => (/"msg":"agora api listening"/.test(server.output()) ? true : undefined));
+        await waitUp(() => (/"msg":"agora api listening"/.test(server.output()) ? true : undefined));
         expect(server.output()).toMatch(/"env":"production","database":"postgres","worker":"off"/);
 
         const healthcheck = api.healthcheck?.kind === "cmd" ? (api.healthcheck.argv ?? []) : [];
@@ -226,7 +231,7 @@ describe.skipIf(!testDatabaseUrl)(
 
         server.child.kill("SIGTERM");
         // The image's production defaults pause 5 s (SHUTDOWN_DELAY_MS) serving, with /ready 503.
-        const draining = await eventually(async () => {
+        const draining = await waitUp(async () => {
           const response = await fetch(`http://127.0.0.1:${port}/ready`);
           await response.arrayBuffer();
 
@@ -250,7 +255,7 @@ describe.skipIf(!testDatabaseUrl)(
       };
       const started = startIn(isolation, workerTree, worker.cmd ?? [], env);
       try {
-        await eventually(() => {
+        await waitUp(() => {
           if (started.child.exitCode !== null) {
             throw new Error(`worker exited ${started.child.exitCode}:\n${started.output()}`);
           }

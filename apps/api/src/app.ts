@@ -12,19 +12,9 @@ import { finishDocument } from "./http/openapi-document";
 import { fail } from "./http/respond";
 import { createRouteTable } from "./http/route-table";
 import type { StartupGate } from "./http/startup-gate";
-import { administrationArea } from "./modules/administration/administration.area";
-import { type Area, mountAreas } from "./modules/area";
-import { chatArea } from "./modules/chat/chat.area";
-import { communityArea } from "./modules/community/community.area";
-import { identityArea } from "./modules/identity/identity.area";
-import { lifestyleArea } from "./modules/lifestyle/lifestyle.area";
-import { marketplaceArea } from "./modules/marketplace/marketplace.area";
-import { mediaArea } from "./modules/media/media.area";
-import { notificationsArea } from "./modules/notifications/notifications.area";
-import { ordersArea } from "./modules/orders/orders.area";
-import { paymentsArea } from "./modules/payments/payments.area";
-import { systemArea } from "./modules/system/system.area";
-import { API_VERSION } from "./modules/system/system.routes";
+import { mountAreas } from "./modules/area";
+import { areas } from "./modules/areas";
+import { API_VERSION } from "./version";
 
 /** Request bodies are small JSON documents; media bytes go straight to the object store. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -32,21 +22,6 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 
 const bodyMethods = ["POST", "PUT", "PATCH", "DELETE"];
-
-/** Every area's registration: its handlers, admin kinds and descriptions (see modules/area.ts). */
-const areas: readonly Area<AppDeps>[] = [
-  systemArea,
-  identityArea,
-  marketplaceArea,
-  ordersArea,
-  paymentsArea,
-  notificationsArea,
-  communityArea,
-  lifestyleArea,
-  mediaArea,
-  chatArea,
-  administrationArea,
-];
 
 const documentInfo = {
   openapi: "3.1.0",

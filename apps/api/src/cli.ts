@@ -9,7 +9,13 @@ import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { AppError } from "@agora/domain/shared/app-error";
 import { isUuid } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/runtime/config-or-exit";
-import { backupCommand, migrateCommand, restoreCommand, seedCommand, withRuntime } from "./deps";
+import {
+  backupCommand,
+  migrateCommand,
+  restoreCommand,
+  seedCommand,
+  withRuntime,
+} from "./composition/commands";
 
 type Command = (args: string[]) => Promise<string>;
 

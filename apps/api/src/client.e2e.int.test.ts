@@ -13,10 +13,11 @@ import { type AgoraClientOptions, AgoraError, createAgoraClient } from "@agora/c
 import { createAgoraAdminClient } from "@agora/contracts/client.admin";
 import type { SessionDto } from "@agora/contracts/identity";
 import { connectChat, defaultSocketFactory, type WebSocketLike } from "@agora/contracts/realtime";
+import { eventually } from "@agora/testing/eventually";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../test/harness";
 import { type PrismProxy, startPrism } from "../test/prism";
-import { eventually, startServer, type TestServer } from "../test/realtime";
+import { startServer, type TestServer } from "../test/realtime";
 import { type LocalS3, startLocalS3 } from "../test/s3";
 
 describe("the typed client against a listening server", () => {

@@ -1,18 +1,17 @@
 // The API process (as `pnpm start` runs it) against a PostgreSQL server of the test's own: started
 // while the database is down, then serving writers while the database restarts.
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { onPostgres } from "@agora/db/test/databases";
+import { eventually, sleep } from "@agora/testing/eventually";
+import { builtEntry, type StartedProcess, startProcess } from "@agora/testing/processes";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrivatePostgres, findPostgresBin, type PrivatePostgres } from "../test/private-postgres";
 
-const start = fileURLToPath(new URL("../dist/start.js", import.meta.url));
+const start = new URL("../dist/start.js", import.meta.url);
 const postgresBin = findPostgresBin();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const WRITERS = 8;
 /** How long the database stays down during the restart, so the outage is observable from outside. */
@@ -20,50 +19,34 @@ const OUTAGE_MS = 1_500;
 
 type Attempt = { at: number; status: number | "network-error"; userId?: string };
 
-const eventually = async <T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await sleep(50);
-  }
-};
+/** Polls as the outage demands: a check that throws (the database restarting) is "not yet". */
+const until = <T>(check: () => Promise<T | undefined | false>, timeoutMs: number) =>
+  eventually(check, { timeoutMs, intervalMs: 50, retryErrors: true });
 
 describe.skipIf(!onPostgres || !postgresBin)(
   "the API process through a database outage (PostgreSQL only, and only where the PostgreSQL server binaries are installed: it runs a server of its own and restarts it)",
   () => {
     let postgres: PrivatePostgres;
-    let api: ChildProcess;
-    let output = "";
+    let api: StartedProcess | undefined;
     let origin = "";
     let dataDir: string;
     const exited = { code: undefined as number | null | undefined };
 
     beforeAll(async () => {
-      if (!existsSync(start)) {
-        throw new Error("apps/api/dist is missing: run `pnpm build` (turbo runs it before `pnpm test`)");
-      }
+      builtEntry(start);
       postgres = await createPrivatePostgres(postgresBin ?? "");
       dataDir = mkdtempSync(path.join(tmpdir(), "agora-restart-"));
     }, 60_000);
     afterAll(async () => {
       if (api && exited.code === undefined) {
-        api.kill("SIGKILL");
+        api.child.kill("SIGKILL");
       }
       await postgres?.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const lines = () =>
-      output
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = () => api?.lines() ?? [];
+    const output = () => api?.output() ?? "";
 
     const get = async (pathname: string) => {
       const response = await fetch(`${origin}${pathname}`);
@@ -73,9 +56,9 @@ describe.skipIf(!onPostgres || !postgresBin)(
     };
 
     it("starts with the database down: waits with one line per attempt, /health 200 and /ready 503, then serves once it is up", async () => {
-      api = spawn(process.execPath, [start], {
+      api = startProcess({
+        args: [builtEntry(start)],
         env: {
-          PATH: process.env.PATH ?? "",
           APP_ENV: "development",
           DATABASE_URL: postgres.url,
           DATA_DIR: dataDir,
@@ -86,25 +69,18 @@ describe.skipIf(!onPostgres || !postgresBin)(
           RATE_LIMIT_AUTH_PER_IP: "0",
           LOG_LEVEL: "info",
         },
-        stdio: ["ignore", "pipe", "pipe"],
       });
-      api.stdout?.on("data", (chunk: Buffer) => {
-        output += chunk.toString("utf8");
-      });
-      api.stderr?.on("data", (chunk: Buffer) => {
-        output += chunk.toString("utf8");
-      });
-      api.on("exit", (code) => {
+      void api.exited.then((code) => {
         exited.code = code;
       });
 
-      const listening = await eventually(
+      const listening = await until(
         async () => lines().find((line) => line.msg === "agora api listening")?.address as string | undefined,
         15_000,
       );
       origin = listening;
       // Down: alive, not ready, and requests are refused with the envelope.
-      await eventually(
+      await until(
         async () =>
           lines().filter((line) => line.msg === "database unavailable at start-up; waiting").length >= 3 ||
           undefined,
@@ -122,11 +98,11 @@ describe.skipIf(!onPostgres || !postgresBin)(
       // Up: it migrates, seeds and serves without a restart.
       const upAt = Date.now();
       await postgres.start();
-      await eventually(async () => ((await get("/ready")) === 200 ? true : undefined), 15_000);
+      await until(async () => ((await get("/ready")) === 200 ? true : undefined), 15_000);
       process.stdout.write(`restart test: ready ${Date.now() - upAt} ms after the database started\n`);
       expect(await get("/api/v1/catalog/categories")).toBe(200);
       // Log lines are buffered (flushed every 250 ms).
-      await eventually(async () => lines().some((line) => line.msg === "database ready") || undefined, 5_000);
+      await until(async () => lines().some((line) => line.msg === "database ready") || undefined, 5_000);
     }, 60_000);
 
     it("survives a database restart under writers: nothing acknowledged is lost, /ready is 503 meanwhile, writes succeed within 2 s of its return", async () => {
@@ -254,7 +230,7 @@ describe.skipIf(!onPostgres || !postgresBin)(
             }),
           ],
         );
-        await eventually(async () => {
+        await until(async () => {
           const processed = await client.query(
             "SELECT 1 FROM outbox_events WHERE id = $1 AND processed_at IS NOT NULL",
             [eventId],
@@ -266,9 +242,9 @@ describe.skipIf(!onPostgres || !postgresBin)(
         await client.end();
       }
       // No unhandled error, stack trace or SQL reached the log through all of it.
-      expect(output).not.toMatch(/\n\s+at |Emitted 'error' event|INSERT INTO|UPDATE \w+ SET/);
-      api.kill("SIGTERM");
-      await eventually(async () => (exited.code === undefined ? undefined : true), 15_000);
+      expect(output()).not.toMatch(/\n\s+at |Emitted 'error' event|INSERT INTO|UPDATE \w+ SET/);
+      api?.child.kill("SIGTERM");
+      await until(async () => (exited.code === undefined ? undefined : true), 15_000);
       expect(exited.code).toBe(0);
     }, 30_000);
   },

@@ -10,14 +10,9 @@ import path from "node:path";
 import { openDatabase } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
 import { onPostgres } from "@agora/db/test/databases";
+import { eventually } from "@agora/testing/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ApiProcess,
-  createMember,
-  eventually,
-  startProcess,
-  TEST_TOKEN_SECRET,
-} from "../test/processes";
+import { type ApiProcess, createMember, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
 
 /** Messages answered 201 before the kill: enough that it lands in the middle of a stream. */
 const ACKNOWLEDGED_BEFORE_KILL = 60;

@@ -1,13 +1,15 @@
 // The built server's log format: JSON lines when stdout is not a terminal (and in production, even at
 // one), readable lines at a terminal in development. A real pseudo-terminal comes from util-linux's
 // `script`; where it is missing those cases say so and skip.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { eventually } from "@agora/testing/eventually";
+import { startProcess as startChild } from "@agora/testing/processes";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { eventually, mainJs, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
+import { mainJs, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
 
 const startJs = fileURLToPath(new URL("../dist/start.js", import.meta.url));
 const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
@@ -45,21 +47,12 @@ const development = (dataDir: string) => ({
 });
 
 /** `node <entry>` with stdout a pseudo-terminal (`script`), and what it printed there. */
-const startAtTerminal = (env: Record<string, string>, entry: string) => {
-  const child = spawn("script", ["--quiet", "--return", "--command", `exec node ${entry}`, "/dev/null"], {
-    env: { PATH: process.env.PATH ?? "", TERM: "xterm", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+const startAtTerminal = (env: Record<string, string>, entry: string) =>
+  startChild({
+    command: "script",
+    args: ["--quiet", "--return", "--command", `exec node ${entry}`, "/dev/null"],
+    env: { TERM: "xterm", ...env },
   });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-
-  return { child, output: () => output };
-};
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours' escape sequences
 const withoutColours = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "").replaceAll("\r", "");

@@ -1,26 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { eventually, sleep } from "@agora/testing/eventually";
+import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The built server entry, as production runs it (turbo builds before tests).
-const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await sleep(50);
-  }
-};
+const main = new URL("../dist/main.js", import.meta.url);
 
 describe.skipIf(!onPostgres)(
   "the API process and its embedded outbox worker (PostgreSQL only: a second process shares the database)",
@@ -29,9 +17,7 @@ describe.skipIf(!onPostgres)(
     let dataDir: string;
 
     beforeAll(async () => {
-      if (!existsSync(main)) {
-        throw new Error("apps/api/dist is missing: run `pnpm build` (turbo runs it before `pnpm test`)");
-      }
+      builtEntry(main);
       target = await createTestDatabase();
       dataDir = mkdtempSync(path.join(tmpdir(), "agora-api-worker-"));
     });
@@ -40,10 +26,10 @@ describe.skipIf(!onPostgres)(
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const startApi = (worker: "embedded" | "off") => {
-      const child: ChildProcess = spawn(process.execPath, [main], {
+    const startApi = (worker: "embedded" | "off") =>
+      startProcess({
+        args: [builtEntry(main)],
         env: {
-          PATH: process.env.PATH ?? "",
           LOG_LEVEL: "info",
           DATABASE_URL: target.url ?? "",
           DATA_DIR: dataDir,
@@ -51,19 +37,7 @@ describe.skipIf(!onPostgres)(
           PORT: "0",
           WORKER: worker,
         },
-        stdio: ["ignore", "pipe", "pipe"],
       });
-      let output = "";
-      child.stdout?.on("data", (chunk: Buffer) => {
-        output += chunk.toString("utf8");
-      });
-      child.stderr?.on("data", (chunk: Buffer) => {
-        output += chunk.toString("utf8");
-      });
-      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-
-      return { child, output: () => output, exited };
-    };
 
     const appendEvent = async () => {
       const userId = randomUUID();

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEmptyPostgresDatabase, onPostgres } from "@agora/db/test/databases";
+import { sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -20,7 +21,7 @@ import {
   type PreviousRelease,
   previousReleaseUnavailable,
 } from "../test/previous-release";
-import { type ApiProcess, createMember, sleep, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
+import { type ApiProcess, createMember, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
 
 const currentDist = fileURLToPath(new URL("../dist", import.meta.url));
 const unavailable = onPostgres

@@ -1,9 +1,6 @@
 import type { Server } from "node:http";
 import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
-import type { OutboxWakeup } from "@agora/domain/outbox/outbox.ports";
-import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import { type Config, unsafeDefaultsWarning } from "@agora/runtime/config";
 import { safeError } from "@agora/runtime/logging";
 import { type ProbeServer, startProbeServer } from "@agora/runtime/probe-server";
@@ -11,12 +8,14 @@ import { waitUntilAvailable } from "@agora/runtime/startup";
 import { serve } from "@hono/node-server";
 import type { Logger } from "pino";
 import { createApp, createHttpHandler } from "./app";
-import { createDeps, openEmbeddedWorker, prepareDatabase } from "./deps";
+import { prepareDatabase } from "./composition/commands";
+import { type EmbeddedWorker, startEmbeddedWorker } from "./composition/embedded-worker";
+import { createDeps } from "./deps";
 import { answerClientErrors } from "./http/client-error";
 import { type ConnectionTracker, trackConnections } from "./http/connections";
 import type { RequestHandler } from "./http/handler";
 import { createStartupGate } from "./http/startup-gate";
-import { type RealtimeServer, startRealtime } from "./realtime/realtime-server";
+import { type RealtimeServer, startRealtime } from "./modules/chat/realtime/realtime-server";
 
 /**
  * The drain limit: how long in-flight requests (and the embedded worker's batch) get to finish once
@@ -80,36 +79,6 @@ export const drain = async (server: Server, graceMs = SHUTDOWN_GRACE_MS): Promis
   return !timedOut;
 };
 
-export type EmbeddedWorker = {
-  /** Aborts the loop and resolves once the batch in flight is recorded. */
-  stop(): Promise<void>;
-};
-
-/** The outbox worker inside the API process (WORKER=embedded): the same loop apps/worker runs. */
-export const startEmbeddedWorker = (
-  outbox: OutboxDeps,
-  housekeeping?: (signal: AbortSignal) => Promise<void>,
-  options: {
-    leaseSeconds?: number;
-    batchSize?: number;
-    loops?: number;
-    wakeup?: OutboxWakeup | undefined;
-  } = {},
-): EmbeddedWorker => {
-  const controller = new AbortController();
-  const running = Promise.all([
-    runOutbox(outbox, { signal: controller.signal, ...options }),
-    housekeeping?.(controller.signal),
-  ]);
-
-  return {
-    async stop() {
-      controller.abort();
-      await running;
-    },
-  };
-};
-
 /** Resolves true when `work` settles within `ms`, false when the time ran out first. */
 const settlesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
   const controller = new AbortController();
@@ -157,7 +126,6 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
   const gate = createStartupGate();
   const starting = new AbortController();
   let server: Server | undefined;
-  let workerDeps: Awaited<ReturnType<typeof openEmbeddedWorker>> | undefined;
   let worker: EmbeddedWorker | undefined;
   let realtime: RealtimeServer | undefined;
   let metricsServer: ProbeServer | undefined;
@@ -190,7 +158,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
         logger.warn("the outbox batch in flight did not finish in time; its events return after their lease");
       }
       await metricsServer?.close();
-      await workerDeps?.close();
+      await worker?.close();
       await runtime.close();
       logger.info({ drained }, "stopped");
     } catch (error) {
@@ -258,18 +226,7 @@ export const runServer = async (config: Config, options: { prepare: boolean }): 
     realtime = await startRealtime(server, handler, { deps: runtime.realtime, logger });
     const sockets = realtime;
     runtime.metrics.watchRealtime(() => sockets.size);
-    workerDeps = config.worker === "embedded" ? await openEmbeddedWorker(runtime) : undefined;
-    const embedded = workerDeps;
-    if (embedded) {
-      runtime.metrics.watchPool("outbox", () => embedded.poolStats());
-      worker = startEmbeddedWorker(embedded.outbox, embedded.housekeeping, {
-        leaseSeconds: config.outboxLeaseSeconds,
-        batchSize: config.outboxBatchSize,
-        loops: config.outboxLoops,
-        wakeup: embedded.wakeup,
-      });
-      runtime.outboxMetrics.start(config.outboxLoops);
-    }
+    worker = config.worker === "embedded" ? await startEmbeddedWorker(runtime) : undefined;
     gate.open();
     logger.info("agora api ready");
   } catch (error) {

@@ -11,15 +11,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { realtimeCloseCodes } from "@agora/contracts/realtime";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { eventually, sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
   type ApiProcess,
   createMember,
-  eventually,
-  sleep,
   startProcess,
   TEST_TOKEN_SECRET,
   waitForLockWait,
@@ -169,7 +169,7 @@ describe.skipIf(!onPostgres)(
       }, DELAY_MS + 5_000);
       expect(refusedAt - signalledAt).toBeGreaterThanOrEqual(DELAY_MS - 100);
       const closed = await socketClosed;
-      expect(closed.code).toBe(1001);
+      expect(closed.code).toBe(realtimeCloseCodes.serverShutdown);
       expect(closed.at - signalledAt).toBeGreaterThanOrEqual(DELAY_MS - 100);
       await sleep(300);
       expect(api.child.exitCode).toBeNull();

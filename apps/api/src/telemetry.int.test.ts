@@ -15,8 +15,9 @@ import {
   SpanKinds,
   startOtlpReceiver,
 } from "@agora/runtime/test/otlp";
+import { eventually } from "@agora/testing/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiProcess, eventually, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
+import { type ApiProcess, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
 
 // `pnpm start`'s entry: migrates and seeds first, so the same test runs on PGlite.
 const startJs = fileURLToPath(new URL("../dist/start.js", import.meta.url));

@@ -1,21 +1,13 @@
 import type { AddressInfo } from "node:net";
+import { realtimeFrameTypes } from "@agora/contracts/realtime";
 import WebSocket from "ws";
-import { type RealtimeOptions, type RealtimeServer, startRealtime } from "../src/realtime/realtime-server";
+import {
+  type RealtimeOptions,
+  type RealtimeServer,
+  startRealtime,
+} from "../src/modules/chat/realtime/realtime-server";
 import { drain, listen } from "../src/server";
 import type { Harness } from "./harness";
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds (or fails after `timeoutMs`). */
-export const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await sleep(20);
-  }
-};
 
 export type Frame = { type: string; data?: Record<string, unknown> };
 
@@ -123,7 +115,7 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
           closed,
           messages: () =>
             frames
-              .filter((frame) => frame.type === "message")
+              .filter((frame) => frame.type === realtimeFrameTypes.message)
               .map((frame) => frame.data as Record<string, unknown> & { seq: number; body: string }),
           async waitFor(type, count = 1, timeoutMs = 10_000) {
             const deadline = Date.now() + timeoutMs;

@@ -1,52 +1,24 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { eventually } from "@agora/testing/eventually";
+import { builtEntry, startProcess } from "@agora/testing/processes";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The built entry point, as `node apps/worker/dist/main.js` runs it (turbo builds before tests).
-const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+const main = new URL("../dist/main.js", import.meta.url);
 
-type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
-
-const start = (env: Record<string, string>): Started => {
-  const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", WORKER_HEALTH_PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-
-  return { child, output: () => output, exited };
-};
-
-const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const start = (env: Record<string, string>) =>
+  startProcess({ args: [builtEntry(main)], env: { LOG_LEVEL: "info", WORKER_HEALTH_PORT: "0", ...env } });
 
 describe("worker process", () => {
   let dataDir: string;
 
   beforeAll(() => {
-    if (!existsSync(main)) {
-      throw new Error("apps/worker/dist is missing: run `pnpm build` (turbo runs it before `pnpm test`)");
-    }
+    builtEntry(main);
     dataDir = mkdtempSync(path.join(tmpdir(), "agora-worker-"));
   });
   afterAll(() => {

@@ -1,11 +1,9 @@
 // OpenTelemetry on the built worker process: a consumer span per delivery (with its statements
 // inside) when OTEL_EXPORTER_OTLP_ENDPOINT is set; no OpenTelemetry module loaded otherwise.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
 import {
   loadRecorder,
@@ -14,23 +12,11 @@ import {
   SpanKinds,
   startOtlpReceiver,
 } from "@agora/runtime/test/otlp";
+import { eventually } from "@agora/testing/eventually";
+import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
-
-const eventually = async <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const main = new URL("../dist/main.js", import.meta.url);
 
 describe.skipIf(!onPostgres)(
   "OpenTelemetry traces from the worker process (PostgreSQL only: a separate process needs a server database)",
@@ -56,9 +42,9 @@ describe.skipIf(!onPostgres)(
     const loaded = (name: string) => readLoads(loadsFile(name));
 
     const start = (name: string, env: Record<string, string>) => {
-      const child: ChildProcess = spawn(process.execPath, [...preload, main], {
+      return startProcess({
+        args: [...preload, builtEntry(main)],
         env: {
-          PATH: process.env.PATH ?? "",
           DATABASE_URL: target.url ?? "",
           DATA_DIR: path.join(dir, `${name}-data`),
           LOG_LEVEL: "info",
@@ -66,11 +52,7 @@ describe.skipIf(!onPostgres)(
           AGORA_TEST_LOADS: loadsFile(name),
           ...env,
         },
-        stdio: "ignore",
       });
-      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-
-      return { child, exited };
     };
 
     /** An order.created event for a new user, written as a use case would. */

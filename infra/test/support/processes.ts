@@ -1,8 +1,9 @@
 // Running the image trees as the images would: the Dockerfile's CMD and ENV, as a non-root user on a
 // read-only root filesystem where this machine allows it.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
+import { type StartedProcess, startProcess } from "@agora/testing/processes";
 
 export type Isolation = { kind: "sandbox"; describe: string } | { kind: "plain"; describe: string };
 
@@ -57,37 +58,25 @@ export const detectIsolation = (): Isolation => {
   };
 };
 
-export type Started = {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-};
-
 /** Starts argv in cwd with exactly env (plus PATH), isolated as `isolation` allows. */
 export const startIn = (
   isolation: Isolation,
   cwd: string,
   argv: string[],
   env: Record<string, string>,
-): Started => {
+): StartedProcess => {
   const [command, ...args] = isolation.kind === "sandbox" ? sandboxed(cwd, argv) : argv;
   if (!command) {
     throw new Error("empty command");
   }
-  const child = spawn(command, args, {
-    cwd,
-    env: { PATH: `${path.dirname(process.execPath)}:/usr/sbin:/usr/bin:/sbin:/bin`, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
 
-  return { child, output: () => output, exited };
+  return startProcess({
+    command,
+    args,
+    cwd,
+    env,
+    path: `${path.dirname(process.execPath)}:/usr/sbin:/usr/bin:/sbin:/bin`,
+  });
 };
 
 export const runIn = async (
@@ -112,20 +101,3 @@ export const freePort = (): Promise<number> =>
       server.close(() => resolve(port));
     });
   });
-
-export const eventually = async <T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};

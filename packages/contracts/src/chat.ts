@@ -125,14 +125,57 @@ export const realtimeQuerySchema = z.object({
   ),
 });
 
+/**
+ * The realtime channel's wire constants, defined here once: the server sends them, and the client
+ * helper (`@agora/contracts/realtime`, which re-exports them) and the tests read them.
+ */
+export const realtimeFrameTypes = {
+  /** Server → client: a new message. */
+  message: "message",
+  /** Server → client: a participant's read marker moved. */
+  read: "read",
+  /** Server → client: the answer to a ping frame. */
+  pong: "pong",
+  /** Server → client: a text frame it does not understand (ignored; the socket stays open). */
+  error: "error",
+  /** Client → server: the only frame a client sends. */
+  ping: "ping",
+} as const;
+
+/** The `data.code` of an error frame. */
+export const realtimeErrorCodes = { unsupportedFrame: "unsupported_frame" } as const;
+
+/** The close codes of the realtime channel's sockets. */
+export const realtimeCloseCodes = {
+  /** The client closed the socket for good. */
+  normal: 1000,
+  /** The server is shutting down: reconnect with `after`. */
+  serverShutdown: 1001,
+  /** A binary frame: only JSON text frames are understood. */
+  binaryFrame: 1003,
+  /** A frame over `realtimeLimits.maxFrameBytes`. */
+  frameTooLarge: 1009,
+  /** The client read too slowly and fell too far behind: reconnect with `after`. */
+  tooSlow: 1013,
+  /** The session ended (logout, suspension or account deletion): refresh or sign in again. */
+  sessionEnded: 4401,
+} as const;
+
+export const realtimeLimits = {
+  /** The largest frame a client may send. */
+  maxFrameBytes: 1024,
+  /** The server's keepalive: a WebSocket ping this often; a socket that missed the last is cut. */
+  pingIntervalMs: 25_000,
+} as const;
+
 /** Frames the server sends on the realtime channel (JSON text frames). */
 export const serverFrameSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("message"), data: messageSchema }),
-  z.object({ type: z.literal("read"), data: readMarkerSchema }),
-  z.object({ type: z.literal("pong") }),
+  z.object({ type: z.literal(realtimeFrameTypes.message), data: messageSchema }),
+  z.object({ type: z.literal(realtimeFrameTypes.read), data: readMarkerSchema }),
+  z.object({ type: z.literal(realtimeFrameTypes.pong) }),
   z.object({
-    type: z.literal("error"),
-    data: z.object({ code: z.literal("unsupported_frame"), message: z.string() }),
+    type: z.literal(realtimeFrameTypes.error),
+    data: z.object({ code: z.literal(realtimeErrorCodes.unsupportedFrame), message: z.string() }),
   }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

@@ -2,8 +2,18 @@ import {
   chatOperations,
   type MessageDto,
   type ReadMarkerDto,
+  realtimeCloseCodes,
+  realtimeFrameTypes,
   type ServerFrame,
   serverFrameSchema,
+} from "./chat";
+
+export {
+  realtimeCloseCodes,
+  realtimeErrorCodes,
+  realtimeFrameTypes,
+  realtimeLimits,
+  type ServerFrame,
 } from "./chat";
 
 /**
@@ -55,7 +65,7 @@ export type ChatChannelHandlers = {
   onMessage?: (message: MessageDto) => void;
   onRead?: (marker: ReadMarkerDto) => void;
   onStatus?: (status: ChatChannelStatus) => void;
-  /** The session ended (close 4401): the helper stops; sign in again. */
+  /** The session ended (close `realtimeCloseCodes.sessionEnded`, 4401): the helper stops; sign in again. */
   onSessionEnded?: () => void;
   createSocket?: SocketFactory;
   /** Reconnect delays: the first, doubled per failed try up to the cap (default 500 ms, 30 s). */
@@ -83,9 +93,6 @@ export type ChatChannel = {
   close(): void;
 };
 
-/** The close code the server uses when the socket's session is revoked or the user suspended. */
-const SESSION_ENDED = 4401;
-
 export const connectChat = (options: ChatChannelOptions): ChatChannel => {
   const createSocket = options.createSocket ?? defaultSocketFactory;
   const initialMs = options.backoff?.initialMs ?? 500;
@@ -110,13 +117,13 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
   };
 
   const deliver = (frame: ServerFrame) => {
-    if (frame.type === "message") {
+    if (frame.type === realtimeFrameTypes.message) {
       // A replay after a reconnect may overlap what was already delivered: each seq goes out once.
       if (lastSeq === undefined || frame.data.seq > lastSeq) {
         lastSeq = frame.data.seq;
         options.onMessage?.(frame.data);
       }
-    } else if (frame.type === "read") {
+    } else if (frame.type === realtimeFrameTypes.read) {
       options.onRead?.(frame.data);
     }
   };
@@ -193,7 +200,7 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
         setStatus("closed");
         return;
       }
-      if (event.code === SESSION_ENDED) {
+      if (event.code === realtimeCloseCodes.sessionEnded) {
         stopped = true;
         setStatus("closed");
         options.onSessionEnded?.();
@@ -218,7 +225,7 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
       clearTimeout(timer);
       const current = socket;
       socket = null;
-      current?.close(1000, "client closed");
+      current?.close(realtimeCloseCodes.normal, "client closed");
       setStatus("closed");
     },
   };

@@ -1,47 +1,31 @@
 // Every outbox event kind the service writes, for the processes that deliver them (the API with
-// its embedded worker, and apps/worker). A kind missing here would be dead-lettered as unknown.
-import type { MessageNoticeReader } from "./chat/chat.ports";
-import { messageSent } from "./chat/events/message-sent";
-import { reportClosed } from "./community/events/report-closed";
-import { codeRequested } from "./identity/events/code-requested";
-import { codesLocked } from "./identity/events/codes-locked";
-import { loginFailures } from "./identity/events/login-failures";
+// its embedded worker, and apps/worker, both through @agora/outbox-worker). Each area lists its own
+// kinds in `<area>/<area>.events.ts`; a kind missing there would be dead-lettered as unknown.
+import { chatEvents } from "./chat/chat.events";
+import type { MessageSentDeps } from "./chat/events/message-sent";
+import { communityEvents } from "./community/community.events";
 import type { IdentityMailDeps } from "./identity/identity.deps";
-import { meetingEnded } from "./lifestyle/events/meeting-ended";
-import { participantLeft } from "./lifestyle/events/participant-left";
+import { identityEvents } from "./identity/identity.events";
 import type { MeetingRoomDeps } from "./lifestyle/lifestyle.deps";
-import { type MediaObjectDeps, mediaObjectsDeleted } from "./media/events/objects-deleted";
-import type { NotifyDeps } from "./notifications/notify";
-import { orderCompleted } from "./orders/events/order-completed";
-import { orderCreated } from "./orders/events/order-created";
-import { orderStatusChanged } from "./orders/events/order-status-changed";
+import { lifestyleEvents } from "./lifestyle/lifestyle.events";
+import type { MediaObjectDeps } from "./media/events/objects-deleted";
+import { mediaEvents } from "./media/media.events";
+import { ordersEvents } from "./orders/orders.events";
 import type { EventKind } from "./outbox/event-kind";
-import { paymentConfirmed } from "./payments/events/payment-confirmed";
-import { paymentRejected } from "./payments/events/payment-rejected";
-import { paymentSubmitted } from "./payments/events/payment-submitted";
+import { paymentsEvents } from "./payments/payments.events";
 
 /**
  * What delivering any of the kinds may need: the inbox and push, chat notices, the mailer for code
  * mails, the video service's rooms for meetings, and the object store for deleted media.
  */
-export type EventDeliveryDeps = NotifyDeps &
-  IdentityMailDeps &
-  MeetingRoomDeps &
-  MediaObjectDeps & { chat: MessageNoticeReader };
+export type EventDeliveryDeps = MessageSentDeps & IdentityMailDeps & MeetingRoomDeps & MediaObjectDeps;
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
-  orderCreated,
-  orderStatusChanged,
-  orderCompleted,
-  paymentSubmitted,
-  paymentConfirmed,
-  paymentRejected,
-  reportClosed,
-  messageSent,
-  codeRequested,
-  codesLocked,
-  loginFailures,
-  meetingEnded,
-  participantLeft,
-  mediaObjectsDeleted,
+  ...ordersEvents,
+  ...paymentsEvents,
+  ...communityEvents,
+  ...chatEvents,
+  ...identityEvents,
+  ...lifestyleEvents,
+  ...mediaEvents,
 ];

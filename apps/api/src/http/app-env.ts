@@ -13,7 +13,7 @@ export type RequestBindings = Partial<HttpBindings | Http2Bindings> & {
   requestId: string;
   rootLogger: Logger;
   /**
-   * Present when the request arrived as an HTTP Upgrade (realtime/realtime-server.ts): the route
+   * Present when the request arrived as an HTTP Upgrade (modules/chat/realtime/realtime-server.ts): the route
    * that admits it leaves its grant here, and the realtime server then switches protocols.
    */
   upgrade?: UpgradeSlot;

@@ -1,7 +1,7 @@
 import type { chatOperations } from "@agora/contracts/chat";
+import { realtimeCloseCodes as close, realtimeLimits } from "@agora/contracts/realtime";
 import { CHAT_PAGE_SIZE, MAX_MESSAGE_LENGTH } from "@agora/domain/chat/chat.types";
 import type { DescriptionsOf } from "../../http/operations";
-import { CLOSE_CODES, MAX_FRAME_BYTES, PING_INTERVAL_MS } from "../../realtime/realtime-server";
 
 const participantsOnly = "Participants only: for anyone else the conversation does not exist (404).";
 
@@ -26,15 +26,15 @@ LISTEN/NOTIFY, so a message sent through any API process reaches sockets on ever
 - \`{ "type": "error", "data": { "code": "unsupported_frame", "message" } }\` — the answer to a text frame that is not \`{"type":"ping"}\` (not JSON, or an unknown type); the frame is ignored and the socket stays open.
 
 **Client → server frames**: \`{ "type": "ping" }\` only (messages are sent with \`POST …/messages\`). A frame
-larger than ${MAX_FRAME_BYTES} bytes closes the socket with 1009; a binary frame closes it with 1003.
+larger than ${realtimeLimits.maxFrameBytes} bytes closes the socket with ${close.frameTooLarge}; a binary frame closes it with ${close.binaryFrame}.
 
-**Keepalive.** The server sends a WebSocket ping every ${PING_INTERVAL_MS / 1000} s; a socket that has not
+**Keepalive.** The server sends a WebSocket ping every ${realtimeLimits.pingIntervalMs / 1000} s; a socket that has not
 answered the previous ping by then is terminated (browsers and WebSocket libraries answer pings
 themselves).
 
-**Close codes.** 1001 the server is shutting down (reconnect with \`after\`); 1003 binary frame; 1009 frame
-too large; ${CLOSE_CODES.sessionEnded} the session ended (logout, suspension or account deletion; checked every few seconds):
-refresh or sign in again; ${CLOSE_CODES.tooSlow} the client read too slowly and fell more than 1 MiB behind (reconnect
+**Close codes.** ${close.serverShutdown} the server is shutting down (reconnect with \`after\`); ${close.binaryFrame} binary frame; ${close.frameTooLarge} frame
+too large; ${close.sessionEnded} the session ended (logout, suspension or account deletion; checked every few seconds):
+refresh or sign in again; ${close.tooSlow} the client read too slowly and fell more than 1 MiB behind (reconnect
 with \`after\`). The socket lives as long as its session, not its access token.`;
 
 /** The chat operations' OpenAPI descriptions, by operationId. */

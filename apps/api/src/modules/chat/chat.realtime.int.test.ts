@@ -1,11 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { MessageDto } from "@agora/contracts/chat";
+import {
+  realtimeCloseCodes,
+  realtimeErrorCodes,
+  realtimeFrameTypes,
+  realtimeLimits,
+} from "@agora/contracts/realtime";
 import { onPostgres } from "@agora/db/test/databases";
+import { eventually, sleep } from "@agora/testing/eventually";
+import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { eventually, sleep, startServer, type TestServer } from "../../../test/realtime";
+import { startServer, type TestServer } from "../../../test/realtime";
 
 type Body<T> = { data: T; error: { code: string } | null };
 type Message = MessageDto;
@@ -74,12 +79,12 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       "503",
     ]);
     for (const frame of [
-      '"type": "message"',
-      '"type": "read"',
-      '"type": "pong"',
-      '"type": "ping"',
-      "1009",
-      "4401",
+      `"type": "${realtimeFrameTypes.message}"`,
+      `"type": "${realtimeFrameTypes.read}"`,
+      `"type": "${realtimeFrameTypes.pong}"`,
+      `"type": "${realtimeFrameTypes.ping}"`,
+      String(realtimeCloseCodes.frameTooLarge),
+      String(realtimeCloseCodes.sessionEnded),
     ]) {
       expect(realtime?.description).toContain(frame);
     }
@@ -140,7 +145,7 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       sent.push(await send(index % 2 ? ada : bob, conversationId, `m${index}`));
     }
     for (const socket of [adaPhone, adaLaptop, bobPhone]) {
-      await socket.waitFor("message", 6);
+      await socket.waitFor(realtimeFrameTypes.message, 6);
       await sleep(50);
       expect(socket.messages()).toEqual(
         sent.map((message) => ({
@@ -168,7 +173,7 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
         token: bob.accessToken,
       },
     );
-    const [frame] = await adaSocket.waitFor("read");
+    const [frame] = await adaSocket.waitFor(realtimeFrameTypes.read);
     expect(frame?.data).toEqual(read.body.data);
     expect(frame?.data).toMatchObject({ user_id: bob.user.id, last_read_seq: 1 });
     adaSocket.close();
@@ -177,14 +182,14 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
   it("answers a ping frame with pong, and an unknown frame with an error frame, staying open", async () => {
     const { ada, conversationId } = await pair();
     const socket = await api.connect(conversationId, ada.accessToken);
-    socket.ws.send(JSON.stringify({ type: "ping" }));
-    await socket.waitFor("pong");
+    socket.ws.send(JSON.stringify({ type: realtimeFrameTypes.ping }));
+    await socket.waitFor(realtimeFrameTypes.pong);
     socket.ws.send(JSON.stringify({ type: "typing" }));
     socket.ws.send("not json");
-    const errors = await socket.waitFor("error", 2);
-    expect(errors[0]?.data).toMatchObject({ code: "unsupported_frame" });
-    socket.ws.send(JSON.stringify({ type: "ping" }));
-    await socket.waitFor("pong", 2);
+    const errors = await socket.waitFor(realtimeFrameTypes.error, 2);
+    expect(errors[0]?.data).toMatchObject({ code: realtimeErrorCodes.unsupportedFrame });
+    socket.ws.send(JSON.stringify({ type: realtimeFrameTypes.ping }));
+    await socket.waitFor(realtimeFrameTypes.pong, 2);
     expect(socket.ws.readyState).toBe(socket.ws.OPEN);
     socket.close();
   });
@@ -192,15 +197,19 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
   it("closes the socket with 1009 on a frame over 1 KiB, and with 1003 on a binary frame", async () => {
     const { ada, conversationId } = await pair();
     const big = await api.connect(conversationId, ada.accessToken);
-    big.ws.send(JSON.stringify({ type: "ping", pad: "x".repeat(1024) }));
-    expect((await big.closed).code).toBe(1009);
+    big.ws.send(
+      JSON.stringify({ type: realtimeFrameTypes.ping, pad: "x".repeat(realtimeLimits.maxFrameBytes) }),
+    );
+    expect((await big.closed).code).toBe(realtimeCloseCodes.frameTooLarge);
     const exact = await api.connect(conversationId, ada.accessToken);
-    exact.ws.send(JSON.stringify({ type: "ping", pad: "x".repeat(1024 - 27) }));
-    await exact.waitFor("pong");
+    exact.ws.send(
+      JSON.stringify({ type: realtimeFrameTypes.ping, pad: "x".repeat(realtimeLimits.maxFrameBytes - 27) }),
+    );
+    await exact.waitFor(realtimeFrameTypes.pong);
     exact.close();
     const binary = await api.connect(conversationId, ada.accessToken);
     binary.ws.send(Buffer.from([1, 2, 3]));
-    expect((await binary.closed).code).toBe(1003);
+    expect((await binary.closed).code).toBe(realtimeCloseCodes.binaryFrame);
   });
 
   it("pings every interval and terminates a socket that does not answer", async () => {
@@ -224,7 +233,7 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
     const bobSocket = await api.connect(conversationId, bob.accessToken);
     await send(ada, conversationId, "seen 1");
     await send(ada, conversationId, "seen 2");
-    await bobSocket.waitFor("message", 2);
+    await bobSocket.waitFor(realtimeFrameTypes.message, 2);
     const lastSeen = bobSocket.messages().at(-1)?.seq ?? 0;
     bobSocket.close();
     await bobSocket.closed;
@@ -232,9 +241,9 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       await send(index % 3 ? ada : bob, conversationId, `missed ${index}`);
     }
     const again = await api.connect(conversationId, bob.accessToken, { after: lastSeen });
-    await again.waitFor("message", 70);
+    await again.waitFor(realtimeFrameTypes.message, 70);
     await send(ada, conversationId, "live");
-    await again.waitFor("message", 71);
+    await again.waitFor(realtimeFrameTypes.message, 71);
     await sleep(100);
     expect(again.messages().map((m) => m.seq)).toEqual(
       Array.from({ length: 71 }, (_, i) => lastSeen + 1 + i),
@@ -264,7 +273,7 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       300,
     );
     const adaClosed = await adaSocket.closed;
-    expect(adaClosed.code).toBe(4401);
+    expect(adaClosed.code).toBe(realtimeCloseCodes.sessionEnded);
 
     const suspended = await h.patch(
       `/api/v1/admin/users/${bob.user.id}/status`,
@@ -272,10 +281,10 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       { token: admin.accessToken },
     );
     expect(suspended.status).toBe(200);
-    expect((await bobSocket.closed).code).toBe(4401);
+    expect((await bobSocket.closed).code).toBe(realtimeCloseCodes.sessionEnded);
 
     expect((await h.delete("/api/v1/auth/me", { token: cyd.accessToken })).status).toBeLessThan(300);
-    expect((await cydSocket.closed).code).toBe(4401);
+    expect((await cydSocket.closed).code).toBe(realtimeCloseCodes.sessionEnded);
   });
 
   it("tells no one about an upgrade it refused, and forgets closed sockets' presence", async () => {
@@ -353,7 +362,7 @@ describe("shutting the realtime channel down", () => {
       ]);
       await api.realtime.close();
       for (const socket of sockets) {
-        expect((await socket.closed).code).toBe(1001);
+        expect((await socket.closed).code).toBe(realtimeCloseCodes.serverShutdown);
       }
       const { rows } = await h.db.sql.query("SELECT 1 FROM chat_connections");
       expect(rows).toHaveLength(0);
@@ -385,7 +394,7 @@ describe.skipIf(!onPostgres)(
             body: { body: text },
           });
         await post("before");
-        await socket.waitFor("message", 1);
+        await socket.waitFor(realtimeFrameTypes.message, 1);
         // What a database restart does to the listener: its backend is terminated.
         const listeners = `SELECT pid FROM pg_stat_activity WHERE application_name = 'agora-chat-listener' AND datname = current_database()`;
         await h.db.sql.query(`SELECT pg_terminate_backend(pid) FROM (${listeners}) l`);
@@ -395,9 +404,9 @@ describe.skipIf(!onPostgres)(
         }
         await eventually(async () => (await h.db.sql.query(listeners)).rows.length === 1);
         // No signal of those five was heard: only the listener's catch-up after reconnecting brings them.
-        await socket.waitFor("message", 6);
+        await socket.waitFor(realtimeFrameTypes.message, 6);
         await post("after");
-        await socket.waitFor("message", 7);
+        await socket.waitFor(realtimeFrameTypes.message, 7);
         await sleep(100);
         expect(socket.messages().map((m) => m.body)).toEqual([
           "before",
@@ -419,18 +428,16 @@ describe.skipIf(!onPostgres)(
 );
 
 // The built server entry, as production runs it (turbo builds before tests).
-const main = fileURLToPath(new URL("../../../dist/main.js", import.meta.url));
+const main = new URL("../../../dist/main.js", import.meta.url);
 
 describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only: a second process)", () => {
   it("deliver each other's messages to their sockets, and SIGTERM closes the other's sockets with 1001", async () => {
-    if (!existsSync(main)) {
-      throw new Error("apps/api/dist is missing: run `pnpm build` (turbo runs it before `pnpm test`)");
-    }
+    const entry = builtEntry(main);
     const h = await createHarness({ seed: false });
     const here = await startServer(h);
-    const child: ChildProcess = spawn(process.execPath, [main], {
+    const { child, output, exited } = startProcess({
+      args: [entry],
       env: {
-        PATH: process.env.PATH ?? "",
         APP_ENV: "test",
         LOG_LEVEL: "info",
         DATABASE_URL: h.databaseUrl ?? "",
@@ -439,19 +446,10 @@ describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only
         PORT: "0",
         WORKER: "off",
       },
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
-      await eventually(() => output.includes("agora api listening"), 20_000);
-      const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output)?.[1]);
+      await eventually(() => output().includes("agora api listening"), 20_000);
+      const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output())?.[1]);
       expect(port).toBeGreaterThan(0);
       const ada = await h.signIn();
       const bob = await h.signIn();
@@ -496,7 +494,7 @@ describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only
         },
       );
       expect(sentThere.status).toBe(201);
-      await local.waitFor("message", 2);
+      await local.waitFor(realtimeFrameTypes.message, 2);
       expect(local.messages().map((m) => [m.seq, m.body])).toEqual([
         [1, "from process A"],
         [2, "from process B"],
@@ -505,7 +503,7 @@ describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only
       expect(remoteFrames.map((frame) => frame.data.seq)).toEqual([1, 2]);
 
       child.kill("SIGTERM");
-      expect(await remoteClosed).toBe(1001);
+      expect(await remoteClosed).toBe(realtimeCloseCodes.serverShutdown);
       expect(await exited).toBe(0);
       local.close();
     } finally {

@@ -1,9 +1,10 @@
 import type { ConversationDto, MessageDto } from "@agora/contracts/chat";
 import { onPostgres } from "@agora/db/test/databases";
 import { createMemoryPush } from "@agora/runtime/push/memory-push";
+import { eventually } from "@agora/testing/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { eventually, startServer, type TestServer } from "../../../test/realtime";
+import { startServer, type TestServer } from "../../../test/realtime";
 
 type Message = MessageDto;
 type Conversation = ConversationDto;

@@ -13,11 +13,12 @@ import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps
 import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { runOutbox, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
+import { createOutboxWorker } from "@agora/outbox-worker/outbox-worker";
 import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
+import { eventually, sleep } from "@agora/testing/eventually";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createHarness, type Harness } from "../../../test/harness";
-import { startEmbeddedWorker } from "../../server";
 
 /**
  * A throwaway event kind, registered only here: the registry's mechanism (parse, deliver, retry,
@@ -55,19 +56,6 @@ type EventRow = {
   processed_at: Date | null;
   dead_at: Date | null;
   last_error: string | null;
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds or `timeoutMs` passes. */
-const eventually = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error("condition not met in time");
-    }
-    await sleep(20);
-  }
 };
 
 /** The harness's outbox worker, delivering through the test registry. */
@@ -401,15 +389,30 @@ describe("outbox delivery of notifications", () => {
     }
   });
 
-  it("runs embedded in the API process (WORKER=embedded) and stops cleanly", async () => {
+  it("runs as createOutboxWorker (the API's embedded worker and apps/worker) and stops cleanly", async () => {
     const ada = await h.createUser();
-    const worker = startEmbeddedWorker(testOutbox(h));
+    // createOutboxWorker, as the API's embedded worker and apps/worker call it, with the test kind.
+    const worker = await createOutboxWorker({
+      database: h.runtime.database,
+      objects: h.runtime.objects.store,
+      mailer: h.runtime.mail.mailer,
+      push: h.runtime.notifications.push,
+      videoRooms: undefined,
+      codeKey: h.runtime.identity.settings.codeKey,
+      clock: h.runtime.clock,
+      logger: h.runtime.logger,
+      settings: { leaseSeconds: 60, batchSize: 10, loops: 1, pendingAccountTtlSeconds: 172_800 },
+      verifyEmailUrl: "agora://verify-email",
+      kinds: [testHappened],
+    });
+    expect(worker.kinds).toEqual(["test.happened"]);
     try {
       const eventId = await t.append([t.note(ada.id)]);
       await eventually(async () => (await t.event(eventId)).processed_at !== null, 5_000);
       expect(await t.inbox(eventId)).toHaveLength(1);
     } finally {
       await worker.stop();
+      await worker.close();
     }
   });
 });

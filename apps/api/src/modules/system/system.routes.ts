@@ -5,39 +5,8 @@ import type { Lifecycle } from "../../http/lifecycle";
 import type { Metrics } from "../../http/metrics";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
-
-export const API_VERSION = "0.1.0";
-
-/**
- * One dependency `/ready` checks. `check` resolves when it is usable and throws otherwise; a
- * ReadinessFailure says what is wrong in words fit for the response, anything else reads as
- * "unavailable". A probe that `requires` another runs only once that one passed.
- */
-export type ReadinessProbe = { name: string; check: () => Promise<void>; requires?: string };
-
-/** A probe's refusal whose message may be shown (what is wrong, never how the query failed). */
-export class ReadinessFailure extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ReadinessFailure";
-  }
-}
-
-/**
- * Wraps a check whose good answer stays good (the schema only moves forward): once it passed, it
- * is not asked again, so a probe every few seconds costs nothing; until then it is asked each time.
- */
-export const passOnce = (check: () => Promise<void>): (() => Promise<void>) => {
-  let passed = false;
-
-  return async () => {
-    if (passed) {
-      return;
-    }
-    await check();
-    passed = true;
-  };
-};
+import { API_VERSION } from "../../version";
+import { ReadinessFailure, type ReadinessProbe } from "./readiness";
 
 export type SystemDeps = {
   /** `metricsPort`: when METRICS_PORT serves /metrics, this port answers it 404. */

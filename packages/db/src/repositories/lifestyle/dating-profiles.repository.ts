@@ -41,7 +41,11 @@ export const createDatingProfileRepository = (db: SqlExecutor): DatingProfileRep
   },
 
   async deleteForUser(userId) {
-    await db.query("DELETE FROM dating_profiles WHERE user_id = $1", [userId], "dating_profiles_delete_for_user");
+    await db.query(
+      "DELETE FROM dating_profiles WHERE user_id = $1",
+      [userId],
+      "dating_profiles_delete_for_user",
+    );
   },
 
   async browse(viewerId, page) {

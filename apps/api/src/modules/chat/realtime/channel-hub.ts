@@ -1,8 +1,8 @@
-import type { ServerFrame } from "@agora/contracts/chat";
+import { realtimeFrameTypes, type ServerFrame } from "@agora/contracts/realtime";
 import type { ChatSignal, ConversationRepository, MessageRepository } from "@agora/domain/chat/chat.ports";
 import { CHAT_PAGE_SIZE, type ReadMarker } from "@agora/domain/chat/chat.types";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
-import { toMessageDto, toReadMarkerDto } from "../modules/chat/chat.presenter";
+import { toMessageDto, toReadMarkerDto } from "../chat.presenter";
 
 /** What the hub needs of a socket: a way to send text, and where it stands. */
 export type ChannelClient = {
@@ -65,7 +65,7 @@ export const createChannelHub = ({ messages, conversations, onError }: ChannelHu
         while (room.clients.size > 0) {
           const page = await messages.listPage(room.conversationId, { after: from }, CHAT_PAGE_SIZE);
           for (const message of page.messages) {
-            const text = frame({ type: "message", data: toMessageDto(message) });
+            const text = frame({ type: realtimeFrameTypes.message, data: toMessageDto(message) });
             for (const client of room.clients) {
               if (client.cursor < message.seq) {
                 client.cursor = message.seq;
@@ -100,7 +100,7 @@ export const createChannelHub = ({ messages, conversations, onError }: ChannelHu
         continue;
       }
       client.reads.set(marker.userId, { seq: marker.lastReadSeq, at });
-      text ??= frame({ type: "read", data: toReadMarkerDto(marker) });
+      text ??= frame({ type: realtimeFrameTypes.read, data: toReadMarkerDto(marker) });
       client.send(text);
     }
   };

@@ -1,7 +1,13 @@
 import type { IncomingMessage, Server } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import type { ServerFrame } from "@agora/contracts/chat";
+import {
+  realtimeCloseCodes,
+  realtimeErrorCodes,
+  realtimeFrameTypes,
+  realtimeLimits,
+  type ServerFrame,
+} from "@agora/contracts/realtime";
 import type {
   ChatConnectionRepository,
   ChatFanOut,
@@ -14,15 +20,9 @@ import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { Logger } from "pino";
 import type { WebSocket, WebSocketServer } from "ws";
-import type { UpgradeSlot } from "../http/app-env";
-import type { RequestHandler } from "../http/handler";
+import type { UpgradeSlot } from "../../../http/app-env";
+import type { RequestHandler } from "../../../http/handler";
 import { type ChannelClient, createChannelHub } from "./channel-hub";
-
-/** Incoming frames are limited to 1 KiB (a larger one closes the socket with 1009). */
-export const MAX_FRAME_BYTES = 1024;
-
-/** A keepalive ping every 25 s; a socket that missed the previous pong is terminated. */
-export const PING_INTERVAL_MS = 25_000;
 
 /** How often the sessions behind open sockets are checked (logout, suspension, deletion). */
 const SESSION_CHECK_MS = 2_000;
@@ -32,9 +32,6 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** Presence rows not refreshed for this long are deleted (their process is gone). */
 const STALE_CONNECTION_MS = 10 * 60_000;
-
-/** The close codes a client may see besides the protocol's own (1001, 1003, 1009). */
-export const CLOSE_CODES = { sessionEnded: 4401, tooSlow: 1013 } as const;
 
 /** What the realtime server needs from the composition root. */
 export type RealtimeDeps = {
@@ -57,11 +54,11 @@ export type RealtimeServer = {
   close(): Promise<void>;
 };
 
-const pong = JSON.stringify({ type: "pong" } satisfies ServerFrame);
+const pong = JSON.stringify({ type: realtimeFrameTypes.pong } satisfies ServerFrame);
 const unsupportedFrame = JSON.stringify({
-  type: "error",
+  type: realtimeFrameTypes.error,
   data: {
-    code: "unsupported_frame",
+    code: realtimeErrorCodes.unsupportedFrame,
     message: 'Only {"type":"ping"} is understood; the frame was ignored. Send messages with POST …/messages.',
   },
 } satisfies ServerFrame);
@@ -116,7 +113,11 @@ export const startRealtime = async (
   const webSocketServer = () => {
     wss ??= import("ws").then(
       ({ WebSocketServer }) =>
-        new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, clientTracking: false }),
+        new WebSocketServer({
+          noServer: true,
+          maxPayload: realtimeLimits.maxFrameBytes,
+          clientTracking: false,
+        }),
       (error: unknown) => {
         // Not kept: that upgrade fails (logged, socket closed) and the next one tries again.
         wss = undefined;
@@ -154,7 +155,7 @@ export const startRealtime = async (
           return;
         }
         if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-          ws.close(CLOSE_CODES.tooSlow, "too slow: reconnect with after=<last seq>");
+          ws.close(realtimeCloseCodes.tooSlow, "too slow: reconnect with after=<last seq>");
 
           return;
         }
@@ -171,7 +172,7 @@ export const startRealtime = async (
     });
     ws.on("message", (data, isBinary) => {
       if (isBinary) {
-        ws.close(1003, "binary frames are not supported");
+        ws.close(realtimeCloseCodes.binaryFrame, "binary frames are not supported");
 
         return;
       }
@@ -182,12 +183,15 @@ export const startRealtime = async (
         parsed = undefined;
       }
       client.send(
-        parsed && typeof parsed === "object" && (parsed as { type?: unknown }).type === "ping"
+        parsed &&
+          typeof parsed === "object" &&
+          (parsed as { type?: unknown }).type === realtimeFrameTypes.ping
           ? pong
           : unsupportedFrame,
       );
     });
-    // Protocol errors (a frame over maxPayload, a bad frame) are followed by close; nothing to add.
+    // Protocol errors (a frame over maxPayload: ws closes with realtimeCloseCodes.frameTooLarge; a bad
+    // frame) are followed by close; nothing to add.
     ws.on("error", () => {});
     ws.on("close", () => {
       sockets.delete(client);
@@ -245,7 +249,7 @@ export const startRealtime = async (
     deps.connections
       .touchInstance(instanceId, now, new Date(now.getTime() - STALE_CONNECTION_MS))
       .catch((error: unknown) => log.warn({ err: error }, "realtime: presence not refreshed"));
-  }, options.pingIntervalMs ?? PING_INTERVAL_MS);
+  }, options.pingIntervalMs ?? realtimeLimits.pingIntervalMs);
   heartbeat.unref();
 
   // Sockets of a session that ended (logout, suspension, deletion) close within seconds.
@@ -262,7 +266,7 @@ export const startRealtime = async (
       const live = new Set(await deps.sessions.filterActive(sessionIds));
       for (const [client, state] of checked) {
         if (!live.has(client.grant.sessionId)) {
-          state.ws.close(CLOSE_CODES.sessionEnded, "session ended");
+          state.ws.close(realtimeCloseCodes.sessionEnded, "session ended");
         }
       }
     } catch (error) {
@@ -290,7 +294,7 @@ export const startRealtime = async (
         (state) => new Promise<void>((resolve) => state.ws.once("close", () => resolve())),
       );
       for (const state of states) {
-        state.ws.close(1001, "server shutting down");
+        state.ws.close(realtimeCloseCodes.serverShutdown, "server shutting down");
       }
       // Clients answer the close at once; one that does not is cut after a second.
       const cut = setTimeout(() => {

@@ -1,0 +1,119 @@
+// What each area's use cases get: the repositories and unit of work, the shared adapters, and
+// their slice of the configuration. Part of the composition root (deps.ts).
+import type { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
+import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
+import type { ChatDeps } from "@agora/domain/chat/chat.deps";
+import type { CommunityDeps } from "@agora/domain/community/community.deps";
+import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { refreshKeyFor } from "@agora/domain/identity/secrets";
+import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
+import type { VideoTokenIssuer } from "@agora/domain/lifestyle/lifestyle.ports";
+import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
+import type { MediaDeps } from "@agora/domain/media/media.deps";
+import type { ObjectStore } from "@agora/domain/media/media.ports";
+import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
+import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
+import { createRecentItems } from "@agora/domain/orders/recent-items";
+import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
+import type { Clock } from "@agora/domain/shared/clock";
+import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { Mailer } from "@agora/domain/shared/mail";
+import { createSecretBox } from "@agora/domain/shared/secret-box";
+import type { Config } from "@agora/runtime/config";
+import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
+import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
+
+export type AreaDeps = {
+  identity: IdentityDeps;
+  notifications: NotificationsDeps;
+  marketplace: MarketplaceDeps;
+  orders: OrdersDeps;
+  payments: PaymentsDeps;
+  community: CommunityDeps;
+  lifestyle: LifestyleDeps;
+  administration: AdministrationDeps;
+  media: MediaDeps;
+  chat: ChatDeps;
+};
+
+export type SharedParts = {
+  repos: ReturnType<typeof createRepositories>;
+  uow: ReturnType<typeof createUnitOfWork>;
+  clock: Clock;
+  ids: IdGenerator;
+  mailer: Mailer;
+  push: PushSender | undefined;
+  objects: ObjectStore;
+  videoTokens: VideoTokenIssuer | undefined;
+  codeKey: string;
+};
+
+export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => {
+  const { repos, uow, clock, ids, objects } = parts;
+  const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
+
+  return {
+    identity: {
+      uow,
+      repos,
+      clock,
+      ids,
+      mailer: parts.mailer,
+      passwords: createArgon2Passwords(
+        {},
+        { concurrency: config.passwordHashConcurrency, queue: config.passwordHashQueue },
+      ),
+      accessTokens: createJwtAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds),
+      settings: {
+        codeKey: parts.codeKey,
+        refreshKey: refreshKeyFor(config.tokenSecret),
+        refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+        refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+        sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
+        authRequestsPerIp: config.rateLimitAuthPerIp,
+        registrationsPerEmail: config.rateLimitRegisterPerEmail,
+        resetRequestsPerEmail: config.rateLimitResetPerEmail,
+        resendCooldownSeconds: config.resendCooldownSeconds,
+        loginFailuresPerClient: config.loginFailuresPerClient,
+        loginFailureNoticePerEmail: config.loginFailureNoticePerEmail,
+        verifyEmailUrl: config.verifyEmailUrl,
+      },
+    },
+    notifications: {
+      notifications: repos.notifications,
+      devices: repos.devices,
+      push: parts.push,
+      clock,
+      ids,
+      deviceProofKey: `${config.tokenSecret}:device-proofs`,
+    },
+    marketplace: { uow, repos, clock, ids },
+    orders: {
+      uow,
+      repos,
+      clock,
+      ids,
+      secrets,
+      recentItems: createRecentItems(),
+      settings: {
+        guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
+        guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,
+      },
+    },
+    payments: {
+      uow,
+      repos,
+      clock,
+      ids,
+      secrets,
+      settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
+      objects,
+    },
+    community: { uow, repos, clock, ids, objects },
+    media: { repos, clock, ids, objects },
+    lifestyle: { uow, repos, clock, ids, video: parts.videoTokens },
+    administration: { uow, repos, clock },
+    chat: { repos, clock, ids },
+  };
+};

@@ -1,0 +1,79 @@
+// The worker process's composition: its database and the adapters its event kinds deliver through,
+// built from the configuration, then the outbox worker itself (@agora/outbox-worker, the same one
+// the API runs embedded).
+import { openDatabase } from "@agora/db/client";
+import { codeKeyFor } from "@agora/domain/identity/secrets";
+import { systemClock } from "@agora/domain/shared/clock";
+import { createOutboxWorker, outboxWorkerSettings } from "@agora/outbox-worker/outbox-worker";
+import type { Config } from "@agora/runtime/config";
+import { databaseOptions } from "@agora/runtime/database";
+import { createMailer } from "@agora/runtime/mail/create-mailer";
+import { createPush } from "@agora/runtime/push/create-push";
+import { waitUntilAvailable } from "@agora/runtime/startup";
+import { createObjectStore } from "@agora/runtime/storage/create-object-store";
+import { startTracing } from "@agora/runtime/telemetry/tracing";
+import { createVideo } from "@agora/runtime/video/create-video";
+import type { Logger } from "pino";
+import type { WorkerHealthServer } from "./health-server";
+
+/**
+ * Starts the worker: tracing, the database (waited for, one line per attempt, up to
+ * DATABASE_STARTUP_TIMEOUT_MS, as the API does; later outages are the loop's own backoff), the
+ * adapters and the loops. Resolves to its orderly stop: the batch in flight is finished first.
+ */
+export const startWorker = async (config: Config, logger: Logger, health: WorkerHealthServer) => {
+  // OpenTelemetry is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = await startTracing(config, { name: "agora-worker" });
+  const database = await openDatabase(databaseOptions(config, "agora-worker", tracing, logger));
+  await waitUntilAvailable(() => database.ping(), {
+    dependency: "database",
+    logger,
+    giveUpAfterMs: config.timeouts.databaseStartupMs,
+  });
+  const push = createPush(config);
+  const objects = createObjectStore(config);
+  const mail = createMailer(config, logger);
+  const settings = outboxWorkerSettings(config);
+  const worker = await createOutboxWorker({
+    database,
+    objects: objects.store,
+    mailer: mail.mailer,
+    push: push?.sender,
+    videoRooms: createVideo(config)?.rooms,
+    codeKey: codeKeyFor(config.tokenSecret),
+    verifyEmailUrl: config.verifyEmailUrl,
+    clock: systemClock,
+    logger,
+    tracing,
+    observe: health.observe,
+    settings,
+  });
+  health.running(settings.loops);
+  logger.info(
+    {
+      database: database.kind,
+      push: push ? "fcm" : "off",
+      mail: mail.kind,
+      video: config.video ? "livekit" : "off",
+      tracing: tracing ? "otlp" : "off",
+      lease_seconds: settings.leaseSeconds,
+      batch_size: settings.batchSize,
+      loops: settings.loops,
+      health_port: health.port,
+      event_kinds: worker.kinds,
+    },
+    "agora worker started",
+  );
+
+  return async () => {
+    health.stopping();
+    await worker.stop();
+    await health.close();
+    await worker.close();
+    await push?.close();
+    objects.close();
+    await mail.close();
+    await database.close();
+    await tracing?.shutdown();
+  };
+};

@@ -1,0 +1,169 @@
+// The outbox worker, assembled once: what delivering the event kinds needs, the claim loops, their
+// wake-up and housekeeping. The API runs it embedded (WORKER=embedded) and apps/worker as its own
+// process; both call createOutboxWorker. Claims use SKIP LOCKED, so any number of them can run beside
+// each other without double delivery.
+import type { Database } from "@agora/db/client";
+import { openOutboxWakeup } from "@agora/db/outbox-wakeup";
+import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
+import { createOutboxRepositories } from "@agora/db/repositories/index";
+import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
+import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
+import type { ObjectStore } from "@agora/domain/media/media.ports";
+import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import { createEventRegistry, type EventKind } from "@agora/domain/outbox/event-kind";
+import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
+import { runOutbox } from "@agora/domain/outbox/run-outbox";
+import type { Clock } from "@agora/domain/shared/clock";
+import { runHousekeeping } from "@agora/domain/shared/housekeeping";
+import type { Mailer } from "@agora/domain/shared/mail";
+import { safeError } from "@agora/runtime/logging";
+import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
+import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
+import type { Tracing } from "@agora/runtime/telemetry/tracing";
+import type { Logger } from "pino";
+
+/** The adapters the event kinds deliver through (built by each process's composition). */
+export type DeliveryAdapters = {
+  mailer: Mailer;
+  /** Undefined when no push provider is configured: the inbox rows are still written. */
+  push: PushSender | undefined;
+  /** Undefined without a video service: meeting ends and leaves tell none. */
+  videoRooms: VideoRooms | undefined;
+  /** The key of login and verification codes (see codeKeyFor). */
+  codeKey: string;
+  /** The verification mail's link (VERIFY_EMAIL_URL). */
+  verifyEmailUrl: string;
+  /** Deleted media's objects are removed here (and housekeeping purges expired ones). */
+  objects: Pick<ObjectStore, "delete">;
+};
+
+export type OutboxDeliveryOptions = DeliveryAdapters & {
+  clock: Clock;
+  logger: Logger;
+  tracing?: Tracing | undefined;
+  /** Told every outcome beside the log (the process's metrics). */
+  observe?: ((outcome: OutboxOutcome) => void) | undefined;
+  /** The kinds delivered; every kind the service writes unless a test registers its own. */
+  kinds?: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>>;
+};
+
+/**
+ * The outbox over `database`: claims on its pool, and delivery by event kind through the registry
+ * with what the kinds need (inbox, devices, push, mail, the video service's rooms). Each outcome is
+ * logged and observed; deliveries are spans when tracing is on.
+ */
+export const createOutboxDeps = (database: Database, options: OutboxDeliveryOptions): OutboxDeps => {
+  const { clock, logger, tracing, observe } = options;
+  const repos = createOutboxRepositories(database);
+  const registry = createEventRegistry(options.kinds ?? eventKinds);
+  const delivery: EventDeliveryDeps = {
+    notifications: repos.notifications,
+    devices: repos.devices,
+    push: options.push,
+    clock,
+    chat: repos.chat,
+    users: repos.users,
+    codes: repos.codes,
+    rateLimits: repos.rateLimits,
+    mailer: options.mailer,
+    codeKey: options.codeKey,
+    verifyEmailUrl: options.verifyEmailUrl,
+    video: options.videoRooms,
+    meetings: repos.meetings,
+    objects: options.objects,
+  };
+  const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
+  const log = logOutboxOutcome(logger);
+
+  return {
+    outbox: repos.outbox,
+    deliver: tracing ? traceDelivery(tracing, deliver) : deliver,
+    clock,
+    random: Math.random,
+    observe: (outcome) => {
+      log(outcome);
+      observe?.(outcome);
+    },
+  };
+};
+
+/** OUTBOX_LEASE_SECONDS, OUTBOX_BATCH_SIZE and OUTBOX_LOOPS, and housekeeping's PENDING_ACCOUNT_TTL_SECONDS. */
+export type OutboxWorkerSettings = {
+  leaseSeconds: number;
+  batchSize: number;
+  loops: number;
+  pendingAccountTtlSeconds: number;
+};
+
+export const outboxWorkerSettings = (config: {
+  outboxLeaseSeconds: number;
+  outboxBatchSize: number;
+  outboxLoops: number;
+  pendingAccountTtlSeconds: number;
+}): OutboxWorkerSettings => ({
+  leaseSeconds: config.outboxLeaseSeconds,
+  batchSize: config.outboxBatchSize,
+  loops: config.outboxLoops,
+  pendingAccountTtlSeconds: config.pendingAccountTtlSeconds,
+});
+
+export type OutboxWorkerOptions = OutboxDeliveryOptions & {
+  /** Where events are claimed and delivered (and housekeeping purges). */
+  database: Database;
+  settings: OutboxWorkerSettings;
+};
+
+export type OutboxWorker = {
+  /** The event kinds it delivers, by name. */
+  readonly kinds: readonly string[];
+  /** Aborts the loops and housekeeping; resolves once the batch in flight is recorded. */
+  stop(): Promise<void>;
+  /** Closes the wake-up listener (after stop, or when stop did not settle in time). */
+  close(): Promise<void>;
+};
+
+/**
+ * Builds the delivery dependencies over `options.database` and starts the claim loops and
+ * housekeeping. New events wake an idle loop at once (LISTEN on DATABASE_LISTEN_URL, PostgreSQL);
+ * the loops still poll as a fallback, and PGlite only polls.
+ */
+export const createOutboxWorker = async (options: OutboxWorkerOptions): Promise<OutboxWorker> => {
+  const { database, logger, clock, settings } = options;
+  const outbox = createOutboxDeps(database, options);
+  const wakeup = openOutboxWakeup(database, {
+    onError: (error) =>
+      logger.warn({ err: safeError(error) }, "outbox wake-up listener lost; polling meanwhile"),
+  });
+  await wakeup?.start();
+  const controller = new AbortController();
+  const running = Promise.all([
+    runOutbox(outbox, {
+      signal: controller.signal,
+      leaseSeconds: settings.leaseSeconds,
+      batchSize: settings.batchSize,
+      loops: settings.loops,
+      wakeup,
+    }),
+    runHousekeeping(
+      {
+        housekeeper: createHousekeeper(database.sql, {
+          pendingAccountTtlSeconds: settings.pendingAccountTtlSeconds,
+        }),
+        objects: options.objects,
+        clock,
+      },
+      { signal: controller.signal, report: logHousekeeping(logger) },
+    ),
+  ]);
+
+  return {
+    kinds: (options.kinds ?? eventKinds).map((kind) => kind.kind),
+    async stop() {
+      controller.abort();
+      await running;
+    },
+    async close() {
+      await wakeup?.close();
+    },
+  };
+};
