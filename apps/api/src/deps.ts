@@ -19,6 +19,7 @@ import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
 import type { MediaDeps } from "@agora/domain/media/media.deps";
+import type { MediaProcessor, ObjectStore } from "@agora/domain/media/media.ports";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
@@ -37,6 +38,7 @@ import type { Config } from "@agora/runtime/config";
 import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
 import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
+import { createMediaProcessor } from "@agora/runtime/media/create-media-processor";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createOutboxMetrics, type OutboxMetrics } from "@agora/runtime/outbox-metrics";
 import { createPush } from "@agora/runtime/push/create-push";
@@ -85,6 +87,8 @@ export type Runtime = AppDeps & {
   outboxMetrics: OutboxMetrics;
   mail: CreatedMailer;
   objects: CreatedObjectStore;
+  /** Processes uploads in the outbox deliveries; one per process, so its concurrency bound holds. */
+  mediaProcessor: MediaProcessor;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -144,6 +148,8 @@ const createOutboxDeps = (
     tracing,
     metrics,
     videoRooms,
+    objects,
+    mediaProcessor,
   }: {
     clock: Clock;
     push: PushSender | undefined;
@@ -153,6 +159,8 @@ const createOutboxDeps = (
     tracing: Tracing | undefined;
     metrics: OutboxMetrics;
     videoRooms: VideoRooms | undefined;
+    objects: ObjectStore;
+    mediaProcessor: MediaProcessor;
   },
 ): OutboxDeps => {
   const repos = createOutboxRepositories(database);
@@ -170,6 +178,7 @@ const createOutboxDeps = (
     codeKey,
     video: videoRooms,
     meetings: repos.meetings,
+    mediaProcessing: { media: repos.media, objects, processor: mediaProcessor },
   };
 
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
@@ -210,6 +219,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const uow = createUnitOfWork(database, ids);
   const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
   const objects = createObjectStore(config);
+  const mediaProcessor = createMediaProcessor(config.mediaProcessing);
   const codeKey = codeKeyFor(config.tokenSecret);
   const video = createVideo(config);
 
@@ -255,6 +265,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     database,
     mail,
     objects,
+    mediaProcessor,
     identity,
     notifications: {
       notifications: repos.notifications,
@@ -287,7 +298,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       objects: objects.store,
     },
     community: { uow, repos, clock, ids, objects: objects.store },
-    media: { repos, clock, ids, objects: objects.store },
+    media: { uow, repos, clock, ids, objects: objects.store },
     lifestyle: {
       uow,
       repos,
@@ -315,6 +326,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       tracing,
       metrics: outboxMetrics,
       videoRooms: video?.rooms,
+      objects: objects.store,
+      mediaProcessor,
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {
@@ -414,6 +427,8 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           tracing: runtime.tracing,
           metrics: runtime.outboxMetrics,
           videoRooms: createVideo(runtime.config)?.rooms,
+          objects: runtime.objects.store,
+          mediaProcessor: runtime.mediaProcessor,
         }),
     poolStats: () => (shared ? undefined : database.poolStats()),
     housekeeping: (signal) =>

@@ -16,6 +16,7 @@ import { configOrExit } from "@agora/runtime/config-or-exit";
 import { databaseOptions } from "@agora/runtime/database";
 import { createLogger, safeError } from "@agora/runtime/logging";
 import { createMailer } from "@agora/runtime/mail/create-mailer";
+import { createMediaProcessor } from "@agora/runtime/media/create-media-processor";
 import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
 import { createPush } from "@agora/runtime/push/create-push";
 import { waitUntilAvailable } from "@agora/runtime/startup";
@@ -70,6 +71,11 @@ try {
     codeKey: codeKeyFor(config.tokenSecret),
     video: createVideo(config)?.rooms,
     meetings: repos.meetings,
+    mediaProcessing: {
+      media: repos.media,
+      objects: objects.store,
+      processor: createMediaProcessor(config.mediaProcessing),
+    },
   };
   const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
   // New events wake an idle loop at once (LISTEN on DATABASE_LISTEN_URL); it still polls as a fallback.

@@ -40,14 +40,56 @@ export const mediaUploadSchema = z
   .meta({ id: "MediaUpload" });
 export type MediaUploadDto = z.infer<typeof mediaUploadSchema>;
 
+export const mediaStatusSchema = z.enum(["processing", "ready", "rejected"]).meta({
+  id: "MediaStatus",
+  description:
+    "Where the server is with the uploaded bytes. `processing`: their type is being checked by their " +
+    "magic numbers and, for an image, its metadata (EXIF, GPS) stripped and its variants made; no record " +
+    "takes the asset yet (409 `media_processing`). `ready`: records take it. `rejected`: the bytes are " +
+    "not what was declared, or not a readable image within the pixel limit; no record ever takes it (422).",
+});
+
+export const mediaVariantSchema = z
+  .object({
+    name: z.enum(["thumb", "display"]).meta({
+      description: "`thumb`: about 320 px wide; `display`: about 1280 px wide (never wider than the image).",
+    }),
+    url: z.url().meta({ description: "Presigned object-store URL of the WebP variant." }),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: "MediaVariant" });
+
 export const mediaReadSchema = z
   .object({
     id: z.string(),
-    url: z.url().meta({ description: "Presigned object-store URL to GET the bytes from." }),
+    url: z.url().meta({
+      description:
+        "Presigned object-store URL to GET the bytes from: a ready image's metadata-free copy (at most " +
+        "2560 px on its longer side), otherwise the upload as sent (its owner only).",
+    }),
     method: z.literal("GET"),
-    expires_at: timestampSchema.meta({ description: "The URL works for 5 minutes; ask again after." }),
+    expires_at: timestampSchema.meta({
+      description:
+        "When the URLs stop working: 5 minutes for a private asset; for a public one, signed at the start " +
+        "of the hour for two hours (the same URLs all hour). Ask again after.",
+    }),
     mime_type: mediaMimeTypeSchema,
-    size_bytes: z.number().int(),
+    size_bytes: z.number().int().meta({ description: "The declared size of the upload." }),
+    status: mediaStatusSchema,
+    rejected_reason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why the bytes were rejected (status `rejected`), else null." }),
+    width: z.number().int().nullable().meta({ description: "A ready image's width at `url`, else null." }),
+    height: z.number().int().nullable().meta({ description: "A ready image's height at `url`, else null." }),
+    blurhash: z
+      .string()
+      .nullable()
+      .meta({ description: "A ready image's BlurHash placeholder (4×3 components), else null." }),
+    variants: z
+      .array(mediaVariantSchema)
+      .meta({ description: "A ready image's WebP variants (`thumb`, `display`); empty otherwise." }),
   })
   .meta({ id: "MediaRead" });
 export type MediaReadDto = z.infer<typeof mediaReadSchema>;

@@ -9,6 +9,8 @@ import type { IdentityMailDeps } from "./identity/identity.deps";
 import { meetingEnded } from "./lifestyle/events/meeting-ended";
 import { participantLeft } from "./lifestyle/events/participant-left";
 import type { MeetingRoomDeps } from "./lifestyle/lifestyle.deps";
+import { mediaUploaded } from "./media/events/media-uploaded";
+import type { MediaProcessingDeps } from "./media/process-media";
 import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";
@@ -20,11 +22,12 @@ import { paymentSubmitted } from "./payments/events/payment-submitted";
 
 /**
  * What delivering any of the kinds may need: the inbox and push, chat notices, the mailer for code
- * mails, and the video service's rooms for meetings.
+ * mails, the video service's rooms for meetings, and the store and image processor for uploads.
  */
 export type EventDeliveryDeps = NotifyDeps &
   IdentityMailDeps &
-  MeetingRoomDeps & { chat: MessageNoticeReader };
+  MeetingRoomDeps &
+  MediaProcessingDeps & { chat: MessageNoticeReader };
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   orderCreated,
@@ -39,4 +42,5 @@ export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = 
   codesLocked,
   meetingEnded,
   participantLeft,
+  mediaUploaded,
 ];

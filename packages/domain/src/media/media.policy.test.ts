@@ -17,6 +17,9 @@ const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
   uploadedAt: null,
   attachedAt: null,
   createdAt: new Date(0),
+  processing: "ready",
+  rejectedReason: null,
+  image: null,
   ...overrides,
 });
 const nowhere: MediaAttachments = { onVisibleMoment: false, paymentEvidence: null };

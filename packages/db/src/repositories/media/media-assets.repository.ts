@@ -1,5 +1,12 @@
 import type { MediaAssetRepository } from "@agora/domain/media/media.ports";
-import type { MediaAsset, MediaMimeType, MediaPurpose, MediaStatus } from "@agora/domain/media/media.types";
+import type {
+  MediaAsset,
+  MediaMimeType,
+  MediaProcessing,
+  MediaPurpose,
+  MediaStatus,
+  ProcessedImage,
+} from "@agora/domain/media/media.types";
 import type { MediaAsset as MediaAssetModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -9,7 +16,7 @@ import { notBlockedSql } from "../community/user-blocks.repository";
 type MediaAssetRow = RowOf<MediaAssetModel>;
 
 const assetColumns =
-  "id, owner_id, purpose, mime_type, size_bytes, object_key, status, visibility, uploaded_at, attached_at, created_at";
+  "id, owner_id, purpose, mime_type, size_bytes, object_key, status, visibility, uploaded_at, attached_at, created_at, processing, rejected_reason, image";
 
 const toAsset = (row: MediaAssetRow): MediaAsset => ({
   id: row.id,
@@ -23,6 +30,9 @@ const toAsset = (row: MediaAssetRow): MediaAsset => ({
   uploadedAt: row.uploaded_at,
   attachedAt: row.attached_at,
   createdAt: row.created_at,
+  processing: row.processing as MediaProcessing | null,
+  rejectedReason: row.rejected_reason,
+  image: row.image as ProcessedImage | null,
 });
 
 /** Media assets in raw SQL: a read URL is asked for every image a client shows. */
@@ -98,11 +108,27 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
   },
 
   async markUploaded(id, at) {
-    await db.query(
-      "UPDATE media_assets SET status = 'uploaded', uploaded_at = $2 WHERE id = $1 AND status = 'pending'",
+    const { rowCount } = await db.query(
+      `UPDATE media_assets SET status = 'uploaded', uploaded_at = $2, processing = 'processing'
+        WHERE id = $1 AND status = 'pending'`,
       [id, at],
       "media_assets_mark_uploaded",
     );
+
+    return rowCount === 1;
+  },
+
+  async recordProcessing(id, outcome) {
+    const { rowCount } = await db.query(
+      `UPDATE media_assets SET processing = $2, rejected_reason = $3, image = $4::jsonb
+        WHERE id = $1 AND processing = 'processing'`,
+      outcome.processing === "ready"
+        ? [id, "ready", null, outcome.image ? JSON.stringify(outcome.image) : null]
+        : [id, "rejected", outcome.reason, null],
+      "media_assets_record_processing",
+    );
+
+    return rowCount === 1;
   },
 
   async attach(ids, owner, options) {
@@ -116,7 +142,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       `UPDATE media_assets
           SET attached_at = $4, visibility = CASE WHEN $5 THEN 'public' ELSE visibility END
         WHERE id = ANY($1::uuid[]) AND owner_id = $2 AND purpose = $3
-          AND status = 'uploaded' AND attached_at IS NULL
+          AND status = 'uploaded' AND processing = 'ready' AND attached_at IS NULL
        RETURNING id`,
       [keys, owner.ownerId, owner.purpose, options.at, options.public],
       "media_assets_attach",
