@@ -275,7 +275,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       ids,
       deviceProofKey: `${config.tokenSecret}:device-proofs`,
     },
-    marketplace: { uow, repos, clock, ids },
+    marketplace: { uow, repos, clock, ids, objects: objects.store },
     orders: {
       uow,
       repos,

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { idParamSchema, timestampSchema } from "./common";
 import { defineOperations } from "./operation";
 
-export const mediaPurposeSchema = z.enum(["moment", "message", "payment_evidence"]).meta({
+export const mediaPurposeSchema = z.enum(["moment", "message", "payment_evidence", "listing"]).meta({
   description:
     "What the asset is for; only a record of that kind takes it. `moment`: a community moment (the asset " +
     "becomes public once attached). `message`: a chat message. `payment_evidence`: a payment's evidence " +
-    "(readable by the payment's reviewers).",
+    "(readable by the payment's reviewers). `listing`: a listing's gallery (readable by anyone while the " +
+    "listing is public).",
 });
 
 export const mediaMimeTypeSchema = z.enum(["image/jpeg", "image/png", "image/webp", "video/mp4"]);
@@ -59,6 +60,36 @@ export const mediaVariantSchema = z
     height: z.number().int(),
   })
   .meta({ id: "MediaVariant" });
+
+export const mediaItemSchema = z
+  .object({
+    id: z.string().meta({ description: "The media asset's id (`GET /api/v1/media/{id}` reads it too)." }),
+    url: z.url().meta({
+      description:
+        "Presigned URL of the image without metadata (an image's processed copy; a video as uploaded). " +
+        "Public records' URLs are signed at the start of the hour for two hours: the same URL all hour.",
+    }),
+    width: z.number().int().nullable().meta({ description: "Width at `url`; null for a video." }),
+    height: z.number().int().nullable().meta({ description: "Height at `url`; null for a video." }),
+    blurhash: z.string().nullable().meta({ description: "BlurHash placeholder; null for a video." }),
+    variants: z
+      .array(mediaVariantSchema)
+      .meta({ description: "WebP `thumb` and `display`; empty for a video." }),
+  })
+  .meta({ id: "MediaItem", description: "An image (or video) of a record, as its reads show it." });
+export type MediaItemDto = z.infer<typeof mediaItemSchema>;
+
+/** A record's media in its create or update body: asset ids in order (each once). */
+export const mediaAssetIdsSchema = (max: number, purpose: string) =>
+  z
+    .array(z.string().min(1).max(64))
+    .max(max)
+    .meta({
+      description:
+        `Up to ${max} of the caller's own asset ids uploaded for \`${purpose}\`, processed (\`status\` ` +
+        "`ready`; 409 `media_processing` before), in order. On an update the list replaces the media: " +
+        "images dropped from it are deleted later with the orphan purge.",
+    });
 
 export const mediaReadSchema = z
   .object({

@@ -20,7 +20,7 @@ export const getMediaUrl = async (
   if (!found || found.status === "expired") {
     throw new NotFoundError("Media asset");
   }
-  const attachments = await deps.repos.media.findAttachments(found.id, actor.userId);
+  const attachments = await deps.repos.media.findAttachments(found.id, actor.userId, deps.clock.now());
   if (!canReadMedia(actor, found, attachments)) {
     throw new ForbiddenError("You may not read this media asset.");
   }

@@ -64,6 +64,8 @@ export type MediaAttachments = {
    * either way between the viewer and its author.
    */
   onVisibleMoment: boolean;
+  /** In the gallery of a listing the public sees (active, subscribed, provider approved and active). */
+  onVisibleListing: boolean;
   /** Attached as a payment's evidence: who reviews it besides administrators (the order's provider owner). */
   paymentEvidence: { reviewerIds: string[] } | null;
 };
@@ -73,8 +75,16 @@ export interface MediaAssetRepository {
   findById(id: string): Promise<MediaAsset | null>;
   /** The assets among `ids` that exist (any order). */
   findByIds(ids: readonly string[]): Promise<MediaAsset[]>;
-  /** Where the asset is attached, for `viewerId` (see MediaAttachments). */
-  findAttachments(id: string, viewerId: string): Promise<MediaAttachments>;
+  /** Where the asset is attached, for `viewerId` at `at` (see MediaAttachments). */
+  findAttachments(id: string, viewerId: string, at: Date): Promise<MediaAttachments>;
+  /** A listing's gallery, in order. */
+  findOnListing(listingId: string): Promise<MediaAsset[]>;
+  /**
+   * Makes `ids` the listing's gallery, in this order (in the caller's transaction; the assets are
+   * attached by `attach` first). Assets that leave it are detached and made private again: no
+   * record holds them any more, so the orphan purge deletes them.
+   */
+  setListingMedia(listingId: string, ids: readonly string[]): Promise<void>;
   /**
    * pending → uploaded, with processing queued; false (a no-op) for an asset in another state, so
    * of two confirmations racing only one queues the processing.

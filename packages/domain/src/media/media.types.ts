@@ -1,9 +1,9 @@
 /**
  * What an asset is for; it decides the record that may take it. `moment`: a community moment
  * (the asset then becomes public). `message`: a chat message. `payment_evidence`: the evidence
- * of a payment (readable by its reviewers).
+ * of a payment (readable by its reviewers). `listing`: a listing's gallery (public while the listing is).
  */
-export const mediaPurposes = ["moment", "message", "payment_evidence"] as const;
+export const mediaPurposes = ["moment", "message", "payment_evidence", "listing"] as const;
 export type MediaPurpose = (typeof mediaPurposes)[number];
 
 /** SPEC §Limits: the four media types. */

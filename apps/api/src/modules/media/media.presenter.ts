@@ -1,6 +1,7 @@
-import type { MediaReadDto, MediaUploadDto } from "@agora/contracts/media";
+import type { MediaItemDto, MediaReadDto, MediaUploadDto } from "@agora/contracts/media";
 import type { MediaAsset, PresignedRequest } from "@agora/domain/media/media.types";
 import type { MediaUrls } from "@agora/domain/media/media-urls";
+import type { RecordMedia } from "@agora/domain/media/record-media";
 
 export const toMediaUploadDto = (asset: MediaAsset, upload: PresignedRequest): MediaUploadDto => ({
   id: asset.id,
@@ -27,5 +28,19 @@ export const toMediaReadDto = (asset: MediaAsset, read: MediaUrls): MediaReadDto
     height: image?.height ?? null,
     blurhash: image?.blurhash ?? null,
     variants: read.variants,
+  };
+};
+
+/** A record's image as its reads show it. */
+export const toMediaItemDto = ({ asset, urls }: RecordMedia): MediaItemDto => {
+  const image = asset.processing === "ready" ? asset.image : null;
+
+  return {
+    id: asset.id,
+    url: urls.url,
+    width: image?.width ?? null,
+    height: image?.height ?? null,
+    blurhash: image?.blurhash ?? null,
+    variants: urls.variants,
   };
 };
