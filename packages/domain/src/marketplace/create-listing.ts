@@ -52,7 +52,13 @@ export const createListing = async (
       },
       now,
     );
-    await attachRecordMedia(tx, actor, fresh, ids, { purpose: "listing", at: now, field: galleryField });
+    const held = (await tx.media.findOnListing(id, { lock: true })).map((asset) => asset.id);
+    await attachRecordMedia(
+      tx,
+      actor,
+      { fresh, ids, held },
+      { purpose: "listing", at: now, field: galleryField },
+    );
     await tx.media.setListingMedia(id, ids);
     const created = await tx.listings.findById(id, now);
     if (!created) {

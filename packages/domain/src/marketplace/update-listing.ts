@@ -44,7 +44,13 @@ export const updateListing = async (
       now,
     );
     if (ids !== undefined) {
-      await attachRecordMedia(tx, actor, fresh, ids, { purpose: "listing", at: now, field: galleryField });
+      const held = (await tx.media.findOnListing(listingId, { lock: true })).map((asset) => asset.id);
+      await attachRecordMedia(
+        tx,
+        actor,
+        { fresh, ids, held },
+        { purpose: "listing", at: now, field: galleryField },
+      );
       await tx.media.setListingMedia(listingId, ids);
     }
     const updated = await tx.listings.findById(listingId, now);

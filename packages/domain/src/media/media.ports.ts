@@ -77,8 +77,11 @@ export interface MediaAssetRepository {
   findByIds(ids: readonly string[]): Promise<MediaAsset[]>;
   /** Where the asset is attached, for `viewerId` at `at` (see MediaAttachments). */
   findAttachments(id: string, viewerId: string, at: Date): Promise<MediaAttachments>;
-  /** A listing's gallery, in order. */
-  findOnListing(listingId: string): Promise<MediaAsset[]>;
+  /**
+   * A listing's gallery, in order. `lock` (in a transaction) first locks the listing's row, so
+   * gallery changes to one listing run one after the other.
+   */
+  findOnListing(listingId: string, options?: { lock?: boolean }): Promise<MediaAsset[]>;
   /**
    * Makes `ids` the listing's gallery, in this order (in the caller's transaction; the assets are
    * attached by `attach` first). Assets that leave it are detached and made private again: no

@@ -1,6 +1,7 @@
 import type { Actor } from "../shared/actor";
 import { type AssetField, attachMedia, prepareAttachment } from "./attach-media";
 import type { ConfirmDeps } from "./confirm-upload";
+import { UnusableMediaError } from "./media.errors";
 import type { MediaRepositories, ObjectStore } from "./media.ports";
 import type { MediaAsset, MediaPurpose } from "./media.types";
 import { type MediaUrls, mediaUrls } from "./media-urls";
@@ -38,16 +39,28 @@ export const prepareRecordMedia = async (
   return fresh;
 };
 
-/** Inside the transaction: attaches the fresh assets (public: the record's visibility decides). */
-export const attachRecordMedia = (
+/**
+ * Inside the transaction, with the record's media read under its lock (`held`): the kept assets
+ * must still be the record's (a concurrent change may have dropped one: 422, send again), and the
+ * fresh ones are attached (public: the record's visibility decides who reads them).
+ */
+export const attachRecordMedia = async (
   tx: MediaRepositories,
   actor: Actor,
-  fresh: readonly string[],
-  ids: readonly string[],
+  input: { fresh: readonly string[]; ids: readonly string[]; held: readonly string[] },
   options: { purpose: MediaPurpose; at: Date; field: AssetField },
-): Promise<void> =>
-  attachMedia(tx, actor, fresh, options.purpose, {
+): Promise<void> => {
+  const { fresh, ids, held } = input;
+  const gone = ids.findIndex((id) => !fresh.includes(id) && !held.includes(id));
+  if (gone >= 0) {
+    throw new UnusableMediaError(
+      options.field(gone),
+      "it was removed from this record meanwhile; send again",
+    );
+  }
+  await attachMedia(tx, actor, fresh, options.purpose, {
     at: options.at,
     public: true,
     field: (index) => options.field(ids.indexOf(fresh[index] ?? "")),
   });
+};

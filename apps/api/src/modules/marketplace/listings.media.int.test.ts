@@ -1,3 +1,4 @@
+import { onPostgres } from "@agora/db/test/databases";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
@@ -136,4 +137,37 @@ describe("a listing's gallery", () => {
     const after = await h.get<ListingBody>(`/api/v1/listings/${seller.listingId}`);
     expect(after.body.data.media.map((item) => item.id)).toEqual([kept.id]);
   });
+
+  it.skipIf(!onPostgres)(
+    "keeps the gallery whole when two changes race (PostgreSQL only: parallel connections)",
+    async () => {
+      const seller = await h.orderable({ displayName: "Racing Shop" });
+      const token = seller.seller.accessToken;
+      const [a, b, c] = [
+        await processedMedia(h, token, { purpose: "listing" }),
+        await processedMedia(h, token, { purpose: "listing" }),
+        await processedMedia(h, token, { purpose: "listing" }),
+      ];
+      expect((await gallery(seller.listingId, [a.id], seller.seller)).status).toBe(200);
+      const answers = await Promise.all([
+        gallery(seller.listingId, [a.id, b.id], seller.seller),
+        gallery(seller.listingId, [c.id], seller.seller),
+      ]);
+      // Each either applies or is refused whole (the second may find `a` dropped meanwhile): never a 500.
+      for (const answer of answers) {
+        expect([200, 422]).toContain(answer.status);
+      }
+      const read = await h.get<ListingBody>(`/api/v1/listings/${seller.listingId}`);
+      const shown = read.body.data.media.map((item) => item.id);
+      expect([[a.id, b.id], [c.id]]).toContainEqual(shown);
+      const { rows } = await h.db.sql.query<{ id: string; attached: boolean }>(
+        "SELECT id, attached_at IS NOT NULL AS attached FROM media_assets WHERE id = ANY($1::uuid[])",
+        [[a.id, b.id, c.id]],
+      );
+      // What the gallery shows is attached; what it does not is left to the orphan purge.
+      for (const row of rows) {
+        expect(row.attached, row.id).toBe(shown.includes(row.id));
+      }
+    },
+  );
 });

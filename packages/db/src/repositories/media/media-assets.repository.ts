@@ -113,7 +113,14 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
     };
   },
 
-  async findOnListing(listingId) {
+  async findOnListing(listingId, options) {
+    if (options?.lock) {
+      await db.query(
+        "SELECT 1 FROM listings WHERE id = $1 FOR UPDATE",
+        [idParam(listingId)],
+        "listings_lock",
+      );
+    }
     const { rows } = await db.query<MediaAssetRow>(
       `SELECT ${assetColumns.replace(/(\w+)/g, "a.$1")} FROM listing_media lm
          JOIN media_assets a ON a.id = lm.media_asset_id
