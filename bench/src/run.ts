@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { callgrindTable, callgrindUnavailable, measureCallgrind } from "./callgrind.ts";
 import { type DrainResult, runDrain } from "./drain.ts";
+import { type MediaResult, runMediaBench } from "./media.ts";
 import { fmtMiB, rssMiB, watchRss } from "./memory.ts";
 import { type Scenario, scenarios } from "./scenarios.ts";
 
@@ -182,6 +183,7 @@ const main = async () => {
   const watched = new Map<string, { pid: number | undefined; rss: ReturnType<typeof watchRss> }>();
   watched.set(apiUrl, { pid: api.pid, rss: apiRss });
   let drain: DrainResult | undefined;
+  let media: MediaResult | undefined;
   try {
     await waitForHealth(apiUrl, api, "/ready");
     await waitForHealth(referenceUrl, reference);
@@ -287,6 +289,9 @@ const main = async () => {
       const orders = rows.find((row) => row.scenario.name.startsWith("POST /orders"));
       drain = await runDrain({ adminUrl, repo, baseEnv: apiEnv, orderRate: orders?.agora.requestsPerSecond });
     }
+    if (!only || only.test("media processing")) {
+      media = await runMediaBench({ repo });
+    }
   } finally {
     await Promise.all([...watched.values()].map((served) => served.rss.stop()));
     for (const child of extraApis) {
@@ -355,6 +360,9 @@ const main = async () => {
   if (drain) {
     process.stdout.write(`\n${drain.table}\n\n${drain.note}\n`);
   }
+  if (media) {
+    process.stdout.write(`\n${media.table}\n`);
+  }
   // Instructions per request (callgrind.ts): BENCH_CALLGRIND=off leaves them out.
   const callgrind =
     env.BENCH_CALLGRIND === "off"
@@ -371,7 +379,19 @@ const main = async () => {
   writeFileSync(
     path.join(repo, "bench/results/latest.json"),
     JSON.stringify(
-      { note, reports, rows, drain: drain && { rows: drain.rows, note: drain.note }, callgrind },
+      {
+        note,
+        reports,
+        rows,
+        drain: drain && { rows: drain.rows, note: drain.note },
+        media: media && {
+          images: media.images,
+          imagesPerSecond: media.imagesPerSecond,
+          idleMiB: media.idleMiB,
+          peakMiB: media.peakMiB,
+        },
+        callgrind,
+      },
       null,
       2,
     ),

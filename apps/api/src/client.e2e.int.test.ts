@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../test/harness";
 import { type PrismProxy, startPrism } from "../test/prism";
 import { startServer, type TestServer } from "../test/realtime";
-import { type LocalS3, startLocalS3 } from "../test/s3";
+import { type LocalS3, startLocalS3, TINY_PNG } from "../test/s3";
 
 describe("the typed client against a listening server", () => {
   let h: Harness;
@@ -431,7 +431,7 @@ describe("the typed client against a listening server", () => {
       const reader = await h.signIn();
       const mine = clientOf(author);
       const theirs = clientOf(reader);
-      const bytes = new TextEncoder().encode("\x89PNG agora client image");
+      const bytes = new Uint8Array(TINY_PNG);
 
       const upload = await mine.media.requestUpload({
         purpose: "moment",
@@ -444,14 +444,23 @@ describe("the typed client against a listening server", () => {
         body: bytes,
       });
       expect(stored.status).toBe(200);
+      // The first read confirms the upload and queues its processing; the worker makes it ready.
+      await expect(mine.media.get(upload.id)).resolves.toMatchObject({ status: "processing" });
+      await h.runOutboxOnce();
+      await expect(mine.media.get(upload.id)).resolves.toMatchObject({
+        status: "ready",
+        width: 1,
+        height: 1,
+      });
       const moment = await mine.community.createMoment({
         body: "from the client",
         media_asset_ids: [upload.id],
       });
       expect(moment.media_asset_ids).toEqual([upload.id]);
       const media = await theirs.media.get(upload.id);
-      const downloaded = await fetch(media.url);
-      expect(new Uint8Array(await downloaded.arrayBuffer())).toEqual(bytes);
+      const downloaded = new Uint8Array(await (await fetch(media.url)).arrayBuffer());
+      // Its processed copy: a PNG again (re-encoded without metadata).
+      expect([...downloaded.subarray(0, 4)]).toEqual([...bytes.subarray(0, 4)]);
 
       const feed = await theirs.community.feed();
       expect(feed.data.map((item) => item.id)).toContain(moment.id);

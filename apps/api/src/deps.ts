@@ -9,6 +9,7 @@ import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.r
 import { codeKeyFor } from "@agora/domain/identity/secrets";
 import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
+import type { MediaProcessor } from "@agora/domain/media/media.ports";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
@@ -18,6 +19,7 @@ import { createOutboxDeps } from "@agora/outbox-worker/outbox-worker";
 import type { Config } from "@agora/runtime/config";
 import { createLogger } from "@agora/runtime/logging";
 import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
+import { createMediaProcessor } from "@agora/runtime/media/create-media-processor";
 import { createOutboxMetrics, type OutboxMetrics } from "@agora/runtime/outbox-metrics";
 import { createPush } from "@agora/runtime/push/create-push";
 import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
@@ -57,6 +59,8 @@ export type Runtime = AppDeps & {
   objects: CreatedObjectStore;
   /** The video service's room calls (the outbox worker's), when configured. */
   videoRooms: VideoRooms | undefined;
+  /** Processes uploads in the outbox deliveries; one per process, so its concurrency bound holds. */
+  mediaProcessor: MediaProcessor;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -95,6 +99,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const fcm = overrides.push ? undefined : createPush(config);
   const push = overrides.push ?? fcm?.sender;
   const objects = createObjectStore(config);
+  const mediaProcessor = createMediaProcessor(config.mediaProcessing);
   const codeKey = codeKeyFor(config.tokenSecret);
   const video = createVideo(config);
   const areas = createAreaDeps(config, {
@@ -131,6 +136,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     mail,
     objects,
     videoRooms: video?.rooms,
+    mediaProcessor,
     realtime: {
       openFanOut: (onError) => openChatFanOut(database, { onError }),
       connections: repos.chatConnections,
@@ -151,6 +157,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       codeKey,
       verifyEmailUrl: config.verifyEmailUrl,
       objects: objects.store,
+      mediaProcessor,
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {

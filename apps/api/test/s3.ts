@@ -186,9 +186,21 @@ export const startLocalS3 = async () => {
   };
 };
 
+/** An MP4 as far as magic numbers go (an `ftyp` box of brand `isom`), 300 bytes. */
+export const TINY_MP4 = Buffer.concat([
+  Buffer.from("000000186674797069736f6d0000020069736f6d69736f32", "hex"),
+  Buffer.alloc(276, 7),
+]);
+
 type Poster = {
   post<T>(path: string, body?: unknown, init?: { token?: string }): Promise<{ status: number; body: T }>;
 };
+
+/** A real 1×1 PNG: the default upload, which processing accepts. */
+export const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWM4Y2wMAAMBATOR31alAAAAAElFTkSuQmCC",
+  "base64",
+);
 type UploadAnswer = {
   data: {
     id: string;
@@ -208,7 +220,7 @@ export const uploadMedia = async (
   token: string,
   options: { purpose?: string; mimeType?: string; bytes?: Buffer; put?: boolean } = {},
 ) => {
-  const bytes = options.bytes ?? Buffer.from("\x89PNG\r\n\x1a\n agora test image");
+  const bytes = options.bytes ?? TINY_PNG;
   const asked = await api.post<UploadAnswer>(
     "/api/v1/media/upload",
     {
@@ -228,4 +240,28 @@ export const uploadMedia = async (
       : await fetch(ticket.upload_url, { method: ticket.method, headers: ticket.headers, body: bytes });
 
   return { id: ticket.id, ticket, bytes, storeStatus: stored?.status };
+};
+
+type Processor = Poster & {
+  get<T>(path: string, init?: { token?: string }): Promise<{ status: number; body: T }>;
+  runOutboxOnce(): Promise<unknown>;
+};
+
+/**
+ * An upload as a record takes it: uploaded, confirmed (`GET /media/{id}`, which queues its
+ * processing) and processed by one outbox batch, as the worker would. Returns the read answer too.
+ */
+export const processedMedia = async (
+  api: Processor,
+  token: string,
+  options: { purpose?: string; mimeType?: string; bytes?: Buffer } = {},
+) => {
+  const uploaded = await uploadMedia(api, token, options);
+  const confirmed = await api.get<{ data: { status: string } }>(`/api/v1/media/${uploaded.id}`, { token });
+  if (confirmed.status !== 200) {
+    throw new Error(`confirming the upload answered ${confirmed.status}`);
+  }
+  await api.runOutboxOnce();
+
+  return uploaded;
 };

@@ -8,6 +8,7 @@ import { createOutboxWorker, outboxWorkerSettings } from "@agora/outbox-worker/o
 import type { Config } from "@agora/runtime/config";
 import { databaseOptions } from "@agora/runtime/database";
 import { createMailer } from "@agora/runtime/mail/create-mailer";
+import { createMediaProcessor } from "@agora/runtime/media/create-media-processor";
 import { createPush } from "@agora/runtime/push/create-push";
 import { waitUntilAvailable } from "@agora/runtime/startup";
 import { createObjectStore } from "@agora/runtime/storage/create-object-store";
@@ -42,6 +43,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
     videoRooms: createVideo(config)?.rooms,
     codeKey: codeKeyFor(config.tokenSecret),
     verifyEmailUrl: config.verifyEmailUrl,
+    mediaProcessor: createMediaProcessor(config.mediaProcessing),
     clock: systemClock,
     logger,
     tracing,

@@ -155,7 +155,7 @@ export const communityOperations = defineOperations({
     summary: "Publish a moment",
     body: createMomentRequestSchema,
     responses: { 201: { description: "Published.", data: momentSchema } },
-    errors: ["unauthorized", "validation_failed", "storage_unavailable"],
+    errors: ["unauthorized", "media_processing", "validation_failed", "storage_unavailable"],
   },
   momentsLike: {
     method: "POST",

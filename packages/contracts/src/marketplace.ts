@@ -8,6 +8,7 @@ import {
   timestampSchema,
 } from "./common";
 import { pageMetaSchema } from "./envelope";
+import { mediaAssetIdsSchema, mediaItemSchema } from "./media";
 import { defineOperations } from "./operation";
 
 export const serviceSchema = z
@@ -155,6 +156,18 @@ export const listingSchema = publicListingSchema
   .meta({ id: "Listing", description: "A listing as its owner (and staff) see it." });
 export type ListingDto = z.infer<typeof listingSchema>;
 
+const galleryField = mediaItemSchema.array().meta({ description: "The gallery, in order (up to 10)." });
+
+export const publicListingDetailSchema = publicListingSchema
+  .extend({ media: galleryField })
+  .meta({ id: "ListingDetail", description: "A public listing with its gallery." });
+export type PublicListingDetailDto = z.infer<typeof publicListingDetailSchema>;
+
+export const ownListingSchema = listingSchema
+  .extend({ media: galleryField })
+  .meta({ id: "OwnListing", description: "A listing as its owner sees it, with its gallery." });
+export type OwnListingDto = z.infer<typeof ownListingSchema>;
+
 /** The shortest `q` the trigram index can serve (it indexes three-character sequences). */
 export const MIN_SEARCH_QUERY_LENGTH = 3;
 
@@ -190,6 +203,7 @@ export const createListingRequestSchema = z
     category_id: z.string().min(1),
     name: z.string().trim().min(1).max(200),
     description: z.string().trim().max(5000).optional(),
+    media_asset_ids: mediaAssetIdsSchema(10, "listing").optional(),
   })
   .meta({
     example: {
@@ -205,6 +219,7 @@ export const updateListingRequestSchema = z
     name: z.string().trim().min(1).max(200).optional(),
     description: z.string().trim().max(5000).optional(),
     category_id: z.string().min(1).optional(),
+    media_asset_ids: mediaAssetIdsSchema(10, "listing").optional(),
   })
   .meta({ example: { name: "Weekly meal box (5 dinners)" } });
 
@@ -315,8 +330,8 @@ export const marketplaceOperations = defineOperations({
     tags: listings,
     summary: "Create a draft listing",
     body: createListingRequestSchema,
-    responses: { 201: { description: "Draft created.", data: listingSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    responses: { 201: { description: "Draft created.", data: ownListingSchema } },
+    errors: ["unauthorized", "not_found", "media_processing", "validation_failed", "storage_unavailable"],
   },
   listingsGet: {
     method: "GET",
@@ -325,7 +340,7 @@ export const marketplaceOperations = defineOperations({
     tags: listings,
     summary: "A public listing with its active menu items",
     params: idParamSchema,
-    responses: { 200: { description: "The listing.", data: publicListingSchema } },
+    responses: { 200: { description: "The listing.", data: publicListingDetailSchema } },
     errors: ["not_found"],
   },
   listingsUpdate: {
@@ -336,8 +351,8 @@ export const marketplaceOperations = defineOperations({
     summary: "Change a listing (owner)",
     params: idParamSchema,
     body: updateListingRequestSchema,
-    responses: { 200: { description: "Updated.", data: listingSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    responses: { 200: { description: "Updated.", data: ownListingSchema } },
+    errors: ["unauthorized", "not_found", "media_processing", "validation_failed", "storage_unavailable"],
   },
   listingsDelete: {
     method: "DELETE",

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { idParamSchema, timestampSchema } from "./common";
 import { defineOperations } from "./operation";
 
-export const mediaPurposeSchema = z.enum(["moment", "message", "payment_evidence"]).meta({
+export const mediaPurposeSchema = z.enum(["moment", "message", "payment_evidence", "listing"]).meta({
   description:
     "What the asset is for; only a record of that kind takes it. `moment`: a community moment (the asset " +
     "becomes public once attached). `message`: a chat message. `payment_evidence`: a payment's evidence " +
-    "(readable by the payment's reviewers).",
+    "(readable by the payment's reviewers). `listing`: a listing's gallery (readable by anyone while the " +
+    "listing is public).",
 });
 
 export const mediaMimeTypeSchema = z.enum(["image/jpeg", "image/png", "image/webp", "video/mp4"]);
@@ -40,14 +41,86 @@ export const mediaUploadSchema = z
   .meta({ id: "MediaUpload" });
 export type MediaUploadDto = z.infer<typeof mediaUploadSchema>;
 
+export const mediaStatusSchema = z.enum(["processing", "ready", "rejected"]).meta({
+  id: "MediaStatus",
+  description:
+    "Where the server is with the uploaded bytes. `processing`: their type is being checked by their " +
+    "magic numbers and, for an image, its metadata (EXIF, GPS) stripped and its variants made; no record " +
+    "takes the asset yet (409 `media_processing`). `ready`: records take it. `rejected`: the bytes are " +
+    "not what was declared, or not a readable image within the pixel limit; no record ever takes it (422).",
+});
+
+export const mediaVariantSchema = z
+  .object({
+    name: z.enum(["thumb", "display"]).meta({
+      description: "`thumb`: about 320 px wide; `display`: about 1280 px wide (never wider than the image).",
+    }),
+    url: z.url().meta({ description: "Presigned object-store URL of the WebP variant." }),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: "MediaVariant" });
+
+export const mediaItemSchema = z
+  .object({
+    id: z.string().meta({ description: "The media asset's id (`GET /api/v1/media/{id}` reads it too)." }),
+    url: z.url().meta({
+      description:
+        "Presigned URL of the image without metadata (an image's processed copy; a video as uploaded). " +
+        "Public records' URLs are signed at the start of the hour for two hours: the same URL all hour.",
+    }),
+    width: z.number().int().nullable().meta({ description: "Width at `url`; null for a video." }),
+    height: z.number().int().nullable().meta({ description: "Height at `url`; null for a video." }),
+    blurhash: z.string().nullable().meta({ description: "BlurHash placeholder; null for a video." }),
+    variants: z
+      .array(mediaVariantSchema)
+      .meta({ description: "WebP `thumb` and `display`; empty for a video." }),
+  })
+  .meta({ id: "MediaItem", description: "An image (or video) of a record, as its reads show it." });
+export type MediaItemDto = z.infer<typeof mediaItemSchema>;
+
+/** A record's media in its create or update body: asset ids in order (each once). */
+export const mediaAssetIdsSchema = (max: number, purpose: string) =>
+  z
+    .array(z.string().min(1).max(64))
+    .max(max)
+    .meta({
+      description:
+        `Up to ${max} of the caller's own asset ids uploaded for \`${purpose}\`, processed (\`status\` ` +
+        "`ready`; 409 `media_processing` before), in order. On an update the list replaces the media: " +
+        "images dropped from it are deleted later with the orphan purge.",
+    });
+
 export const mediaReadSchema = z
   .object({
     id: z.string(),
-    url: z.url().meta({ description: "Presigned object-store URL to GET the bytes from." }),
+    url: z.url().meta({
+      description:
+        "Presigned object-store URL to GET the bytes from: a ready image's metadata-free copy (at most " +
+        "2560 px on its longer side), otherwise the upload as sent (its owner only).",
+    }),
     method: z.literal("GET"),
-    expires_at: timestampSchema.meta({ description: "The URL works for 5 minutes; ask again after." }),
+    expires_at: timestampSchema.meta({
+      description:
+        "When the URLs stop working: 5 minutes for a private asset; for a public one, signed at the start " +
+        "of the hour for two hours (the same URLs all hour). Ask again after.",
+    }),
     mime_type: mediaMimeTypeSchema,
-    size_bytes: z.number().int(),
+    size_bytes: z.number().int().meta({ description: "The declared size of the upload." }),
+    status: mediaStatusSchema,
+    rejected_reason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why the bytes were rejected (status `rejected`), else null." }),
+    width: z.number().int().nullable().meta({ description: "A ready image's width at `url`, else null." }),
+    height: z.number().int().nullable().meta({ description: "A ready image's height at `url`, else null." }),
+    blurhash: z
+      .string()
+      .nullable()
+      .meta({ description: "A ready image's BlurHash placeholder (4×3 components), else null." }),
+    variants: z
+      .array(mediaVariantSchema)
+      .meta({ description: "A ready image's WebP variants (`thumb`, `display`); empty otherwise." }),
   })
   .meta({ id: "MediaRead" });
 export type MediaReadDto = z.infer<typeof mediaReadSchema>;

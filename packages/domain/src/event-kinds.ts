@@ -10,15 +10,21 @@ import type { MeetingRoomDeps } from "./lifestyle/lifestyle.deps";
 import { lifestyleEvents } from "./lifestyle/lifestyle.events";
 import type { MediaObjectDeps } from "./media/events/objects-deleted";
 import { mediaEvents } from "./media/media.events";
+import type { MediaProcessingDeps } from "./media/process-media";
 import { ordersEvents } from "./orders/orders.events";
 import type { EventKind } from "./outbox/event-kind";
 import { paymentsEvents } from "./payments/payments.events";
 
 /**
  * What delivering any of the kinds may need: the inbox and push, chat notices, the mailer for code
- * mails, the video service's rooms for meetings, and the object store for deleted media.
+ * mails, the video service's rooms for meetings, the object store for deleted media, and the store
+ * and image processor for uploads.
  */
-export type EventDeliveryDeps = MessageSentDeps & IdentityMailDeps & MeetingRoomDeps & MediaObjectDeps;
+export type EventDeliveryDeps = MessageSentDeps &
+  IdentityMailDeps &
+  MeetingRoomDeps &
+  MediaObjectDeps &
+  MediaProcessingDeps;
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   ...ordersEvents,

@@ -8,7 +8,7 @@ import { createHousekeeper } from "@agora/db/repositories/housekeeping.repositor
 import { createOutboxRepositories } from "@agora/db/repositories/index";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
-import type { ObjectStore } from "@agora/domain/media/media.ports";
+import type { MediaProcessor, ObjectStore } from "@agora/domain/media/media.ports";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import { createEventRegistry, type EventKind } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
@@ -33,8 +33,10 @@ export type DeliveryAdapters = {
   codeKey: string;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
-  /** Deleted media's objects are removed here (and housekeeping purges expired ones). */
-  objects: Pick<ObjectStore, "delete">;
+  /** Uploads are processed and deleted media's objects removed here (housekeeping purges too). */
+  objects: ObjectStore;
+  /** Processes uploads; one per process, so its concurrency bound holds. */
+  mediaProcessor: MediaProcessor;
 };
 
 export type OutboxDeliveryOptions = DeliveryAdapters & {
@@ -71,6 +73,7 @@ export const createOutboxDeps = (database: Database, options: OutboxDeliveryOpti
     video: options.videoRooms,
     meetings: repos.meetings,
     objects: options.objects,
+    mediaProcessing: { media: repos.media, objects: options.objects, processor: options.mediaProcessor },
   };
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
   const log = logOutboxOutcome(logger);

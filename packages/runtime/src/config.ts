@@ -100,6 +100,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: boolFrom(true),
   S3_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
+  MEDIA_PROCESSING_CONCURRENCY: intFrom(1, 16, 1),
+  MEDIA_MAX_INPUT_PIXELS: intFrom(1_000_000, 268_402_689, 50_000_000),
   LISTING_PLAN_PRICE_AMOUNT: optionalText,
   LISTING_PLAN_CURRENCY: optionalText,
   LISTING_PLAN_DURATION_DAYS: optionalText,
@@ -267,6 +269,11 @@ export type Config = Readonly<{
   outboxBatchSize: number;
   /** Outbox claim loops per worker process (batches in flight at once). */
   outboxLoops: number;
+  /**
+   * Uploaded images processed at once per process (the others of a batch wait their turn), and the
+   * largest pixel count decoded (a larger image is rejected from its header, never decoded).
+   */
+  mediaProcessing: { concurrency: number; maxInputPixels: number };
   /**
    * The API's separate metrics listener: when set, `/metrics` is served there (on `host`) and the
    * main port answers it 404, so a balancer routing every path cannot publish it.
@@ -545,6 +552,10 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
     outboxBatchSize: env.OUTBOX_BATCH_SIZE,
     outboxLoops: env.OUTBOX_LOOPS,
+    mediaProcessing: {
+      concurrency: env.MEDIA_PROCESSING_CONCURRENCY,
+      maxInputPixels: env.MEDIA_MAX_INPUT_PIXELS,
+    },
     metricsPort: env.METRICS_PORT,
     workerHealthPort: env.WORKER_HEALTH_PORT,
     workerLivenessSeconds: env.WORKER_LIVENESS_SECONDS,
@@ -604,6 +615,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     outboxLeaseSeconds: 60,
     outboxBatchSize: 200,
     outboxLoops: 2,
+    mediaProcessing: { concurrency: 1, maxInputPixels: 50_000_000 },
     metricsPort: undefined,
     workerHealthPort: 0,
     workerLivenessSeconds: 60,

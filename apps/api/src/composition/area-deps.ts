@@ -88,7 +88,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       ids,
       deviceProofKey: `${config.tokenSecret}:device-proofs`,
     },
-    marketplace: { uow, repos, clock, ids },
+    marketplace: { uow, repos, clock, ids, objects },
     orders: {
       uow,
       repos,
@@ -111,7 +111,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       objects,
     },
     community: { uow, repos, clock, ids, objects },
-    media: { repos, clock, ids, objects },
+    media: { uow, repos, clock, ids, objects },
     lifestyle: { uow, repos, clock, ids, video: parts.videoTokens },
     administration: { uow, repos, clock },
     chat: { repos, clock, ids },

@@ -43,6 +43,7 @@ export const startEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWor
     videoRooms: runtime.videoRooms,
     codeKey: runtime.identity.settings.codeKey,
     verifyEmailUrl: runtime.identity.settings.verifyEmailUrl,
+    mediaProcessor: runtime.mediaProcessor,
     clock: runtime.clock,
     logger,
     tracing: runtime.tracing,

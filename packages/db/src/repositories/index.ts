@@ -12,6 +12,7 @@ import type {
 } from "@agora/domain/identity/identity.ports";
 import type { LifestyleRepositories, MeetingRepository } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
+import type { MediaAssetRepository } from "@agora/domain/media/media.ports";
 import type {
   DeviceRepository,
   NotificationRepository,
@@ -134,7 +135,7 @@ export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWo
 /**
  * What the outbox worker needs of the database: claims on the pool, inbox (its writes coalesced
  * across the deliveries of a batch) and devices, chat notices, the accounts, codes and counters
- * behind code mails, and meeting participations.
+ * behind code mails, meeting participations, and the media assets it processes.
  */
 export const createOutboxRepositories = (
   database: Database,
@@ -147,6 +148,7 @@ export const createOutboxRepositories = (
   codes: CodeRepository;
   rateLimits: RateLimiter;
   meetings: Pick<MeetingRepository, "isParticipating">;
+  media: MediaAssetRepository;
 } => ({
   outbox: createOutboxStore(database.sql),
   // A claimed batch's deliveries start together: their inbox rows go in one statement.
@@ -157,4 +159,5 @@ export const createOutboxRepositories = (
   codes: createCodeRepository(database.sql),
   rateLimits: createRateLimiter(database.sql),
   meetings: createMeetingRepository(database.sql),
+  media: createMediaAssetRepository(database.sql),
 });

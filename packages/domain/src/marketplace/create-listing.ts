@@ -1,25 +1,46 @@
+import { attachRecordMedia, prepareRecordMedia, type RecordMedia, recordMedia } from "../media/record-media";
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { Listing } from "./marketplace.types";
 import { findOwnProvider, requireActiveCategory } from "./ownership";
 
+/** Names the request field of the gallery's image at `index`. */
+export const galleryField = (index: number) => `media_asset_ids.${index}`;
+
 /**
  * Creates a draft listing for the caller's own provider profile. The body's provider_id must be
- * that profile: anything else is 404, exactly as for a caller without a profile.
+ * that profile: anything else is 404, exactly as for a caller without a profile. Its gallery:
+ * up to 10 of the caller's own assets uploaded for `listing`, confirmed and processed (422, or 409
+ * while processing), in order.
  */
 export const createListing = async (
-  { uow, clock, ids }: Pick<MarketplaceDeps, "uow" | "clock" | "ids">,
+  deps: Pick<MarketplaceDeps, "uow" | "repos" | "clock" | "ids" | "objects">,
   actor: Actor,
-  input: { providerId: string; categoryId: string; name: string; description?: string | undefined },
-): Promise<Listing> =>
-  uow.run(async (tx) => {
+  input: {
+    providerId: string;
+    categoryId: string;
+    name: string;
+    description?: string | undefined;
+    mediaAssetIds?: readonly string[] | undefined;
+  },
+): Promise<{ listing: Listing; media: RecordMedia[] }> => {
+  const ids = input.mediaAssetIds ?? [];
+  const fresh = await prepareRecordMedia(deps, actor, {
+    ids,
+    held: [],
+    purpose: "listing",
+    field: galleryField,
+  });
+  const { uow, clock } = deps;
+
+  const { listing, assets } = await uow.run(async (tx) => {
     const own = await findOwnProvider(tx, actor);
     if (!own || own.id !== input.providerId) {
       throw new NotFoundError("Provider profile");
     }
     await requireActiveCategory(tx, input.categoryId);
-    const id = ids.next();
+    const id = deps.ids.next();
     const now = clock.now();
     await tx.listings.create(
       {
@@ -31,10 +52,21 @@ export const createListing = async (
       },
       now,
     );
+    const held = (await tx.media.findOnListing(id, { lock: true })).map((asset) => asset.id);
+    await attachRecordMedia(
+      tx,
+      actor,
+      { fresh, ids, held },
+      { purpose: "listing", at: now, field: galleryField },
+    );
+    await tx.media.setListingMedia(id, ids);
     const created = await tx.listings.findById(id, now);
     if (!created) {
       throw new NotFoundError("Listing");
     }
 
-    return created;
+    return { listing: created, assets: await tx.media.findOnListing(id) };
   });
+
+  return { listing, media: await recordMedia(deps.objects, assets, clock.now()) };
+};

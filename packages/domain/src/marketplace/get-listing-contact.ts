@@ -1,5 +1,4 @@
 import { NotFoundError } from "../shared/app-error";
-import { getPublicListing } from "./get-public-listing";
 import type { MarketplaceDeps } from "./marketplace.deps";
 
 /** How to reach the provider of a visible listing: the owner's user id and the profile's name. */
@@ -7,7 +6,10 @@ export const getListingContact = async (
   deps: Pick<MarketplaceDeps, "repos" | "clock">,
   listingId: string,
 ): Promise<{ userId: string; displayName: string }> => {
-  const listing = await getPublicListing(deps, listingId);
+  const listing = await deps.repos.listings.findPublic(listingId, deps.clock.now());
+  if (!listing) {
+    throw new NotFoundError("Listing");
+  }
   const provider = await deps.repos.providers.findById(listing.providerId);
   if (!provider) {
     throw new NotFoundError("Listing");

@@ -1,3 +1,4 @@
+import type { ObjectStore } from "../media/media.ports";
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
 import type { UnitOfWork } from "../shared/unit-of-work";
@@ -8,4 +9,6 @@ export type MarketplaceDeps = {
   repos: MarketplaceRepositories;
   clock: Clock;
   ids: IdGenerator;
+  /** The object store: confirming gallery uploads, and the gallery's read URLs. */
+  objects: ObjectStore;
 };

@@ -1,4 +1,6 @@
 import type { UserRepository } from "../identity/identity.ports";
+import type { MediaAssetRepository } from "../media/media.ports";
+import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { AuditLog } from "../shared/audit";
 import type { Page, PageRequest } from "../shared/page";
 import type {
@@ -153,4 +155,7 @@ export type MarketplaceRepositories = {
   audit: AuditLog;
   /** Provider approval promotes the owner's role. */
   users: Pick<UserRepository, "findByIdForUpdate" | "setRole">;
+  /** A listing's gallery; confirming an upload queues its processing in the outbox. */
+  media: MediaAssetRepository;
+  outbox: OutboxWriter;
 };

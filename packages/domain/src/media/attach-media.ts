@@ -1,20 +1,30 @@
 import type { Actor } from "../shared/actor";
-import { confirmUpload } from "./confirm-upload";
-import { UnusableMediaError } from "./media.errors";
-import type { MediaRepositories, ObjectStore } from "./media.ports";
-import type { MediaPurpose } from "./media.types";
-
-type Deps = { repos: MediaRepositories; objects: ObjectStore; clock: { now(): Date } };
+import { type ConfirmDeps, confirmUpload } from "./confirm-upload";
+import { MediaProcessingError, UnusableMediaError } from "./media.errors";
+import type { MediaRepositories } from "./media.ports";
+import type { MediaAsset, MediaPurpose } from "./media.types";
 
 /** Names the request field of the asset at `index` in error details (`media_asset_ids.2`). */
 export type AssetField = (index: number) => string;
 
+/** A confirmed asset is usable once processed: 409 while it is processing, 422 when it was rejected. */
+const ensureProcessed = (asset: MediaAsset, path: string): void => {
+  if (asset.processing === "rejected") {
+    throw new UnusableMediaError(path, asset.rejectedReason ?? "its bytes are not what was declared");
+  }
+  if (asset.processing !== "ready") {
+    throw new MediaProcessingError(path);
+  }
+};
+
 /**
- * Before the transaction that attaches them: the assets must be the caller's own, of `purpose`, not attached yet, and their uploads confirmed by
- * the store (HEAD, outside any transaction). 422 otherwise; 503 when the store does not answer.
+ * Before the transaction that attaches them: the assets must be the caller's own, of `purpose`,
+ * not attached yet, and their uploads confirmed by the store (HEAD, outside any transaction), 422
+ * otherwise (503 when the store does not answer); then processed: 409 `media_processing` while
+ * the worker checks them (confirming one queues it), 422 when their bytes were rejected.
  */
 export const prepareAttachment = async (
-  deps: Deps,
+  deps: ConfirmDeps,
   actor: Actor,
   ids: readonly string[],
   purpose: MediaPurpose,
@@ -42,7 +52,10 @@ export const prepareAttachment = async (
 
     return asset;
   });
-  await Promise.all(assets.map((asset, index) => confirmUpload(deps, asset, at(index))));
+  const confirmed = await Promise.all(assets.map((asset, index) => confirmUpload(deps, asset, at(index))));
+  confirmed.forEach((asset, index) => {
+    ensureProcessed(asset, at(index));
+  });
 };
 
 /**

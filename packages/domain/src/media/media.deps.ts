@@ -1,5 +1,7 @@
+import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
+import type { UnitOfWork } from "../shared/unit-of-work";
 import type { MediaRepositories, ObjectStore } from "./media.ports";
 
 export type MediaDeps = {
@@ -8,4 +10,6 @@ export type MediaDeps = {
   ids: IdGenerator;
   /** The object store; without configuration its adapter refuses every call (503 storage_unavailable). */
   objects: ObjectStore;
+  /** Confirming an upload queues its processing in the same transaction. */
+  uow: UnitOfWork<MediaRepositories & { outbox: OutboxWriter }>;
 };

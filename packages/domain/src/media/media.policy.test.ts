@@ -17,9 +17,12 @@ const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
   uploadedAt: null,
   attachedAt: null,
   createdAt: new Date(0),
+  processing: "ready",
+  rejectedReason: null,
+  image: null,
   ...overrides,
 });
-const nowhere: MediaAttachments = { onVisibleMoment: false, paymentEvidence: null };
+const nowhere: MediaAttachments = { onVisibleMoment: false, onVisibleListing: false, paymentEvidence: null };
 
 describe("canReadMedia", () => {
   it("lets the owner read, and nobody else while the asset is attached nowhere", () => {
@@ -33,6 +36,16 @@ describe("canReadMedia", () => {
     expect(canReadMedia(actor("other"), asset({ visibility: "public" }), onMoment)).toBe(true);
     expect(canReadMedia(actor("other"), asset({ visibility: "public" }), nowhere)).toBe(false);
     expect(canReadMedia(actor("other"), asset({ visibility: "private" }), onMoment)).toBe(false);
+  });
+
+  it("lets anyone read a public asset in the gallery of a listing the public sees, and only then", () => {
+    const onListing = { ...nowhere, onVisibleListing: true };
+    expect(canReadMedia(actor("other"), asset({ visibility: "public", purpose: "listing" }), onListing)).toBe(
+      true,
+    );
+    expect(canReadMedia(actor("other"), asset({ visibility: "public", purpose: "listing" }), nowhere)).toBe(
+      false,
+    );
   });
 
   it("lets a payment's reviewers read its evidence: the listed reviewers and administrators", () => {

@@ -7,7 +7,8 @@ import type { MediaAsset } from "./media.types";
  * Who may read an asset (403 for anyone else; docs/areas.md, "Media and the community"):
  * - its owner;
  * - any signed-in user, once it is attached to a public moment that user may see (not hidden
- *   unless theirs, no block either way with its author);
+ *   unless theirs, no block either way with its author), or to a listing the public sees (so a
+ *   suspended provider's or an unpublished listing's images are refused);
  * - for payment evidence, the payment's reviewers: the order's provider owner and administrators.
  *
  * Extension point, chat: the participants of a conversation the asset was sent in.
@@ -19,7 +20,7 @@ export const canReadMedia = (actor: Actor, asset: MediaAsset, attachments: Media
   if (asset.ownerId === actor.userId) {
     return true;
   }
-  if (asset.visibility === "public" && attachments.onVisibleMoment) {
+  if (asset.visibility === "public" && (attachments.onVisibleMoment || attachments.onVisibleListing)) {
     return true;
   }
   const evidence = attachments.paymentEvidence;

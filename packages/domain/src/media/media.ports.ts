@@ -1,4 +1,10 @@
-import type { MediaAsset, MediaPurpose } from "./media.types";
+import type {
+  MediaAsset,
+  MediaMimeType,
+  MediaPurpose,
+  MediaVariantName,
+  ProcessedImage,
+} from "./media.types";
 
 /** What the object store holds under a key. */
 export type StoredObject = { sizeBytes: number; contentType: string | undefined };
@@ -21,6 +27,34 @@ export interface ObjectStore {
   head(key: string): Promise<StoredObject | null>;
   /** Deletes the object; deleting a missing one succeeds. */
   delete(key: string): Promise<void>;
+  /** The object's bytes; null when there is none under `key` or it is larger than `maxBytes`. */
+  get(key: string, maxBytes: number): Promise<Uint8Array | null>;
+  /** Stores `bytes` under `key` (replacing what was there). */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+}
+
+/** What the processor made of an upload's bytes. */
+export type ProcessedMedia =
+  | { kind: "rejected"; reason: string }
+  /** A video whose magic numbers say `video/mp4`: nothing is re-encoded. */
+  | { kind: "video" }
+  | {
+      kind: "image";
+      image: ProcessedImage;
+      /** The image re-encoded in its declared type: orientation applied, every metadata block dropped. */
+      full: Uint8Array;
+      /** The WebP variants, also without metadata. */
+      variants: Record<MediaVariantName, Uint8Array>;
+    };
+
+/**
+ * Checks the bytes' type by their magic numbers against the declared one, and re-encodes an image
+ * without its metadata (EXIF with GPS, XMP, IPTC), orientation applied, with a blurhash and WebP
+ * variants. Bounded: the pixel count is limited (a larger image is rejected) and at most a
+ * configured number of images is processed at a time per process.
+ */
+export interface MediaProcessor {
+  process(bytes: Uint8Array, declared: MediaMimeType): Promise<ProcessedMedia>;
 }
 
 /** Where an asset is attached, as far as reading it is concerned, for one viewer. */
@@ -30,6 +64,8 @@ export type MediaAttachments = {
    * either way between the viewer and its author.
    */
   onVisibleMoment: boolean;
+  /** In the gallery of a listing the public sees (active, subscribed, provider approved and active). */
+  onVisibleListing: boolean;
   /** Attached as a payment's evidence: who reviews it besides administrators (the order's provider owner). */
   paymentEvidence: { reviewerIds: string[] } | null;
 };
@@ -39,13 +75,34 @@ export interface MediaAssetRepository {
   findById(id: string): Promise<MediaAsset | null>;
   /** The assets among `ids` that exist (any order). */
   findByIds(ids: readonly string[]): Promise<MediaAsset[]>;
-  /** Where the asset is attached, for `viewerId` (see MediaAttachments). */
-  findAttachments(id: string, viewerId: string): Promise<MediaAttachments>;
-  /** pending → uploaded; a no-op for an asset in another state. */
-  markUploaded(id: string, at: Date): Promise<void>;
+  /** Where the asset is attached, for `viewerId` at `at` (see MediaAttachments). */
+  findAttachments(id: string, viewerId: string, at: Date): Promise<MediaAttachments>;
+  /**
+   * A listing's gallery, in order. `lock` (in a transaction) first locks the listing's row, so
+   * gallery changes to one listing run one after the other.
+   */
+  findOnListing(listingId: string, options?: { lock?: boolean }): Promise<MediaAsset[]>;
+  /**
+   * Makes `ids` the listing's gallery, in this order (in the caller's transaction; the assets are
+   * attached by `attach` first). Assets that leave it are detached and made private again: no
+   * record holds them any more, so the orphan purge deletes them.
+   */
+  setListingMedia(listingId: string, ids: readonly string[]): Promise<void>;
+  /**
+   * pending → uploaded, with processing queued; false (a no-op) for an asset in another state, so
+   * of two confirmations racing only one queues the processing.
+   */
+  markUploaded(id: string, at: Date): Promise<boolean>;
+  /** processing → ready or rejected; a no-op (false) when it is not processing any more. */
+  recordProcessing(
+    id: string,
+    outcome:
+      | { processing: "ready"; image: ProcessedImage | null }
+      | { processing: "rejected"; reason: string },
+  ): Promise<boolean>;
   /**
    * Attaches the assets to a record, in the caller's transaction: each must be the owner's, of
-   * `purpose`, uploaded and not attached yet; the rows are locked, so of two records racing for an
+   * `purpose`, uploaded, processed (ready) and not attached yet; the rows are locked, so of two records racing for an
    * asset one gets it, and the orphan sweep cannot expire it meanwhile. `public` makes them public.
    * Returns the ids it attached (fewer than asked means the caller must roll back).
    */

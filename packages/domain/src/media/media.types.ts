@@ -1,9 +1,9 @@
 /**
  * What an asset is for; it decides the record that may take it. `moment`: a community moment
  * (the asset then becomes public). `message`: a chat message. `payment_evidence`: the evidence
- * of a payment (readable by its reviewers).
+ * of a payment (readable by its reviewers). `listing`: a listing's gallery (public while the listing is).
  */
-export const mediaPurposes = ["moment", "message", "payment_evidence"] as const;
+export const mediaPurposes = ["moment", "message", "payment_evidence", "listing"] as const;
 export type MediaPurpose = (typeof mediaPurposes)[number];
 
 /** The four media types an upload may declare. */
@@ -20,6 +20,44 @@ export const READ_URL_TTL_SECONDS = 5 * 60;
  */
 export type MediaStatus = "pending" | "uploaded" | "expired";
 
+/**
+ * What the worker made of an uploaded asset's bytes (null until the upload is confirmed):
+ * processing: queued or running; ready: the type matched its magic numbers and, for an image, its
+ * metadata-free copy and variants are in the store; rejected: the bytes are not what was declared
+ * or not a readable image (the asset can never be attached).
+ */
+export type MediaProcessing = "processing" | "ready" | "rejected";
+
+/** The WebP variants of a processed image: about 320 px wide, and about 1280 px wide. */
+export const mediaVariantWidths = { thumb: 320, display: 1280 } as const;
+export type MediaVariantName = keyof typeof mediaVariantWidths;
+
+/** A processed image's served copy or variant, as made (never wider than the original). */
+export type MediaRendition = { width: number; height: number };
+
+/** What processing recorded of a ready image (null for a video, which is checked only). */
+export type ProcessedImage = MediaRendition & {
+  blurhash: string;
+  variants: Record<MediaVariantName, MediaRendition>;
+};
+
+/**
+ * The keys of what is served of an asset. The upload key itself is never served once an image is
+ * ready: its presigned PUT URL lives on for 15 minutes, so its bytes may change after processing.
+ * A video is served from its upload key.
+ */
+export const servedKeys = (objectKey: string) => ({
+  full: `${objectKey}.full`,
+  thumb: `${objectKey}.thumb.webp`,
+  display: `${objectKey}.display.webp`,
+});
+
+/** Every object an asset may have in the store (for deletion). */
+export const allObjectKeys = (objectKey: string): string[] => [
+  objectKey,
+  ...Object.values(servedKeys(objectKey)),
+];
+
 export type MediaAsset = {
   id: string;
   ownerId: string;
@@ -35,6 +73,12 @@ export type MediaAsset = {
   /** When a record took it (an asset goes on one record only). */
   attachedAt: Date | null;
   createdAt: Date;
+  /** Null until the upload is confirmed; see MediaProcessing. */
+  processing: MediaProcessing | null;
+  /** Why processing rejected the bytes (said to the owner). */
+  rejectedReason: string | null;
+  /** A ready image's served size, placeholder and variants; null otherwise. */
+  image: ProcessedImage | null;
 };
 
 /** A presigned request: the client sends exactly `headers` with `method` to `url` before `expiresAt`. */

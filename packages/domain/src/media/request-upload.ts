@@ -34,6 +34,9 @@ export const requestUpload = async (
     uploadedAt: null,
     attachedAt: null,
     createdAt: now,
+    processing: null,
+    rejectedReason: null,
+    image: null,
   };
   const headers = { "Content-Type": asset.mimeType, "Content-Length": String(asset.sizeBytes) };
   const url = await deps.objects.presignUpload(

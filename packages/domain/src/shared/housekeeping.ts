@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { allObjectKeys } from "../media/media.types";
 
 /** What a purge removed, per kind of row. */
 export type PurgeCounts = Record<string, number>;
@@ -36,7 +37,7 @@ const DELETE_CONCURRENCY = 8;
 
 /**
  * Orphan media: expire them in the database, delete their objects outside any transaction, then
- * delete the rows whose object is gone. An object whose deletion failed keeps its (expired) row,
+ * delete the rows whose objects are gone. An object whose deletion failed keeps its (expired) row,
  * and the next purge tries again.
  */
 export const purgeOrphanMedia = async (
@@ -47,7 +48,12 @@ export const purgeOrphanMedia = async (
   const gone: string[] = [];
   for (let start = 0; start < expired.length; start += DELETE_CONCURRENCY) {
     const chunk = expired.slice(start, start + DELETE_CONCURRENCY);
-    const results = await Promise.allSettled(chunk.map((asset) => deps.objects.delete(asset.objectKey)));
+    // An asset's objects: the upload, and the processed copy and variants of an image.
+    const results = await Promise.allSettled(
+      chunk.map((asset) =>
+        Promise.all(allObjectKeys(asset.objectKey).map((key) => deps.objects.delete(key))),
+      ),
+    );
     results.forEach((result, index) => {
       const asset = chunk[index];
       if (result.status === "fulfilled" && asset) {

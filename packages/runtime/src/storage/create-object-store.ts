@@ -29,6 +29,8 @@ export const createObjectStore = (config: Config): CreatedObjectStore => {
         presignRead: async (...args) => (await s3()).presignRead(...args),
         head: async (...args) => (await s3()).head(...args),
         delete: async (...args) => (await s3()).delete(...args),
+        get: async (...args) => (await s3()).get(...args),
+        put: async (...args) => (await s3()).put(...args),
       },
       kind: "s3",
       close: () => created?.close(),
@@ -36,7 +38,14 @@ export const createObjectStore = (config: Config): CreatedObjectStore => {
   }
 
   return {
-    store: { presignUpload: unavailable, presignRead: unavailable, head: unavailable, delete: unavailable },
+    store: {
+      presignUpload: unavailable,
+      presignRead: unavailable,
+      head: unavailable,
+      delete: unavailable,
+      get: unavailable,
+      put: unavailable,
+    },
     kind: "unavailable",
     close: () => {},
   };

@@ -20,8 +20,8 @@ const isNotFound = (error: unknown): boolean => {
 };
 
 /**
- * The object store over an S3-compatible service. Presigning is local (no call); HEAD and DELETE
- * are bounded by `timeoutMs` as a whole (connection, response and the SDK's retry included), and
+ * The object store over an S3-compatible service. Presigning is local (no call); HEAD, GET, PUT
+ * and DELETE are bounded by `timeoutMs` as a whole (connection, response and the SDK's retry included), and
  * any failure becomes StorageUnavailableError (503). The SDK's default request checksums are
  * off: a presigned PUT would otherwise carry the checksum of an empty body, which the store checks
  * against the real one.
@@ -93,6 +93,43 @@ export const createS3ObjectStore = (config: S3Config, timeoutMs: number): Object
     async delete(key) {
       await call("deletion", (abortSignal) =>
         client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), { abortSignal }),
+      );
+    },
+
+    async get(key, maxBytes) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), {
+          abortSignal: AbortSignal.timeout(timeoutMs),
+        });
+        if ((object.ContentLength ?? 0) > maxBytes || !object.Body) {
+          // Not read: the stream is let go (in Node it is an IncomingMessage).
+          (object.Body as { destroy?: () => void } | undefined)?.destroy?.();
+
+          return null;
+        }
+        const bytes = await object.Body.transformToByteArray();
+
+        return bytes.length > maxBytes ? null : bytes;
+      } catch (error) {
+        if (isNotFound(error)) {
+          return null;
+        }
+        throw new StorageUnavailableError("Media storage did not answer; try again later.", { cause: error });
+      }
+    },
+
+    async put(key, bytes, contentType) {
+      await call("upload", (abortSignal) =>
+        client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: bytes,
+            ContentType: contentType,
+            ContentLength: bytes.length,
+          }),
+          { abortSignal },
+        ),
       );
     },
 

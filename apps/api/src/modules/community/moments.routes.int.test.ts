@@ -10,7 +10,7 @@ import { onPostgres } from "@agora/db/test/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { type LocalS3, startLocalS3, uploadMedia } from "../../../test/s3";
+import { type LocalS3, processedMedia, startLocalS3, TINY_MP4, uploadMedia } from "../../../test/s3";
 import { OPENAPI_PATH } from "../../app";
 
 type ErrorBody = Pick<ErrorEnvelope, "error">;
@@ -87,11 +87,8 @@ describe("community moments", () => {
 
     it("publishes media in the order given; the assets become public and attached, once", async () => {
       const ada = await h.signIn();
-      const first = await uploadMedia(h, ada.accessToken);
-      const second = await uploadMedia(h, ada.accessToken, {
-        mimeType: "video/mp4",
-        bytes: Buffer.alloc(300, 7),
-      });
+      const first = await processedMedia(h, ada.accessToken);
+      const second = await processedMedia(h, ada.accessToken, { mimeType: "video/mp4", bytes: TINY_MP4 });
       const moment = await publish(ada, { media_asset_ids: [second.id, first.id] });
       expect(moment.media_asset_ids).toEqual([second.id, first.id]);
       expect(moment.body).toBeNull();
@@ -164,7 +161,7 @@ describe("community moments", () => {
     "gives an asset to one of two moments published with it at once (PostgreSQL only: parallel connections)",
     async () => {
       const ada = await h.signIn();
-      const { id } = await uploadMedia(h, ada.accessToken);
+      const { id } = await processedMedia(h, ada.accessToken);
       const answers = await Promise.all(
         ["one", "two"].map((text) =>
           h.post<MomentBody>(
@@ -440,7 +437,8 @@ describe("community moments", () => {
     // method, 422 for validated input, 503 for the start-up gate or a database outage.
     const body = ["413", "415", "422", "503"];
     expect(statuses("get", "/api/v1/community/feed")).toEqual(["200", "401", "422", "503"]);
-    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", ...body]);
+    // 409 media_processing: an asset still being processed.
+    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", "409", ...body]);
     for (const verb of ["like", "view"]) {
       expect(statuses("post", `/api/v1/community/moments/{id}/${verb}`)).toEqual([
         "200",

@@ -15,6 +15,7 @@ import { actorOf } from "../../http/middleware/auth";
 import { throwOnInvalid } from "../../http/openapi";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
+import { toMediaItemDto } from "../media/media.presenter";
 import { toListingDto, toMenuItemDto, toPublicListingDto } from "./marketplace.presenter";
 
 /**
@@ -56,27 +57,31 @@ export const listingRoutes = ({ marketplace }: { marketplace: MarketplaceDeps })
   ),
   handle(marketplaceOperations.listingsCreate, async (c) => {
     const input = c.req.valid("json");
-    const listing = await createListing(marketplace, actorOf(c), {
+    const { listing, media } = await createListing(marketplace, actorOf(c), {
       providerId: input.provider_id,
       categoryId: input.category_id,
       name: input.name,
       description: input.description,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toListingDto(listing), { status: 201 });
+    return ok(c, { ...toListingDto(listing), media: media.map(toMediaItemDto) }, { status: 201 });
   }),
-  handle(marketplaceOperations.listingsGet, async (c) =>
-    ok(c, toPublicListingDto(await getPublicListing(marketplace, c.req.valid("param").id))),
-  ),
+  handle(marketplaceOperations.listingsGet, async (c) => {
+    const { listing, media } = await getPublicListing(marketplace, c.req.valid("param").id);
+
+    return ok(c, { ...toPublicListingDto(listing), media: media.map(toMediaItemDto) });
+  }),
   handle(marketplaceOperations.listingsUpdate, async (c) => {
     const input = c.req.valid("json");
-    const listing = await updateListing(marketplace, actorOf(c), c.req.valid("param").id, {
+    const { listing, media } = await updateListing(marketplace, actorOf(c), c.req.valid("param").id, {
       name: input.name,
       description: input.description,
       categoryId: input.category_id,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toListingDto(listing));
+    return ok(c, { ...toListingDto(listing), media: media.map(toMediaItemDto) });
   }),
   handle(marketplaceOperations.listingsDelete, async (c) =>
     ok(c, toListingDto(await deactivateListing(marketplace, actorOf(c), c.req.valid("param").id))),

@@ -29,12 +29,25 @@ export const marketplaceDescriptions = {
   listingsCreate:
     "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
-    "`active` once the provider is approved and the subscription is paid.",
+    "`active` once the provider is approved and the subscription is paid. " +
+    "`media_asset_ids`: the gallery, up to 10 of the caller's own assets uploaded for `listing`, each once, " +
+    "in order; each must be processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; " +
+    "422 when rejected, not the caller's, of another purpose or on another record). " +
+    "The answer carries the gallery as `media` (docs/media.md).",
   listingsGet:
     "404 when the listing is absent or not publicly visible (including when its provider's account is " +
-    "suspended or deleted).",
+    "suspended or deleted). `media`: the gallery, in order, each image with its URL, size, blurhash and WebP " +
+    "variants; public URLs are signed at the start of the hour for two hours, so they are the same all hour " +
+    "(docs/media.md). The images follow the listing: while it is not public, `GET /api/v1/media/{id}` " +
+    "refuses them to anyone but their owner (403).",
   listingsUpdate:
-    "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller owns it.",
+    "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller " +
+    "owns it. " +
+    "`media_asset_ids`: the gallery, up to 10 of the caller's own assets uploaded for `listing`, each once, " +
+    "in order; each must be processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; " +
+    "422 when rejected, not the caller's, of another purpose or on another record). " +
+    "It replaces the gallery: images kept stay, images dropped are detached and deleted later by the orphan " +
+    "purge. Absent, the gallery is unchanged.",
   listingsDelete: "Not a hard delete: the listing becomes `inactive` and leaves public search.",
   menuItemsCreate: "Created active. Currency is uppercased; price is minor units.",
   menuItemsUpdate: "`active: false` hides it from listings and from ordering.",

@@ -9,11 +9,18 @@ export const mediaDescriptions = {
     "`Content-Type` and `Content-Length`, so the store refuses other bytes. Then pass the `id` to the record " +
     "that takes it (a moment for `moment`, a payment's evidence for `payment_evidence`, a chat message for " +
     "`message`). Before a record takes it, or a read URL is handed out, the server checks the object is in the " +
-    "store with the declared size and type (the asset becomes `uploaded`), else 422. An asset no record took " +
-    "within 24 hours is deleted, object and record. Without a configured object store: 503 " +
-    "`storage_unavailable`.",
+    "store with the declared size and type, else 422; confirming it (the first `GET /api/v1/media/{id}`, or " +
+    "the first record sent with it) queues its processing: the bytes' type is checked by their magic numbers, " +
+    "and an image is re-encoded upright without metadata (EXIF, GPS), with a blurhash and WebP variants of " +
+    "about 320 and 1280 px. Records take it once its `status` is `ready` (409 `media_processing` before, 422 " +
+    "once `rejected`). An asset no record took within 24 hours is deleted, object and record. Without a " +
+    "configured object store: 503 `storage_unavailable`.",
   mediaGet:
-    "A URL of the object store, presigned for 5 minutes. Readable by its owner; by any signed-in user once it " +
+    "Read URLs of the object store and the asset's processing `status` (poll this after uploading: the first " +
+    "read confirms the upload and queues its processing). A ready image is served from its processed copy " +
+    "and `variants`, with `width`, `height` and `blurhash`. URLs of a private asset are presigned for 5 " +
+    "minutes; those of a public one are signed at the start of the hour for two hours, so they are the same " +
+    "all hour and caches hit (docs/media.md). Readable by its owner; by any signed-in user once it " +
     "is attached to a public moment they may see (not hidden by moderation, no block either way with its " +
     "author); for payment evidence, by the payment's reviewers (the order's provider owner, administrators). " +
     "Anyone else: 403; an unknown id: 404. While the bytes are not in the store as declared (upload not " +

@@ -1,10 +1,11 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
+import { allObjectKeys, servedKeys } from "@agora/domain/media/media.types";
 import { purgeOrphanMedia } from "@agora/domain/shared/housekeeping";
 import { DEFAULT_TIMEOUTS } from "@agora/runtime/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { checkPresigned, type LocalS3, startLocalS3, uploadMedia } from "../../../test/s3";
+import { checkPresigned, type LocalS3, processedMedia, startLocalS3, uploadMedia } from "../../../test/s3";
 
 type ErrorBody = { error: { code: string; message: string; details?: { path: string; message: string }[] } };
 type UploadBody = {
@@ -226,7 +227,7 @@ describe("media through the object store", () => {
 
     it("lets any signed-in user read an asset of a visible public moment, but not across a block or once hidden", async () => {
       const author = await h.signIn();
-      const { id } = await uploadMedia(h, author.accessToken);
+      const { id } = await processedMedia(h, author.accessToken);
       const bob = await h.signIn();
       expect((await read(id, bob)).status).toBe(403);
       const moment = await h.post<{ data: { id: string } }>(
@@ -269,7 +270,7 @@ describe("media through the object store", () => {
         { method: "walletone_qr" },
         { token: ada.accessToken, headers: { "idempotency-key": `evidence-${order.body.data.id}` } },
       );
-      const { id } = await uploadMedia(h, ada.accessToken, { purpose: "payment_evidence" });
+      const { id } = await processedMedia(h, ada.accessToken, { purpose: "payment_evidence" });
       const admin = await h.signIn({ role: "admin" });
       const stranger = await h.signIn();
       expect((await read(id, shop.seller)).status).toBe(403);
@@ -337,7 +338,7 @@ describe("media through the object store", () => {
         expect(res.status, id).toBe(422);
         expect(res.body.error.details?.[0]?.path).toBe("media_asset_id");
       }
-      const used = (await uploadMedia(h, ada.accessToken, { purpose: "payment_evidence" })).id;
+      const used = (await processedMedia(h, ada.accessToken, { purpose: "payment_evidence" })).id;
       expect((await evidence(used)).status).toBe(200);
       const other = await payFor(ada);
       const again = await h.post<ErrorBody>(
@@ -356,9 +357,10 @@ describe("media through the object store", () => {
   describe("orphans", () => {
     it("deletes, object and row, the assets never attached within 24 hours; attached and recent ones stay", async () => {
       const author = await h.signIn();
-      const orphan = await uploadMedia(h, author.accessToken);
+      // Processed: its copy and variants are in the store too, and go with it.
+      const orphan = await processedMedia(h, author.accessToken);
       const neverUploaded = await uploadMedia(h, author.accessToken, { put: false });
-      const kept = await uploadMedia(h, author.accessToken);
+      const kept = await processedMedia(h, author.accessToken);
       await h.post(
         "/api/v1/community/moments",
         { media_asset_ids: [kept.id] },
@@ -375,14 +377,18 @@ describe("media through the object store", () => {
       const counts = await purgeOrphanMedia({ housekeeper, objects: h.runtime.objects.store }, h.clock.now());
       expect(counts.media_assets).toBeGreaterThanOrEqual(2);
       expect(counts.media_objects_failed).toBe(0);
+      expect(await s3.has(servedKeys(`media/${orphan.id}`).thumb)).toBe(false);
       for (const gone of [orphan.id, neverUploaded.id]) {
         expect(await asset(gone)).toBeUndefined();
-        expect(await s3.has(`media/${gone}`)).toBe(false);
+        for (const key of allObjectKeys(`media/${gone}`)) {
+          expect(await s3.has(key)).toBe(false);
+        }
       }
-      for (const stays of [kept.id, recent.id]) {
-        expect(await asset(stays)).toBeDefined();
-        expect(await s3.has(`media/${stays}`)).toBe(true);
-      }
+      // A processed image is served from its copy (the upload itself is deleted once processed).
+      expect(await asset(kept.id)).toBeDefined();
+      expect(await s3.has(servedKeys(`media/${kept.id}`).full)).toBe(true);
+      expect(await asset(recent.id)).toBeDefined();
+      expect(await s3.has(`media/${recent.id}`)).toBe(true);
       expect((await read(kept.id, await h.openSession(author.user))).status).toBe(200);
     });
 

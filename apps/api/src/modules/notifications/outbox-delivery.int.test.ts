@@ -403,6 +403,7 @@ describe("outbox delivery of notifications", () => {
       logger: h.runtime.logger,
       settings: { leaseSeconds: 60, batchSize: 10, loops: 1, pendingAccountTtlSeconds: 172_800 },
       verifyEmailUrl: "agora://verify-email",
+      mediaProcessor: h.runtime.mediaProcessor,
       kinds: [testHappened],
     });
     expect(worker.kinds).toEqual(["test.happened"]);

@@ -1,5 +1,12 @@
 import type { MediaAssetRepository } from "@agora/domain/media/media.ports";
-import type { MediaAsset, MediaMimeType, MediaPurpose, MediaStatus } from "@agora/domain/media/media.types";
+import type {
+  MediaAsset,
+  MediaMimeType,
+  MediaProcessing,
+  MediaPurpose,
+  MediaStatus,
+  ProcessedImage,
+} from "@agora/domain/media/media.types";
 import type { MediaAsset as MediaAssetModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -9,7 +16,7 @@ import { notBlockedSql } from "../community/user-blocks.repository";
 type MediaAssetRow = RowOf<MediaAssetModel>;
 
 const assetColumns =
-  "id, owner_id, purpose, mime_type, size_bytes, object_key, status, visibility, uploaded_at, attached_at, created_at";
+  "id, owner_id, purpose, mime_type, size_bytes, object_key, status, visibility, uploaded_at, attached_at, created_at, processing, rejected_reason, image";
 
 const toAsset = (row: MediaAssetRow): MediaAsset => ({
   id: row.id,
@@ -23,6 +30,9 @@ const toAsset = (row: MediaAssetRow): MediaAsset => ({
   uploadedAt: row.uploaded_at,
   attachedAt: row.attached_at,
   createdAt: row.created_at,
+  processing: row.processing as MediaProcessing | null,
+  rejectedReason: row.rejected_reason,
+  image: row.image as ProcessedImage | null,
 });
 
 /** Media assets in raw SQL: a read URL is asked for every image a client shows. */
@@ -70,39 +80,100 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
     return rows.map(toAsset);
   },
 
-  async findAttachments(id, viewerId) {
+  async findAttachments(id, viewerId, at) {
     // One statement for the read policy's facts. Evidence reviewers: the provider owner of an order
     // payment (a subscription payment is reviewed by administrators only).
     const { rows } = await db.query<{
       on_visible_moment: boolean;
+      on_visible_listing: boolean;
       is_evidence: boolean;
       reviewer_ids: string[];
     }>(
       `SELECT EXISTS (SELECT 1 FROM moment_media mm JOIN moments m ON m.id = mm.moment_id
                        WHERE mm.media_asset_id = $1 AND (m.hidden_at IS NULL OR m.author_id = $2)
                          AND ${notBlockedSql("$2::uuid", "m.author_id")}) AS on_visible_moment,
+              EXISTS (SELECT 1 FROM listing_media lm JOIN listings l ON l.id = lm.listing_id
+                       WHERE lm.media_asset_id = $1
+                         AND listing_publicly_visible(l.status, l.subscription_status, l.provider_approved,
+                                                      l.owner_active, l.subscription_expires_at, $3)) AS on_visible_listing,
               EXISTS (SELECT 1 FROM payments pay WHERE pay.evidence_media_asset_id = $1) AS is_evidence,
               ARRAY(SELECT op.user_id::text FROM payments pay
                       JOIN orders o ON o.id = pay.order_id
                       JOIN provider_profiles op ON op.id = o.provider_id
                      WHERE pay.evidence_media_asset_id = $1) AS reviewer_ids`,
-      [idParam(id), idParam(viewerId)],
+      [idParam(id), idParam(viewerId), at],
       "media_assets_attachments",
     );
     const row = rows[0];
 
     return {
       onVisibleMoment: row?.on_visible_moment ?? false,
+      onVisibleListing: row?.on_visible_listing ?? false,
       paymentEvidence: row?.is_evidence ? { reviewerIds: row.reviewer_ids } : null,
     };
   },
 
-  async markUploaded(id, at) {
+  async findOnListing(listingId, options) {
+    if (options?.lock) {
+      await db.query(
+        "SELECT 1 FROM listings WHERE id = $1 FOR UPDATE",
+        [idParam(listingId)],
+        "listings_lock",
+      );
+    }
+    const { rows } = await db.query<MediaAssetRow>(
+      `SELECT ${assetColumns.replace(/(\w+)/g, "a.$1")} FROM listing_media lm
+         JOIN media_assets a ON a.id = lm.media_asset_id
+        WHERE lm.listing_id = $1 ORDER BY lm.position`,
+      [idParam(listingId)],
+      "media_assets_on_listing",
+    );
+
+    return rows.map(toAsset);
+  },
+
+  async setListingMedia(listingId, ids) {
+    // The assets leaving the gallery: detached and private, left to the orphan purge.
     await db.query(
-      "UPDATE media_assets SET status = 'uploaded', uploaded_at = $2 WHERE id = $1 AND status = 'pending'",
+      `UPDATE media_assets SET attached_at = NULL, visibility = 'private'
+        WHERE id IN (SELECT media_asset_id FROM listing_media WHERE listing_id = $1)
+          AND NOT (id = ANY($2::uuid[]))`,
+      [listingId, ids],
+      "media_assets_listing_detach",
+    );
+    await db.query("DELETE FROM listing_media WHERE listing_id = $1", [listingId], "listing_media_clear");
+    if (ids.length > 0) {
+      await db.query(
+        `INSERT INTO listing_media (listing_id, position, media_asset_id)
+         SELECT $1, ordinality - 1, id FROM unnest($2::uuid[]) WITH ORDINALITY AS t(id, ordinality)`,
+        [listingId, ids],
+        "listing_media_insert",
+      );
+    }
+  },
+
+  async markUploaded(id, at) {
+    const { rowCount } = await db.query(
+      `UPDATE media_assets SET status = 'uploaded', uploaded_at = $2, processing = 'processing'
+        WHERE id = $1 AND status = 'pending'`,
       [id, at],
       "media_assets_mark_uploaded",
     );
+
+    return rowCount === 1;
+  },
+
+  async recordProcessing(id, outcome) {
+    const { rowCount } = await db.query(
+      `UPDATE media_assets SET processing = $2, rejected_reason = $3, image = $4::jsonb
+        WHERE id = $1 AND processing = 'processing'`,
+      outcome.processing === "ready"
+        ? [id, "ready", null, outcome.image ? JSON.stringify(outcome.image) : null]
+        : [id, "rejected", outcome.reason, null],
+      "media_assets_record_processing",
+    );
+
+    return rowCount === 1;
   },
 
   async attach(ids, owner, options) {
@@ -116,7 +187,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       `UPDATE media_assets
           SET attached_at = $4, visibility = CASE WHEN $5 THEN 'public' ELSE visibility END
         WHERE id = ANY($1::uuid[]) AND owner_id = $2 AND purpose = $3
-          AND status = 'uploaded' AND attached_at IS NULL
+          AND status = 'uploaded' AND processing = 'ready' AND attached_at IS NULL
        RETURNING id`,
       [keys, owner.ownerId, owner.purpose, options.at, options.public],
       "media_assets_attach",

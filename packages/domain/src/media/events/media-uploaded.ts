@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { defineEventKind } from "../../outbox/event-kind";
+import { type MediaProcessingDeps, processMedia } from "../process-media";
+
+/**
+ * An upload was confirmed in the store: the worker checks and processes its bytes (see
+ * processMedia) before any record may show it.
+ */
+export const mediaUploaded = defineEventKind({
+  kind: "media.uploaded",
+  aggregateType: "media_asset",
+  payload: z.object({ media_asset_id: z.uuid() }),
+  deliver: (deps: MediaProcessingDeps, event) => processMedia(deps, event.payload.media_asset_id),
+});

@@ -1,0 +1,54 @@
+import type { ObjectStore } from "./media.ports";
+import { type MediaAsset, type MediaVariantName, READ_URL_TTL_SECONDS, servedKeys } from "./media.types";
+
+/** A public image's read URL is signed at the start of its hour and lives two: the same URL all hour. */
+export const PUBLIC_URL_PERIOD_SECONDS = 3600;
+
+/** A served rendition with its read URL. */
+export type ServedRendition = { url: string; width: number; height: number };
+
+/** An asset's read URLs, and until when they all work. */
+export type MediaUrls = {
+  url: string;
+  expiresAt: Date;
+  variants: Array<ServedRendition & { name: MediaVariantName }>;
+};
+
+/**
+ * The read URLs of an asset. A ready image is served from its processed copy and variants, never
+ * from the uploaded object. Public assets get URLs signed at the start of the current hour and
+ * valid for two, so every read within the hour answers the same URLs and CDN and app caches hit
+ * (at least an hour of validity is left whenever one is handed out); private ones are signed now
+ * for 5 minutes (docs/media.md).
+ */
+export const mediaUrls = async (objects: ObjectStore, asset: MediaAsset, now: Date): Promise<MediaUrls> => {
+  const signing =
+    asset.visibility === "public"
+      ? {
+          at: new Date(
+            Math.floor(now.getTime() / (PUBLIC_URL_PERIOD_SECONDS * 1000)) * PUBLIC_URL_PERIOD_SECONDS * 1000,
+          ),
+          expiresInSeconds: 2 * PUBLIC_URL_PERIOD_SECONDS,
+        }
+      : { at: now, expiresInSeconds: READ_URL_TTL_SECONDS };
+  const expiresAt = new Date(signing.at.getTime() + signing.expiresInSeconds * 1000);
+  const image = asset.processing === "ready" ? asset.image : null;
+  if (!image) {
+    return { url: await objects.presignRead(asset.objectKey, signing), expiresAt, variants: [] };
+  }
+  const keys = servedKeys(asset.objectKey);
+  const [url, thumb, display] = await Promise.all([
+    objects.presignRead(keys.full, signing),
+    objects.presignRead(keys.thumb, signing),
+    objects.presignRead(keys.display, signing),
+  ]);
+
+  return {
+    url,
+    expiresAt,
+    variants: [
+      { name: "thumb", url: thumb, ...image.variants.thumb },
+      { name: "display", url: display, ...image.variants.display },
+    ],
+  };
+};
