@@ -9,7 +9,18 @@ let configurationFaultReported = false;
  * Logs a pooler's lost or doubled prepared statement once, loudly, with the setting to change
  * (the error's cause, the driver's first line, names the statement; never the SQL).
  */
-const reportConfigurationFault = (logger: Logger | undefined, config: Config) => (error: Error) => {
+/** DATABASE_*, DATA_DIR and the database timeouts: the database's slice of the configuration. */
+export type DatabaseConfig = Pick<
+  Config,
+  "databaseUrl" | "databaseListenUrl" | "dataDir" | "databasePoolMax" | "databasePreparedStatements"
+> & {
+  timeouts: Pick<
+    Config["timeouts"],
+    "databaseAcquireMs" | "databaseStatementMs" | "databaseIdleInTransactionMs"
+  >;
+};
+
+const reportConfigurationFault = (logger: Logger | undefined, config: DatabaseConfig) => (error: Error) => {
   if (configurationFaultReported || !logger) {
     return;
   }
@@ -34,7 +45,7 @@ const reportConfigurationFault = (logger: Logger | undefined, config: Config) =>
  * logged once per process.
  */
 export const databaseOptions = (
-  config: Config,
+  config: DatabaseConfig,
   applicationName: string,
   tracing?: Tracing,
   logger?: Logger,

@@ -27,7 +27,10 @@ const onFirstSend = (load: () => Promise<Mailer>): Mailer => {
  * validation already refuses staging and production without a provider, so reaching the memory
  * mailer means development or test. The Resend SDK and nodemailer are loaded at the first send.
  */
-export const createMailer = (config: Config, logger: Logger): CreatedMailer => {
+/** MAIL_* and MAIL_TIMEOUT_MS: the mailer's slice of the configuration. */
+export type MailerConfig = Pick<Config, "mail"> & { timeouts: Pick<Config["timeouts"], "mailMs"> };
+
+export const createMailer = (config: MailerConfig, logger: Logger): CreatedMailer => {
   const { from, resendApiKey, smtp, logBodies } = config.mail;
   const timeoutMs = config.timeouts.mailMs;
   if (resendApiKey) {

@@ -11,7 +11,10 @@ export type CreatedPush = { sender: PushSender; close(): Promise<void> };
  * delivery only writes inbox rows. Throws when the credentials file is unreadable. firebase-admin
  * is loaded at the first send.
  */
-export const createPush = (config: Config): CreatedPush | undefined => {
+/** FCM_* and PUSH_TIMEOUT_MS: push's slice of the configuration. */
+export type PushConfig = Pick<Config, "fcm"> & { timeouts: Pick<Config["timeouts"], "pushMs"> };
+
+export const createPush = (config: PushConfig): CreatedPush | undefined => {
   if (!config.fcm) {
     return undefined;
   }

@@ -13,7 +13,10 @@ const unavailable = (): Promise<never> =>
  * otherwise the local adapter, which answers every call unavailable (503 storage_unavailable):
  * real uploads need the configured object store. The AWS SDK is loaded at the first call.
  */
-export const createObjectStore = (config: Config): CreatedObjectStore => {
+/** S3_* and S3_TIMEOUT_MS: the object store's slice of the configuration. */
+export type ObjectStoreConfig = Pick<Config, "s3"> & { timeouts: Pick<Config["timeouts"], "s3Ms"> };
+
+export const createObjectStore = (config: ObjectStoreConfig): CreatedObjectStore => {
   const { s3: settings } = config;
   if (settings) {
     let created: (ObjectStore & { close(): void }) | undefined;

@@ -47,7 +47,10 @@ export type TracingService = { name: string; version?: string | undefined };
  * The tracer configured by OTEL_EXPORTER_OTLP_ENDPOINT, or undefined when it is unset: then the
  * OpenTelemetry packages are never imported.
  */
-export const startTracing = async (config: Config, service: TracingService): Promise<Tracing | undefined> => {
+export const startTracing = async (
+  config: Pick<Config, "otel">,
+  service: TracingService,
+): Promise<Tracing | undefined> => {
   if (!config.otel) {
     return undefined;
   }

@@ -9,7 +9,7 @@ import { createLiveKitTokens } from "./livekit-tokens";
  * are signed locally; room calls (the outbox worker's) are bounded by VIDEO_TIMEOUT_MS.
  */
 export const createVideo = (
-  config: Pick<Config, "video" | "timeouts">,
+  config: Pick<Config, "video"> & { timeouts: Pick<Config["timeouts"], "videoMs"> },
 ): { tokens: VideoTokenIssuer; rooms: VideoRooms } | undefined =>
   config.video
     ? {
