@@ -1,8 +1,11 @@
 import type { ObjectStore } from "./media.ports";
 import { type MediaAsset, type MediaVariantName, READ_URL_TTL_SECONDS, servedKeys } from "./media.types";
 
-/** A public image's read URL is signed at the start of its hour and lives two: the same URL all hour. */
-export const PUBLIC_URL_PERIOD_SECONDS = 3600;
+/**
+ * A public image's read URL is signed at the start of its minute and lives the read-URL lifetime
+ * (5 minutes) from then: the same URL all minute, and never valid longer than 5 minutes.
+ */
+export const PUBLIC_URL_PERIOD_SECONDS = 60;
 
 /** A served rendition with its read URL. */
 export type ServedRendition = { url: string; width: number; height: number };
@@ -16,10 +19,10 @@ export type MediaUrls = {
 
 /**
  * The read URLs of an asset. A ready image is served from its processed copy and variants, never
- * from the uploaded object. Public assets get URLs signed at the start of the current hour and
- * valid for two, so every read within the hour answers the same URLs and CDN and app caches hit
- * (at least an hour of validity is left whenever one is handed out); private ones are signed now
- * for 5 minutes (docs/media.md).
+ * from the uploaded object. Every read URL lives at most 5 minutes from its signing (the API's
+ * read-URL lifetime). Public assets get URLs signed at the start of the current minute, so every
+ * read within the minute answers the same URLs and CDN and app caches hit (at least 4 minutes of
+ * validity are left whenever one is handed out); private ones are signed now (docs/media.md).
  */
 export const mediaUrls = async (objects: ObjectStore, asset: MediaAsset, now: Date): Promise<MediaUrls> => {
   const signing =
@@ -28,7 +31,7 @@ export const mediaUrls = async (objects: ObjectStore, asset: MediaAsset, now: Da
           at: new Date(
             Math.floor(now.getTime() / (PUBLIC_URL_PERIOD_SECONDS * 1000)) * PUBLIC_URL_PERIOD_SECONDS * 1000,
           ),
-          expiresInSeconds: 2 * PUBLIC_URL_PERIOD_SECONDS,
+          expiresInSeconds: READ_URL_TTL_SECONDS,
         }
       : { at: now, expiresInSeconds: READ_URL_TTL_SECONDS };
   const expiresAt = new Date(signing.at.getTime() + signing.expiresInSeconds * 1000);

@@ -56,8 +56,8 @@ describe("a listing's gallery", () => {
     expect(patched.status).toBe(200);
     expect(patched.body.data.media.map((item) => item.id)).toEqual([wide.id, small.id]);
 
-    // At the start of an hour, so that a minute later is the same hour.
-    h.clock.advance(3_600_000 - (h.clock.now().getTime() % 3_600_000) + 1000);
+    // At the start of a minute, so that 30 s later is the same minute.
+    h.clock.advance(60_000 - (h.clock.now().getTime() % 60_000) + 1000);
     const read = await h.get<ListingBody>(`/api/v1/listings/${seller.listingId}`);
     expect(read.status).toBe(200);
     const [first, second] = read.body.data.media;
@@ -76,11 +76,16 @@ describe("a listing's gallery", () => {
       const res = await fetch(url ?? "");
       expect(res.status).toBe(200);
     }
-    // Public: the same URLs all hour, so caches hit.
-    h.clock.advance(60_000);
+    // Never longer than the 5-minute read-URL lifetime from its signing.
+    expect(new URL(first?.url ?? "").searchParams.get("X-Amz-Expires")).toBe("300");
+    // Public: the same URLs all minute, so caches hit; the next minute signs new ones.
+    h.clock.advance(30_000);
     const again = await h.get<ListingBody>(`/api/v1/listings/${seller.listingId}`);
     expect(again.body.data.media[0]?.url).toBe(first?.url);
     expect(again.body.data.media[0]?.variants[0]?.url).toBe(first?.variants[0]?.url);
+    h.clock.advance(60_000);
+    const later = await h.get<ListingBody>(`/api/v1/listings/${seller.listingId}`);
+    expect(later.body.data.media[0]?.url).not.toBe(first?.url);
   });
 
   it("shows images exactly while the listing is public: a suspended provider's are refused to others", async () => {

@@ -18,9 +18,9 @@ export const mediaDescriptions = {
   mediaGet:
     "Read URLs of the object store and the asset's processing `status` (poll this after uploading: the first " +
     "read confirms the upload and queues its processing). A ready image is served from its processed copy " +
-    "and `variants`, with `width`, `height` and `blurhash`. URLs of a private asset are presigned for 5 " +
-    "minutes; those of a public one are signed at the start of the hour for two hours, so they are the same " +
-    "all hour and caches hit (docs/media.md). Readable by its owner; by any signed-in user once it " +
+    "and `variants`, with `width`, `height` and `blurhash`. Every read URL lives at most 5 minutes: " +
+    "a private asset's is presigned when asked; a public one's is signed at the start of the current minute " +
+    "for 5 minutes, so it is the same all minute and caches hit (docs/media.md). Readable by its owner; by any signed-in user once it " +
     "is attached to a public moment they may see (not hidden by moderation, no block either way with its " +
     "author); for payment evidence, by the payment's reviewers (the order's provider owner, administrators). " +
     "Anyone else: 403; an unknown id: 404. While the bytes are not in the store as declared (upload not " +
