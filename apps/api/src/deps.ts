@@ -47,6 +47,7 @@ import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
 import { startTracing, type Tracing } from "@agora/runtime/telemetry/tracing";
 import { createVideo } from "@agora/runtime/video/create-video";
 import type { Logger } from "pino";
+import type { IdempotencyDeps } from "./http/idempotency";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle";
 import { createMetrics, type Metrics } from "./http/metrics";
 import { API_VERSION, passOnce, ReadinessFailure, type ReadinessProbe } from "./modules/system/system.routes";
@@ -73,6 +74,8 @@ export type AppDeps = {
   administration: AdministrationDeps;
   media: MediaDeps;
   chat: ChatDeps;
+  /** The records of `Idempotency-Key`s of the operations whose use case does not keep them. */
+  idempotency: IdempotencyDeps;
   /** What the realtime channel needs (started by the server, beside the HTTP listener). */
   realtime: RealtimeDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
@@ -265,6 +268,11 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       deviceProofKey: `${config.tokenSecret}:device-proofs`,
     },
     marketplace: { uow, repos, clock, ids },
+    idempotency: {
+      idempotency: repos.idempotency,
+      clock,
+      secrets: createSecretBox(config.tokenSecret, "idempotent-answers"),
+    },
     orders: {
       uow,
       repos,

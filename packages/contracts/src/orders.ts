@@ -1,11 +1,5 @@
 import { z } from "zod";
-import {
-  dateTimeInputSchema,
-  idempotencyKeyHeaderSchema,
-  idParamSchema,
-  pageQuerySchema,
-  timestampSchema,
-} from "./common";
+import { dateTimeInputSchema, idParamSchema, pageQuerySchema, timestampSchema } from "./common";
 import { pageMetaSchema } from "./envelope";
 import { defineOperations } from "./operation";
 import { paymentStatusSchema } from "./payments";
@@ -90,11 +84,6 @@ export const transitionRequestSchema = z
   })
   .meta({ example: { status: "confirmed", version: 1 } });
 
-/** Order creation's headers: the key is required for guests (422 without it), optional for members. */
-export const createOrderHeadersSchema = z.object({
-  "idempotency-key": idempotencyKeyHeaderSchema.optional(),
-});
-
 /** What both order transitions (the member's and the administrators') take and answer. */
 export const orderTransition = {
   params: idParamSchema,
@@ -132,17 +121,11 @@ export const ordersOperations = defineOperations({
     auth: "optional",
     tags,
     summary: "Place an order (member or guest)",
-    headers: createOrderHeadersSchema,
+    // Required for guests (422 without it, see the handler), optional for members.
+    idempotencyKey: "optional",
     body: createOrderRequestSchema,
     responses: { 201: { description: "Created (or replayed).", data: createdOrderSchema } },
-    errors: [
-      "unauthorized",
-      "idempotency_conflict",
-      "idempotency_in_progress",
-      "validation_failed",
-      "item_unavailable",
-      "rate_limited",
-    ],
+    errors: ["unauthorized", "validation_failed", "item_unavailable", "rate_limited"],
   },
   guestOrdersGet: {
     method: "GET",

@@ -84,7 +84,9 @@ describe("the client's transport", () => {
     ]);
     const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1 });
 
-    const error = await client.chat.send("c-1", { body: "hi" }).catch((caught: unknown) => caught);
+    const error = await client.payments
+      .submit("p-1", { method: "walletone_qr", version: 1 })
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(AgoraError);
     expect(error).toMatchObject({ code: "internal_error", status: 500, requestId: "req-1" });

@@ -440,7 +440,8 @@ describe("community moments", () => {
     // method, 422 for validated input, 503 for the start-up gate or a database outage.
     const body = ["413", "415", "422", "503"];
     expect(statuses("get", "/api/v1/community/feed")).toEqual(["200", "401", "422", "503"]);
-    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", ...body]);
+    // A creation takes an Idempotency-Key: 409 idempotency_conflict / idempotency_in_progress.
+    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", "409", ...body]);
     for (const verb of ["like", "view"]) {
       expect(statuses("post", `/api/v1/community/moments/{id}/${verb}`)).toEqual([
         "200",
@@ -471,6 +472,7 @@ describe("community moments", () => {
       "401",
       "403",
       "404",
+      "409",
       ...body,
     ]);
     expect(statuses("post", "/api/v1/community/moments/{id}/report")).toEqual([
@@ -479,9 +481,10 @@ describe("community moments", () => {
       "401",
       "403",
       "404",
+      "409",
       ...body,
     ]);
-    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", ...body]);
+    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", "409", ...body]);
     expect(statuses("get", "/api/v1/media/{id}")).toEqual(["200", "401", "403", "404", "422", "503"]);
   });
 });

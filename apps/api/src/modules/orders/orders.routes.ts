@@ -15,7 +15,7 @@ import type { z } from "zod";
 import type { AppEnv } from "../../http/app-env";
 import { created, idempotencyRequest } from "../../http/idempotency";
 import { actorOf, clientIp } from "../../http/middleware/auth";
-import { type Handled, handle } from "../../http/operations";
+import { type Handled, handle, keyedByUseCase } from "../../http/operations";
 import { ok } from "../../http/respond";
 import { toOrderDto } from "./orders.presenter";
 
@@ -85,24 +85,29 @@ export const orderRoutes = ({
 
     return ok(c, result.items.map(toOrderDto), { meta: { ...page, total: result.total } });
   }),
-  handle(ordersOperations.ordersCreate, async (c) => {
-    const input = c.req.valid("json");
-    const key = c.req.valid("header")["idempotency-key"];
-    const { caller, scope } = orderCaller(c.get("claims"), input, key, clientIp(c, config.trustProxy));
-    const outcome = await createOrder(
-      orders,
-      caller,
-      {
-        menuItemId: input.menu_item_id,
-        quantity: input.quantity,
-        notes: input.notes,
-        scheduleAt: input.schedule_at === undefined ? undefined : new Date(input.schedule_at),
-      },
-      idempotencyRequest(c, scope, key, input),
-    );
+  // The order, its event and the key's record are one statement (see createOrder).
+  handle(
+    ordersOperations.ordersCreate,
+    async (c) => {
+      const input = c.req.valid("json");
+      const key = c.req.valid("header")["idempotency-key"];
+      const { caller, scope } = orderCaller(c.get("claims"), input, key, clientIp(c, config.trustProxy));
+      const outcome = await createOrder(
+        orders,
+        caller,
+        {
+          menuItemId: input.menu_item_id,
+          quantity: input.quantity,
+          notes: input.notes,
+          scheduleAt: input.schedule_at === undefined ? undefined : new Date(input.schedule_at),
+        },
+        idempotencyRequest(c, scope, key, input),
+      );
 
-    return created(c, outcome, withGuestToken);
-  }),
+      return created(c, outcome, withGuestToken);
+    },
+    keyedByUseCase,
+  ),
   handle(ordersOperations.guestOrdersGet, async (c) => {
     const order = await getGuestOrder(
       orders,
