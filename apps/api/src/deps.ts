@@ -21,6 +21,12 @@ import type { PublicListing } from "@agora/domain/marketplace/marketplace.types"
 import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import {
+  GUEST_CAPABILITY_BOX,
+  type GuestReceiptDeps,
+  guestMailStopKeyOf,
+  guestReceiptSetup,
+} from "@agora/domain/orders/guest-receipts";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import { createRecentItems } from "@agora/domain/orders/recent-items";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
@@ -144,6 +150,7 @@ const createOutboxDeps = (
     logger,
     mailer,
     codeKey,
+    guestReceipts,
     tracing,
     metrics,
     videoRooms,
@@ -153,6 +160,7 @@ const createOutboxDeps = (
     logger: Logger;
     mailer: Mailer;
     codeKey: string;
+    guestReceipts: Pick<GuestReceiptDeps, "secrets" | "settings">;
     tracing: Tracing | undefined;
     metrics: OutboxMetrics;
     videoRooms: VideoRooms | undefined;
@@ -173,6 +181,7 @@ const createOutboxDeps = (
     codeKey,
     video: videoRooms,
     meetings: repos.meetings,
+    guestReceipts: { receipts: repos.receipts, mailer, ...guestReceipts },
   };
 
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
@@ -211,7 +220,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const fcm = overrides.push ? undefined : createPush(config);
   const push = overrides.push ?? fcm?.sender;
   const uow = createUnitOfWork(database, ids);
-  const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
+  const secrets = createSecretBox(config.tokenSecret, GUEST_CAPABILITY_BOX);
   const objects = createObjectStore(config);
   const codeKey = codeKeyFor(config.tokenSecret);
   const video = createVideo(config);
@@ -283,6 +292,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       settings: {
         guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
         guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,
+        guestMailStopKey: guestMailStopKeyOf(config.tokenSecret),
       },
     },
     payments: {
@@ -320,6 +330,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       logger,
       mailer: mail.mailer,
       codeKey,
+      guestReceipts: guestReceiptSetup(config.tokenSecret, config),
       tracing,
       metrics: outboxMetrics,
       videoRooms: video?.rooms,
@@ -419,6 +430,7 @@ export const openEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWork
           logger,
           mailer: runtime.mail.mailer,
           codeKey: runtime.identity.settings.codeKey,
+          guestReceipts: guestReceiptSetup(runtime.config.tokenSecret, runtime.config),
           tracing: runtime.tracing,
           metrics: runtime.outboxMetrics,
           videoRooms: createVideo(runtime.config)?.rooms,

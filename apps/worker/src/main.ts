@@ -7,6 +7,7 @@ import { createHousekeeper } from "@agora/db/repositories/housekeeping.repositor
 import { createOutboxRepositories } from "@agora/db/repositories/index";
 import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import { codeKeyFor } from "@agora/domain/identity/secrets";
+import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import { createEventRegistry } from "@agora/domain/outbox/event-kind";
 import type { OutboxEvent } from "@agora/domain/outbox/outbox.types";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
@@ -70,6 +71,11 @@ try {
     codeKey: codeKeyFor(config.tokenSecret),
     video: createVideo(config)?.rooms,
     meetings: repos.meetings,
+    guestReceipts: {
+      receipts: repos.receipts,
+      mailer: mail.mailer,
+      ...guestReceiptSetup(config.tokenSecret, config),
+    },
   };
   const deliver = (event: OutboxEvent) => registry.deliver(delivery, event);
   // New events wake an idle loop at once (LISTEN on DATABASE_LISTEN_URL); it still polls as a fallback.

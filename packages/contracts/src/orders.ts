@@ -99,6 +99,20 @@ export const orderTransition = {
   ],
 } as const;
 
+/** The token of a guest receipt's unsubscribe link (from the link's fragment). */
+export const guestUnsubscribeRequestSchema = z
+  .object({
+    token: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be the 64 hex characters of the unsubscribe link")
+      .meta({ description: "The token in the fragment of the receipt's unsubscribe link." }),
+  })
+  .meta({ example: { token: "9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d" } });
+
+export const guestUnsubscribedSchema = z
+  .object({ order_id: z.string(), mail: z.literal("stopped") })
+  .meta({ id: "GuestMailStopped" });
+
 const tags = ["Orders"];
 
 /** Orders: a member's or a guest's, read by their parties, moved through their states. */
@@ -137,6 +151,19 @@ export const ordersOperations = defineOperations({
     headers: guestAccessHeaderSchema,
     responses: { 200: { description: "The order.", data: orderSchema } },
     errors: ["not_found"],
+  },
+  guestOrdersUnsubscribe: {
+    method: "POST",
+    path: "/api/v1/guest/orders/{id}/unsubscribe",
+    auth: "public",
+    tags,
+    summary: "Stop a guest order's mails (the receipt's unsubscribe link)",
+    params: idParamSchema,
+    body: guestUnsubscribeRequestSchema,
+    responses: {
+      200: { description: "Stopped (also when already stopped).", data: guestUnsubscribedSchema },
+    },
+    errors: ["not_found", "validation_failed"],
   },
   ordersGet: {
     method: "GET",

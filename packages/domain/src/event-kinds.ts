@@ -13,6 +13,7 @@ import type { NotifyDeps } from "./notifications/notify";
 import { orderCompleted } from "./orders/events/order-completed";
 import { orderCreated } from "./orders/events/order-created";
 import { orderStatusChanged } from "./orders/events/order-status-changed";
+import type { GuestReceiptDeps } from "./orders/guest-receipts";
 import type { EventKind } from "./outbox/event-kind";
 import { paymentConfirmed } from "./payments/events/payment-confirmed";
 import { paymentRejected } from "./payments/events/payment-rejected";
@@ -20,11 +21,11 @@ import { paymentSubmitted } from "./payments/events/payment-submitted";
 
 /**
  * What delivering any of the kinds may need: the inbox and push, chat notices, the mailer for code
- * mails, and the video service's rooms for meetings.
+ * mails and guests' receipts, and the video service's rooms for meetings.
  */
 export type EventDeliveryDeps = NotifyDeps &
   IdentityMailDeps &
-  MeetingRoomDeps & { chat: MessageNoticeReader };
+  MeetingRoomDeps & { chat: MessageNoticeReader; guestReceipts: GuestReceiptDeps };
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   orderCreated,

@@ -16,7 +16,7 @@ import type {
   DeviceRepository,
   NotificationRepository,
 } from "@agora/domain/notifications/notifications.ports";
-import type { OrderRepositories } from "@agora/domain/orders/orders.ports";
+import type { GuestReceiptRepository, OrderRepositories } from "@agora/domain/orders/orders.ports";
 import type { OutboxStore } from "@agora/domain/outbox/outbox.ports";
 import type { PaymentRepositories } from "@agora/domain/payments/payments.ports";
 import type { IdGenerator } from "@agora/domain/shared/ids";
@@ -132,7 +132,7 @@ export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWo
 /**
  * What the outbox worker needs of the database: claims on the pool, inbox (its writes coalesced
  * across the deliveries of a batch) and devices, chat notices, the accounts, codes and counters
- * behind code mails, and meeting participations.
+ * behind code mails, meeting participations, and guest orders' receipts.
  */
 export const createOutboxRepositories = (
   database: Database,
@@ -145,6 +145,7 @@ export const createOutboxRepositories = (
   codes: CodeRepository;
   rateLimits: RateLimiter;
   meetings: Pick<MeetingRepository, "isParticipating">;
+  receipts: Pick<GuestReceiptRepository, "findGuestReceipt">;
 } => ({
   outbox: createOutboxStore(database.sql),
   // A claimed batch's deliveries start together: their inbox rows go in one statement.
@@ -155,4 +156,5 @@ export const createOutboxRepositories = (
   codes: createCodeRepository(database.sql),
   rateLimits: createRateLimiter(database.sql),
   meetings: createMeetingRepository(database.sql),
+  receipts: createOrderRepository(database.sql),
 });

@@ -3,6 +3,7 @@ import type { AccessClaims } from "@agora/domain/identity/identity.types";
 import { type CreatedOrder, createOrder, type OrderCaller } from "@agora/domain/orders/create-order";
 import { getGuestOrder } from "@agora/domain/orders/get-guest-order";
 import { getOrder } from "@agora/domain/orders/get-order";
+import { stopGuestMail } from "@agora/domain/orders/guest-receipts";
 import { listOrders } from "@agora/domain/orders/list-orders";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import type { Order } from "@agora/domain/orders/orders.types";
@@ -116,6 +117,15 @@ export const orderRoutes = ({
     );
 
     return ok(c, toOrderDto(order));
+  }),
+  handle(ordersOperations.guestOrdersUnsubscribe, async (c) => {
+    const { orderId } = await stopGuestMail(
+      { receipts: orders.repos.orders, clock: orders.clock, stopKey: orders.settings.guestMailStopKey },
+      c.req.valid("param").id,
+      c.req.valid("json").token,
+    );
+
+    return ok(c, { order_id: orderId, mail: "stopped" as const });
   }),
   handle(ordersOperations.ordersGet, async (c) =>
     ok(c, toOrderDto(await getOrder(orders, actorOf(c), c.req.valid("param").id))),
