@@ -190,6 +190,13 @@ const storedResultOf = <T>(
   };
 };
 
+/**
+ * Whether a refusal is recorded under the key (its retry answers the same): a domain refusal, not
+ * a transient failure nor a throttle (429: the same request may pass later).
+ */
+const isRecordable = (error: unknown): error is AppError =>
+  error instanceof AppError && !isTransientError(error) && error.code !== "rate_limited";
+
 /** The stored form of a domain refusal (recorded: its retry answers the same). */
 const refusalOf = (error: AppError): StoredOutcome => ({
   type: "error",
@@ -246,7 +253,7 @@ const withKey = async <T>(
       }
       throw inProgress();
     }
-    if (error instanceof AppError && !isTransientError(error)) {
+    if (isRecordable(error)) {
       const refusal = refusalOf(error);
       // Stored outside the failed attempt; if a concurrent request stored first, it wins.
       if (!(await deps.idempotency.save(record(refusal), now))) {
@@ -384,7 +391,7 @@ export const runClaimed = async <T>(
   try {
     result = await work();
   } catch (error) {
-    if (error instanceof AppError && !isTransientError(error)) {
+    if (isRecordable(error)) {
       await deps.idempotency.complete(record(refusalOf(error)));
     } else {
       await deps.idempotency.release(scope, route, key);
