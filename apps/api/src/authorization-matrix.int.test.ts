@@ -1,4 +1,5 @@
-// The authorization matrix: every one of the API's 88 method + path pairs, called by each kind of
+// The authorization matrix: every one of the API's 89 method + path pairs (88, and the guest
+// receipts' unsubscribe), called by each kind of
 // caller — no token, a member, the provider who owns the resources, another provider (the BOLA
 // probe: a valid caller with someone else's id), an accountant with no assigned service, and an
 // administrator — answers what its operation's security and description in the served OpenAPI
@@ -6,6 +7,7 @@
 // the call changes one), so the status is the authorization decision and not a side effect of bad
 // input.
 import { randomUUID } from "node:crypto";
+import { guestMailStopKeyOf, guestMailStopToken } from "@agora/domain/orders/guest-receipts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../test/harness";
 import { type LocalS3, startLocalS3, uploadMedia } from "../test/s3";
@@ -45,7 +47,7 @@ const only = (allowed: Caller[], status: number, denied = 403): Expected => ({
 });
 const adminOnly = (status: number) => only(["admin"], status);
 
-describe("the authorization matrix: 88 pairs × 6 callers", () => {
+describe("the authorization matrix: 89 pairs × 6 callers", () => {
   let h: Harness;
   let s3: LocalS3;
   let sequence = 0;
@@ -404,6 +406,31 @@ describe("the authorization matrix: 88 pairs × 6 callers", () => {
       // The capability decides, whoever else the caller is.
       expect: everyone(200),
     },
+    "POST /api/v1/guest/orders/{id}/unsubscribe": {
+      call: async () => {
+        const { id } = await created(
+          h.post(
+            "/api/v1/orders",
+            {
+              menu_item_id: (await seller()).itemId,
+              quantity: 1,
+              // An address of its own: guest orders are limited per email.
+              email: `${unique("guest")}@example.com`,
+              phone: "+15550100",
+            },
+            { headers: { "idempotency-key": unique("guest") } },
+          ),
+          "guest order",
+        );
+
+        return {
+          path: `/api/v1/guest/orders/${id}/unsubscribe`,
+          body: { token: guestMailStopToken(guestMailStopKeyOf(h.config.tokenSecret), id) },
+        };
+      },
+      // The link's token decides, whoever else the caller is.
+      expect: everyone(200),
+    },
     "GET /api/v1/orders/{id}": {
       call: async (w) => ({ path: `/api/v1/orders/${(await order(w)).id}` }),
       // Customer, provider and staff; an accountant without the order's service is not staff for it.
@@ -692,7 +719,7 @@ describe("the authorization matrix: 88 pairs × 6 callers", () => {
     },
   };
 
-  it("has a row for each of the API's 88 pairs, and only those", () => {
+  it("has a row for each of the API's 89 pairs, and only those", () => {
     expect(Object.keys(rows).sort()).toEqual([...specRoutes].sort());
   });
 

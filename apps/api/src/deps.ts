@@ -11,6 +11,7 @@ import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
 import type { MediaProcessor } from "@agora/domain/media/media.ports";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
@@ -158,6 +159,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       verifyEmailUrl: config.verifyEmailUrl,
       objects: objects.store,
       mediaProcessor,
+      guestReceipts: guestReceiptSetup(config.tokenSecret, config),
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     async close() {

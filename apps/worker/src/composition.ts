@@ -1,8 +1,10 @@
 // The worker process's composition: its database and the adapters its event kinds deliver through,
 // built from the configuration, then the outbox worker itself (@agora/outbox-worker, the same one
 // the API runs embedded).
+
 import { openDatabase } from "@agora/db/client";
 import { codeKeyFor } from "@agora/domain/identity/secrets";
+import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import { systemClock } from "@agora/domain/shared/clock";
 import { createOutboxWorker, outboxWorkerSettings } from "@agora/outbox-worker/outbox-worker";
 import type { Config } from "@agora/runtime/config";
@@ -44,6 +46,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
     codeKey: codeKeyFor(config.tokenSecret),
     verifyEmailUrl: config.verifyEmailUrl,
     mediaProcessor: createMediaProcessor(config.mediaProcessing),
+    guestReceipts: guestReceiptSetup(config.tokenSecret, config),
     clock: systemClock,
     logger,
     tracing,

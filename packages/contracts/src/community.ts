@@ -153,6 +153,7 @@ export const communityOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Publish a moment",
+    idempotencyKey: "optional",
     body: createMomentRequestSchema,
     responses: { 201: { description: "Published.", data: momentSchema } },
     errors: ["unauthorized", "media_processing", "validation_failed", "storage_unavailable"],
@@ -206,6 +207,7 @@ export const communityOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Comment on a moment",
+    idempotencyKey: "optional",
     params: idParamSchema,
     body: createCommentRequestSchema,
     responses: { 201: { description: "Commented.", data: commentSchema } },
@@ -217,6 +219,7 @@ export const communityOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Report a moment to the moderators",
+    idempotencyKey: "optional",
     params: idParamSchema,
     body: reportMomentRequestSchema,
     responses: {

@@ -31,6 +31,7 @@ export const lifestyleAdminOperations = defineOperations({
     auth: "bearer",
     tags: ["Administration"],
     summary: "Publish an announcement",
+    idempotencyKey: "optional",
     body: createAnnouncementRequestSchema,
     responses: { 201: { description: "Created.", data: announcementSchema } },
     errors: ["unauthorized", "forbidden", "validation_failed"],

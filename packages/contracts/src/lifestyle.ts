@@ -231,6 +231,7 @@ export const lifestyleOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Schedule a meeting",
+    idempotencyKey: "optional",
     body: createMeetingRequestSchema,
     responses: { 201: { description: "Scheduled.", data: meetingSchema } },
     errors: ["unauthorized", "validation_failed"],

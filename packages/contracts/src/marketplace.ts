@@ -307,6 +307,7 @@ export const marketplaceOperations = defineOperations({
     auth: "bearer",
     tags: providers,
     summary: "Record a manual sale",
+    idempotencyKey: "optional",
     body: manualSaleRequestSchema,
     responses: { 201: { description: "Recorded.", data: manualSaleSchema } },
     errors: ["unauthorized", "forbidden", "validation_failed"],

@@ -135,6 +135,7 @@ export const mediaOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Ask for an upload URL",
+    idempotencyKey: "optional",
     body: uploadRequestSchema,
     responses: {
       201: { description: "Registered; upload the bytes to `upload_url`.", data: mediaUploadSchema },

@@ -66,6 +66,7 @@ export const notificationsOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Register a device for push notifications",
+    idempotencyKey: "optional",
     body: registerDeviceRequestSchema,
     responses: {
       201: { description: "The device registration.", data: deviceSchema },

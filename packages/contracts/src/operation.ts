@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idempotencyKeyHeaderSchema } from "./common";
 import type { ErrorCode } from "./errors";
 
 /**
@@ -66,28 +67,68 @@ export type Operation = {
   readonly session?: "open" | "close";
   /** One typed entry per value of the `{kind}` path parameter (the admin collections). */
   readonly kinds?: { readonly [kind: string]: object };
+  /**
+   * The operation creates something and takes an `Idempotency-Key` (docs/retries.md): the same key
+   * and body replay the first answer, another body is 409. `defineOperations` adds the header (the
+   * one `IdempotencyKey` parameter of the document when optional) and the 409 codes.
+   */
+  readonly idempotencyKey?: "optional" | "required";
 };
 
 /** An operation as its area declares it: the key it is declared under is its `operationId`. */
 export type OperationDefinition = Omit<Operation, "operationId">;
 
+/** The codes every operation taking an `Idempotency-Key` can answer (409). */
+export const idempotencyErrors = ["idempotency_conflict", "idempotency_in_progress"] as const;
+
+/** The header an operation with `idempotencyKey` takes, optional or required. */
+type IdempotencyHeaders<M> = z.ZodObject<{
+  "idempotency-key": M extends "required"
+    ? typeof idempotencyKeyHeaderSchema
+    : z.ZodOptional<typeof idempotencyKeyHeaderSchema>;
+}>;
+
+/** A declared operation: its `operationId`, and the header its `idempotencyKey` flag adds. */
+type Defined<D, K extends string> = (D extends { readonly idempotencyKey: infer M }
+  ? Omit<D, "headers"> & { readonly headers: IdempotencyHeaders<M> }
+  : D) & { readonly operationId: K };
+
+const withIdempotencyKey = (definition: OperationDefinition): OperationDefinition => {
+  const mode = definition.idempotencyKey;
+  if (mode === undefined) {
+    return definition;
+  }
+  if (definition.method !== "POST") {
+    throw new Error("contracts: only a creating POST takes an Idempotency-Key");
+  }
+  const header = mode === "required" ? idempotencyKeyHeaderSchema : idempotencyKeyHeaderSchema.optional();
+  const errors = definition.errors ?? [];
+
+  return {
+    ...definition,
+    headers: definition.headers
+      ? definition.headers.extend({ "idempotency-key": header })
+      : z.object({ "idempotency-key": header }),
+    errors: [...errors, ...idempotencyErrors.filter((code) => !errors.includes(code))],
+  };
+};
+
 /**
  * Declares an area's operations, in the order the OpenAPI document lists them; each key is the
- * operation's `operationId`.
+ * operation's `operationId`. An operation flagged `idempotencyKey` gets the header and its 409s.
  */
 export const defineOperations = <const T extends { readonly [operationId: string]: OperationDefinition }>(
   definitions: T,
-): { readonly [K in keyof T & string]: T[K] & { readonly operationId: K } } =>
+): { readonly [K in keyof T & string]: Defined<T[K], K> } =>
   Object.fromEntries(
     Object.entries(definitions).map(([operationId, definition]) => [
       operationId,
-      { ...definition, operationId },
+      { ...withIdempotencyKey(definition), operationId },
     ]),
-  ) as { readonly [K in keyof T & string]: T[K] & { readonly operationId: K } };
+  ) as { readonly [K in keyof T & string]: Defined<T[K], K> };
 
 /** Whether the operation takes an `Idempotency-Key` header (its retries then replay, never repeat). */
-export const takesIdempotencyKey = (operation: Operation): boolean =>
-  operation.headers !== undefined && "idempotency-key" in operation.headers.shape;
+export const takesIdempotencyKey = (operation: Operation): boolean => operation.idempotencyKey !== undefined;
 
 /**
  * One kind of `GET /admin/{kind}`: the statuses its `status` filter takes, its item, what `q`

@@ -1,11 +1,5 @@
 import { z } from "zod";
-import {
-  dateTimeInputSchema,
-  idempotencyKeyHeaderSchema,
-  idParamSchema,
-  pageQuerySchema,
-  timestampSchema,
-} from "./common";
+import { dateTimeInputSchema, idParamSchema, pageQuerySchema, timestampSchema } from "./common";
 import { pageMetaSchema } from "./envelope";
 import { defineOperations } from "./operation";
 import { paymentStatusSchema } from "./payments";
@@ -90,11 +84,6 @@ export const transitionRequestSchema = z
   })
   .meta({ example: { status: "confirmed", version: 1 } });
 
-/** Order creation's headers: the key is required for guests (422 without it), optional for members. */
-export const createOrderHeadersSchema = z.object({
-  "idempotency-key": idempotencyKeyHeaderSchema.optional(),
-});
-
 /** What both order transitions (the member's and the administrators') take and answer. */
 export const orderTransition = {
   params: idParamSchema,
@@ -109,6 +98,20 @@ export const orderTransition = {
     "invalid_transition",
   ],
 } as const;
+
+/** The token of a guest receipt's unsubscribe link (from the link's fragment). */
+export const guestUnsubscribeRequestSchema = z
+  .object({
+    token: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be the 64 hex characters of the unsubscribe link")
+      .meta({ description: "The token in the fragment of the receipt's unsubscribe link." }),
+  })
+  .meta({ example: { token: "9f2c4e1a7b3d5f60812a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d" } });
+
+export const guestUnsubscribedSchema = z
+  .object({ order_id: z.string(), mail: z.literal("stopped") })
+  .meta({ id: "GuestMailStopped" });
 
 const tags = ["Orders"];
 
@@ -132,17 +135,11 @@ export const ordersOperations = defineOperations({
     auth: "optional",
     tags,
     summary: "Place an order (member or guest)",
-    headers: createOrderHeadersSchema,
+    // Required for guests (422 without it, see the handler), optional for members.
+    idempotencyKey: "optional",
     body: createOrderRequestSchema,
     responses: { 201: { description: "Created (or replayed).", data: createdOrderSchema } },
-    errors: [
-      "unauthorized",
-      "idempotency_conflict",
-      "idempotency_in_progress",
-      "validation_failed",
-      "item_unavailable",
-      "rate_limited",
-    ],
+    errors: ["unauthorized", "validation_failed", "item_unavailable", "rate_limited"],
   },
   guestOrdersGet: {
     method: "GET",
@@ -154,6 +151,19 @@ export const ordersOperations = defineOperations({
     headers: guestAccessHeaderSchema,
     responses: { 200: { description: "The order.", data: orderSchema } },
     errors: ["not_found"],
+  },
+  guestOrdersUnsubscribe: {
+    method: "POST",
+    path: "/api/v1/guest/orders/{id}/unsubscribe",
+    auth: "public",
+    tags,
+    summary: "Stop a guest order's mails (the receipt's unsubscribe link)",
+    params: idParamSchema,
+    body: guestUnsubscribeRequestSchema,
+    responses: {
+      200: { description: "Stopped (also when already stopped).", data: guestUnsubscribedSchema },
+    },
+    errors: ["not_found", "validation_failed"],
   },
   ordersGet: {
     method: "GET",

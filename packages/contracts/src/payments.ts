@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idempotencyKeyHeaderSchema, idParamSchema, timestampSchema } from "./common";
+import { idParamSchema, timestampSchema } from "./common";
 import { defineOperations } from "./operation";
 
 export const paymentStatusSchema = z.enum([
@@ -10,9 +10,6 @@ export const paymentStatusSchema = z.enum([
   "refunded",
 ]);
 export const paymentMethodSchema = z.enum(["walletone_qr", "wallettwo_qr"]);
-
-/** Payment creation's headers: an Idempotency-Key is required. */
-export const createPaymentHeadersSchema = z.object({ "idempotency-key": idempotencyKeyHeaderSchema });
 
 export const paymentSchema = z
   .object({
@@ -67,17 +64,10 @@ const tags = ["Payments"];
 /** What starting a payment takes (the method, an Idempotency-Key for retries) and answers. */
 const startPayment = {
   params: idParamSchema,
-  headers: createPaymentHeadersSchema,
+  idempotencyKey: "required",
   body: createPaymentRequestSchema,
   responses: { 201: { description: "Created (or replayed).", data: paymentSchema } },
-  errors: [
-    "unauthorized",
-    "not_found",
-    "payment_conflict",
-    "idempotency_conflict",
-    "idempotency_in_progress",
-    "validation_failed",
-  ],
+  errors: ["unauthorized", "not_found", "payment_conflict", "validation_failed"],
 } as const;
 
 /** Payments by transfer: started by the payer, claimed, evidenced, confirmed by the payee. */
@@ -116,6 +106,7 @@ export const paymentsOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Attach evidence of the transfer (the payer)",
+    idempotencyKey: "optional",
     params: idParamSchema,
     body: paymentEvidenceRequestSchema,
     responses: { 200: { description: "Stored.", data: paymentSchema } },

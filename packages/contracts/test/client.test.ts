@@ -84,12 +84,123 @@ describe("the client's transport", () => {
     ]);
     const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1 });
 
-    const error = await client.chat.send("c-1", { body: "hi" }).catch((caught: unknown) => caught);
+    const error = await client.payments
+      .submit("p-1", { method: "walletone_qr", version: 1 })
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(AgoraError);
     expect(error).toMatchObject({ code: "internal_error", status: 500, requestId: "req-1" });
     expect(sent).toHaveLength(1);
     expect(sent[0]?.headers.has("idempotency-key")).toBe(false);
+  });
+
+  it("sets a key on every creating call and reuses it across a lost response, a 502 and a 409 in progress", async () => {
+    const { sent, fetch } = scripted([
+      () => Promise.reject(new TypeError("fetch failed")),
+      () => envelope(502, null, { code: "internal_error", message: "bad gateway" }),
+      () => envelope(201, { id: "m-1" }),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1, retries: 3 });
+
+    await expect(client.community.createMoment({ body: "Sunset" })).resolves.toEqual({ id: "m-1" });
+
+    const keys = sent.map((request) => request.headers.get("idempotency-key"));
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it("waits the Retry-After of a 429 and of a 409 idempotency_in_progress before retrying", async () => {
+    const throttled = (status: number, code: string) => () =>
+      new Response(
+        JSON.stringify({
+          success: false,
+          data: null,
+          meta: null,
+          error: { code, message: "wait" },
+          request_id: "r",
+        }),
+        { status, headers: { "content-type": "application/json", "retry-after": "1" } },
+      );
+    const { sent, fetch } = scripted([
+      throttled(429, "rate_limited"),
+      throttled(409, "idempotency_in_progress"),
+      () => envelope(201, { id: "s-1" }),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1, retries: 2 });
+    const started = Date.now();
+
+    await expect(
+      client.providers.recordSale({ amount: 100, currency: "USD", description: "Stall" }),
+    ).resolves.toEqual({ id: "s-1" });
+
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(sent).toHaveLength(3);
+  });
+
+  it("does not wait for a Retry-After beyond maxRetryAfterMs, nor retry a 500 or a 409 conflict", async () => {
+    const { sent, fetch } = scripted([
+      () =>
+        new Response(
+          JSON.stringify({
+            success: false,
+            data: null,
+            meta: null,
+            error: { code: "rate_limited", message: "later" },
+            request_id: "r",
+          }),
+          { status: 429, headers: { "content-type": "application/json", "retry-after": "3600" } },
+        ),
+      () => envelope(500, null, { code: "internal_error", message: "Internal" }),
+      () => envelope(409, null, { code: "idempotency_conflict", message: "other body" }),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1 });
+
+    await expect(
+      client.meetings.create({ title: "Call", starts_at: "2026-12-01T18:00:00Z" }),
+    ).rejects.toMatchObject({
+      code: "rate_limited",
+    });
+    await expect(
+      client.meetings.create({ title: "Call", starts_at: "2026-12-01T18:00:00Z" }),
+    ).rejects.toMatchObject({
+      code: "internal_error",
+    });
+    await expect(
+      client.meetings.create({ title: "Call", starts_at: "2026-12-01T18:00:00Z" }),
+    ).rejects.toMatchObject({
+      code: "idempotency_conflict",
+    });
+    expect(sent).toHaveLength(3);
+  });
+
+  it("turns retries off with retries: 0, for the client or for one call", async () => {
+    const down = () => Promise.reject(new TypeError("fetch failed"));
+    const { sent, fetch } = scripted([down, down, down, () => envelope(201, { id: "m-2" })]);
+    const off = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1, retries: 0 });
+    await expect(off.community.createMoment({ body: "x" })).rejects.toMatchObject({ code: "network_error" });
+    expect(sent).toHaveLength(1);
+
+    const on = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1 });
+    await expect(on.community.createMoment({ body: "x" }, { retries: 0 })).rejects.toMatchObject({
+      code: "network_error",
+    });
+    expect(sent).toHaveLength(2);
+    await expect(on.community.createMoment({ body: "x" }, { retries: 1 })).resolves.toEqual({ id: "m-2" });
+    expect(sent).toHaveLength(4);
+  });
+
+  it("never retries a write without a key, even after a lost response or a 503", async () => {
+    const { sent, fetch } = scripted([
+      () => Promise.reject(new TypeError("fetch failed")),
+      () => envelope(503, null, { code: "service_unavailable", message: "starting" }),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1, retries: 5 });
+
+    await expect(client.community.like("m-1")).rejects.toMatchObject({ code: "network_error" });
+    await expect(client.community.like("m-1")).rejects.toMatchObject({ code: "service_unavailable" });
+    expect(sent).toHaveLength(2);
+    expect(sent.every((request) => !request.headers.has("idempotency-key"))).toBe(true);
   });
 
   it("gives up after the retries with network_error", async () => {

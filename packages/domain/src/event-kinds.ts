@@ -11,20 +11,21 @@ import { lifestyleEvents } from "./lifestyle/lifestyle.events";
 import type { MediaObjectDeps } from "./media/events/objects-deleted";
 import { mediaEvents } from "./media/media.events";
 import type { MediaProcessingDeps } from "./media/process-media";
+import type { GuestReceiptDeps } from "./orders/guest-receipts";
 import { ordersEvents } from "./orders/orders.events";
 import type { EventKind } from "./outbox/event-kind";
 import { paymentsEvents } from "./payments/payments.events";
 
 /**
  * What delivering any of the kinds may need: the inbox and push, chat notices, the mailer for code
- * mails, the video service's rooms for meetings, the object store for deleted media, and the store
+ * mails and guests' receipts, the video service's rooms for meetings, the object store for deleted media, and the store
  * and image processor for uploads.
  */
 export type EventDeliveryDeps = MessageSentDeps &
   IdentityMailDeps &
   MeetingRoomDeps &
   MediaObjectDeps &
-  MediaProcessingDeps;
+  MediaProcessingDeps & { guestReceipts: GuestReceiptDeps };
 
 export const eventKinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>> = [
   ...ordersEvents,

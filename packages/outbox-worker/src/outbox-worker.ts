@@ -10,6 +10,7 @@ import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
 import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MediaProcessor, ObjectStore } from "@agora/domain/media/media.ports";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import type { GuestReceiptDeps } from "@agora/domain/orders/guest-receipts";
 import { createEventRegistry, type EventKind } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
 import { runOutbox } from "@agora/domain/outbox/run-outbox";
@@ -37,6 +38,8 @@ export type DeliveryAdapters = {
   objects: ObjectStore;
   /** Processes uploads; one per process, so its concurrency bound holds. */
   mediaProcessor: MediaProcessor;
+  /** Guests' receipts: the capability box and the links' settings (guestReceiptSetup). */
+  guestReceipts: Pick<GuestReceiptDeps, "secrets" | "settings">;
 };
 
 export type OutboxDeliveryOptions = DeliveryAdapters & {
@@ -74,6 +77,7 @@ export const createOutboxDeps = (database: Database, options: OutboxDeliveryOpti
     meetings: repos.meetings,
     objects: options.objects,
     mediaProcessing: { media: repos.media, objects: options.objects, processor: options.mediaProcessor },
+    guestReceipts: { receipts: repos.receipts, mailer: options.mailer, ...options.guestReceipts },
   };
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
   const log = logOutboxOutcome(logger);

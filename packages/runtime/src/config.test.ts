@@ -163,6 +163,21 @@ describe("configuration", () => {
     ]);
   });
 
+  it("reads GUEST_LINK_BASE_URL (guest receipts' links): unset by default, https:// outside development", () => {
+    const unset = loadConfig(productionReady);
+    expect(unset.ok && unset.config.guestLinkBaseUrl).toBeUndefined();
+    const set = loadConfig({ ...productionReady, GUEST_LINK_BASE_URL: "https://app.agora.example/" });
+    expect(set.ok && set.config.guestLinkBaseUrl).toBe("https://app.agora.example");
+    const plain = loadConfig({ ...productionReady, GUEST_LINK_BASE_URL: "http://app.agora.example" });
+    expect(plain.ok ? [] : plain.errors).toEqual([
+      "GUEST_LINK_BASE_URL: must be an https:// URL in staging and production",
+    ]);
+    const queried = loadConfig({ GUEST_LINK_BASE_URL: "https://app.agora.example/?a=1" });
+    expect(queried.ok ? [] : queried.errors).toEqual([
+      "GUEST_LINK_BASE_URL: must be an http:// or https:// URL without a query or fragment",
+    ]);
+  });
+
   it("accepts SMTP with credentials instead of Resend", () => {
     const { RESEND_API_KEY: _unused, ...rest } = productionReady;
     const result = loadConfig({ ...rest, SMTP_HOST: "smtp.example.com", SMTP_USER: "u", SMTP_PASSWORD: "p" });

@@ -107,6 +107,12 @@ const envSchema = z.object({
   LISTING_PLAN_DURATION_DAYS: optionalText,
   PAYMENT_INSTRUCTIONS_WALLETONE_QR: optionalText.pipe(z.string().max(2000).optional()),
   PAYMENT_INSTRUCTIONS_WALLETTWO_QR: optionalText.pipe(z.string().max(2000).optional()),
+  GUEST_LINK_BASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s#?]+$/, "must be an http:// or https:// URL without a query or fragment")
+      .optional(),
+  ),
   FCM_PROJECT_ID: optionalText,
   FCM_CREDENTIALS_FILE: optionalText,
   VIDEO_URL: optionalText,
@@ -258,6 +264,11 @@ export type Config = Readonly<{
   s3: S3Config | undefined;
   listingPlan: ListingPlan | undefined;
   paymentInstructions: { walletone_qr: string | undefined; wallettwo_qr: string | undefined };
+  /**
+   * Where guests' receipt mails link to (GUEST_LINK_BASE_URL: the app or web page that opens a
+   * guest order, `<base>/guest/orders/<id>#token=…`); without it no receipts are mailed.
+   */
+  guestLinkBaseUrl: string | undefined;
   fcm: { projectId: string; credentialsFile: string } | undefined;
   video: { url: string; apiKey: string; apiSecret: string } | undefined;
   allowedOrigins: string[];
@@ -450,6 +461,9 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       "S3: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required together",
     );
   }
+  if (strict && env.GUEST_LINK_BASE_URL && !env.GUEST_LINK_BASE_URL.startsWith("https://")) {
+    errors.push("GUEST_LINK_BASE_URL: must be an https:// URL in staging and production");
+  }
   if (strict && env.S3_ENDPOINT && !env.S3_ENDPOINT.startsWith("https://")) {
     errors.push("S3_ENDPOINT: must be an https:// URL in staging and production");
   }
@@ -541,6 +555,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       walletone_qr: env.PAYMENT_INSTRUCTIONS_WALLETONE_QR,
       wallettwo_qr: env.PAYMENT_INSTRUCTIONS_WALLETTWO_QR,
     },
+    guestLinkBaseUrl: env.GUEST_LINK_BASE_URL?.replace(/\/+$/, ""),
     fcm,
     video,
     allowedOrigins: (env.ALLOWED_ORIGINS ?? "")
@@ -607,6 +622,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     s3: undefined,
     listingPlan: undefined,
     paymentInstructions: { walletone_qr: undefined, wallettwo_qr: undefined },
+    guestLinkBaseUrl: undefined,
     fcm: undefined,
     video: undefined,
     allowedOrigins: [],

@@ -13,6 +13,7 @@ import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
+import { GUEST_CAPABILITY_BOX, guestMailStopKeyOf } from "@agora/domain/orders/guest-receipts";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import { createRecentItems } from "@agora/domain/orders/recent-items";
 import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
@@ -23,6 +24,7 @@ import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/runtime/config";
 import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
 import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
+import type { IdempotencyDeps } from "../http/idempotency";
 
 export type AreaDeps = {
   identity: IdentityDeps;
@@ -35,6 +37,8 @@ export type AreaDeps = {
   administration: AdministrationDeps;
   media: MediaDeps;
   chat: ChatDeps;
+  /** The records of `Idempotency-Key`s of the operations whose use case does not keep them. */
+  idempotency: IdempotencyDeps;
 };
 
 export type SharedParts = {
@@ -51,7 +55,7 @@ export type SharedParts = {
 
 export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => {
   const { repos, uow, clock, ids, objects } = parts;
-  const secrets = createSecretBox(config.tokenSecret, "idempotent-guest-capabilities");
+  const secrets = createSecretBox(config.tokenSecret, GUEST_CAPABILITY_BOX);
 
   return {
     identity: {
@@ -89,6 +93,11 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       deviceProofKey: `${config.tokenSecret}:device-proofs`,
     },
     marketplace: { uow, repos, clock, ids, objects },
+    idempotency: {
+      idempotency: repos.idempotency,
+      clock,
+      secrets: createSecretBox(config.tokenSecret, "idempotent-answers"),
+    },
     orders: {
       uow,
       repos,
@@ -99,6 +108,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       settings: {
         guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
         guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,
+        guestMailStopKey: guestMailStopKeyOf(config.tokenSecret),
       },
     },
     payments: {

@@ -1,5 +1,6 @@
 // The outbox worker inside the API process (WORKER=embedded): the same createOutboxWorker
 // apps/worker runs, over the API's adapters.
+import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import {
   createOutboxWorker,
   type OutboxWorker,
@@ -44,6 +45,7 @@ export const startEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWor
     codeKey: runtime.identity.settings.codeKey,
     verifyEmailUrl: runtime.identity.settings.verifyEmailUrl,
     mediaProcessor: runtime.mediaProcessor,
+    guestReceipts: guestReceiptSetup(runtime.config.tokenSecret, runtime.config),
     clock: runtime.clock,
     logger,
     tracing: runtime.tracing,

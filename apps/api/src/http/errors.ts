@@ -78,12 +78,18 @@ const codeForHttpStatus = (status: number): ErrorCode => {
   }
 };
 
-/** Every 503 says when to try again, as the OpenAPI document promises (an error may say otherwise). */
+/**
+ * Every 503, and a key still in flight (409 idempotency_in_progress), says when to try again, as
+ * the OpenAPI document promises (an error may say otherwise).
+ */
 const retryLater = { "Retry-After": "1" };
 
 export const respondWithError = (c: Context<AppEnv>, error: AppError) => {
   const status = (error.status ?? statusByCode[error.code]) as ContentfulStatusCode;
-  const headers = status === 503 ? { ...retryLater, ...error.headers } : error.headers;
+  const headers =
+    status === 503 || error.code === "idempotency_in_progress"
+      ? { ...retryLater, ...error.headers }
+      : error.headers;
 
   return fail(c, status, error.code, error.message, {
     details: error.details,

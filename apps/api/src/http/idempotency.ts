@@ -1,11 +1,19 @@
+import type { Operation } from "@agora/contracts/operation";
+import type { Clock } from "@agora/domain/shared/clock";
 import {
   fingerprintOf,
   type IdempotencyRequest,
+  type IdempotencyStore,
   type IdempotentOutcome,
+  runClaimed,
+  type SecretPart,
 } from "@agora/domain/shared/idempotency";
-import type { Context } from "hono";
+import type { SecretBox } from "@agora/domain/shared/secret-box";
+import type { Context, Next } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./app-env";
-import { ok } from "./respond";
+import { actorOf } from "./middleware/auth";
+import { ok, respond } from "./respond";
 
 /** Sent with every replayed answer of an Idempotency-Key, success or refusal. */
 export const REPLAYED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -49,3 +57,58 @@ export const created = <T, D>(c: Context<AppEnv>, outcome: IdempotentOutcome<T>,
     status: 201,
     ...(outcome.replayed ? { headers: { ...REPLAYED_HEADERS } } : {}),
   });
+
+/** What a keyed request's handler answered, as its key records it (sealed: it may hold personal data). */
+type Answer = { status: number; body: Record<string, unknown> };
+
+const sealedAnswer: SecretPart<Answer> = {
+  take: (answer) => ({ rest: { status: answer.status, body: {} }, secret: JSON.stringify(answer.body) }),
+  put: (answer, secret) => ({ status: answer.status, body: JSON.parse(secret) as Record<string, unknown> }),
+};
+
+/** What the generic key protocol needs: the records, the clock, and the box that seals answers. */
+export type IdempotencyDeps = { idempotency: IdempotencyStore; clock: Clock; secrets: SecretBox };
+
+type Handler = (c: Context<AppEnv>, next: Next) => Response | Promise<Response>;
+
+/**
+ * The one `Idempotency-Key` protocol of the creating operations whose use case does not record the
+ * key itself (docs/retries.md): `runClaimed` around the handler, scoped to the caller and the
+ * concrete path, fingerprinted by the body. The first answer below 500 is recorded (status and
+ * envelope, sealed) and replayed with `Idempotent-Replayed: true` and the replay's own request id;
+ * a thrown domain refusal is recorded and thrown again on replay. Without a key the handler runs
+ * as it is.
+ */
+export const idempotentHandler =
+  (operation: Operation, handler: Handler, deps: IdempotencyDeps): Handler =>
+  async (c, next) => {
+    const key = c.req.header("idempotency-key");
+    if (key === undefined) {
+      return handler(c, next);
+    }
+    const body = operation.body ? (c.req.valid as (target: "json") => unknown)("json") : null;
+    let response: Response | undefined;
+    const outcome = await runClaimed(
+      deps,
+      idempotencyRequest(c, actorOf(c).userId, key, body),
+      async (): Promise<Answer> => {
+        response = await handler(c, next);
+
+        return {
+          status: response.status,
+          body: (await response.clone().json()) as Record<string, unknown>,
+        };
+      },
+      { keep: (answer) => answer.status < 500, secretPart: sealedAnswer },
+    );
+    if (!outcome.replayed && response) {
+      return response;
+    }
+
+    return respond(
+      c,
+      { ...outcome.result.body, request_id: c.env.requestId },
+      outcome.result.status as ContentfulStatusCode,
+      { ...REPLAYED_HEADERS },
+    );
+  };

@@ -57,7 +57,9 @@ const retryAfter = {
 /** One documented error status: the envelope, with `error.code` narrowed to the codes it can carry. */
 export const errorResponse = (status: number, codes: readonly ErrorCode[]) => ({
   description: `${errorDescriptions[status] ?? "Error"}: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
-  ...(status === 429 || status === 503 ? { headers: retryAfter } : {}),
+  ...(status === 429 || status === 503 || codes.includes("idempotency_in_progress")
+    ? { headers: retryAfter }
+    : {}),
   content: {
     "application/json": {
       schema: {

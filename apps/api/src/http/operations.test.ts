@@ -4,6 +4,7 @@ import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { assembleKinds } from "../modules/administration/administration.kinds";
+import type { IdempotencyDeps } from "./idempotency";
 import { createRouter } from "./openapi";
 import { type Handled, handle, mountOperations } from "./operations";
 import { ok } from "./respond";
@@ -33,15 +34,17 @@ const getThing = handle(thingGet, (c) => ok(c, { id: c.req.valid("param").id }))
 const listThings = handle(thingList, (c) => ok(c, ["a"]));
 // The token checks are never reached: these apps only register routes.
 const identity = {} as Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
+const idempotency = {} as IdempotencyDeps;
 
 const mount = (handled: readonly Handled[], descriptions: Record<string, string> = {}) =>
-  mountOperations(createRouter(), [thingGet, thingList], handled, { identity, descriptions });
+  mountOperations(createRouter(), [thingGet, thingList], handled, { identity, idempotency, descriptions });
 
 describe("mountOperations", () => {
   it("registers every operation of the table with its handler, in the table's order", () => {
     const app = createRouter();
     mountOperations(app, [thingGet, thingList], [listThings, getThing], {
       identity,
+      idempotency,
       descriptions: { thingGet: "Found by id." },
     });
 

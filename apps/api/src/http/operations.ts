@@ -1,3 +1,4 @@
+import { idempotencyKeyHeaderSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
 import type { Operation, OperationResponse } from "@agora/contracts/operation";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
@@ -6,6 +7,7 @@ import { createRoute, type OpenAPIHono, type RouteHandler, type RouteHook } from
 import type { MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env";
+import { type IdempotencyDeps, idempotentHandler } from "./idempotency";
 import { optionalBearer, requireAuth, requireRoles } from "./middleware/auth";
 import { body, errors, json } from "./openapi";
 
@@ -52,6 +54,11 @@ export type HandleOptions<O extends Operation> = {
   roles?: readonly Role[];
   /** Replaces the validation hook (422 `validation_failed`) for this operation. */
   hook?: RouteHook<RouteOf<O>, AppEnv>;
+  /**
+   * The use case records the operation's `Idempotency-Key` itself, in the transaction of its effect
+   * (orders, payments); otherwise the adapter wraps the handler in the generic key protocol.
+   */
+  keyedByUseCase?: true;
 };
 
 /** An operation and the handler the API attaches to it. */
@@ -60,6 +67,7 @@ export type Handled = {
   readonly handler: unknown;
   readonly roles?: readonly Role[] | undefined;
   readonly hook?: unknown;
+  readonly keyedByUseCase?: true | undefined;
 };
 
 /** Attaches `handler` to `operation`: validate → one use case → presenter → envelope. */
@@ -67,7 +75,16 @@ export const handle = <O extends Operation>(
   operation: O,
   handler: OperationHandler<O>,
   options: HandleOptions<O> = {},
-): Handled => ({ operation, handler, roles: options.roles, hook: options.hook });
+): Handled => ({
+  operation,
+  handler,
+  roles: options.roles,
+  hook: options.hook,
+  keyedByUseCase: options.keyedByUseCase,
+});
+
+/** The options of a create whose use case records its `Idempotency-Key` in its own transaction. */
+export const keyedByUseCase = { keyedByUseCase: true } as const;
 
 /** Long OpenAPI descriptions, by operationId (the contracts carry the summaries). */
 export type Descriptions = Readonly<Record<string, string>>;
@@ -79,6 +96,8 @@ export type DescriptionsOf<G extends { readonly [operationId: string]: Operation
 
 export type MountOptions = {
   identity: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
+  /** The records of `Idempotency-Key`s, for the operations that take one (docs/retries.md). */
+  idempotency: IdempotencyDeps;
   descriptions: Descriptions;
   /**
    * Operations whose document entry lists `security` right after `tags`, as they were first
@@ -101,11 +120,26 @@ const responseOf = ({ description, ...response }: OperationResponse) => {
   return { description };
 };
 
-const requestOf = (operation: Operation) => {
+/**
+ * The document's one `IdempotencyKey` parameter component (optional), which every operation taking
+ * an optional key refers to; a required key (payments) stays inline, since a reference cannot
+ * change `required`.
+ */
+const idempotencyKeyParameter = (app: OpenAPIHono<AppEnv>) =>
+  app.openAPIRegistry.registerParameter(
+    "IdempotencyKey",
+    idempotencyKeyHeaderSchema.optional().openapi({ param: { name: "idempotency-key", in: "header" } }),
+  );
+
+const requestOf = (operation: Operation, keyParameter: z.ZodType) => {
+  const headers =
+    operation.headers && operation.idempotencyKey === "optional"
+      ? operation.headers.extend({ "idempotency-key": keyParameter })
+      : operation.headers;
   const request = {
     ...(operation.params ? { params: operation.params } : {}),
     ...(operation.query ? { query: operation.query } : {}),
-    ...(operation.headers ? { headers: operation.headers } : {}),
+    ...(headers ? { headers } : {}),
     ...(operation.body ? body(operation.body) : {}),
   };
 
@@ -125,6 +159,7 @@ const routeOf = (
   description: string | undefined,
   auth: { bearer: MiddlewareHandler<AppEnv>; optional: MiddlewareHandler<AppEnv> },
   securityAfterTags: boolean,
+  keyParameter: z.ZodType,
 ) => {
   const { operationId, tags: tagList, summary } = operation;
   const tags = [...tagList];
@@ -153,7 +188,7 @@ const routeOf = (
     path: operation.path,
     ...head,
     ...(middleware.length > 0 ? { middleware } : {}),
-    ...requestOf(operation),
+    ...requestOf(operation, keyParameter),
     responses: {
       ...Object.fromEntries(
         Object.entries(operation.responses).map(([status, response]) => [status, responseOf(response)]),
@@ -194,6 +229,7 @@ export const mountOperations = (
   }
 
   const auth = { bearer: requireAuth(options.identity), optional: optionalBearer(options.identity) };
+  const keyParameter = idempotencyKeyParameter(app);
   for (const operation of table) {
     const entry = byId.get(operation.operationId);
     if (!entry) {
@@ -209,8 +245,25 @@ export const mountOperations = (
         : undefined,
       auth,
       options.securityAfterTags?.has(operation.operationId) ?? false,
+      keyParameter,
     );
+    if (entry.keyedByUseCase && operation.idempotencyKey === undefined) {
+      throw new Error(`operations: ${operation.operationId} takes no Idempotency-Key`);
+    }
+    if (operation.idempotencyKey !== undefined && !entry.keyedByUseCase && operation.auth !== "bearer") {
+      throw new Error(
+        `operations: ${operation.operationId} scopes its Idempotency-Key by a caller it may lack`,
+      );
+    }
+    const handler =
+      operation.idempotencyKey === undefined || entry.keyedByUseCase
+        ? entry.handler
+        : idempotentHandler(
+            operation,
+            entry.handler as Parameters<typeof idempotentHandler>[1],
+            options.idempotency,
+          );
     // Each handler was typed against its operation's route by `handle`.
-    app.openapi(route, entry.handler as never, entry.hook as never);
+    app.openapi(route, handler as never, entry.hook as never);
   }
 };

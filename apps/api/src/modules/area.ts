@@ -30,7 +30,9 @@ export type Area<D> = {
  * Mounts the areas' handlers on `app`, in the order of the contracts' `table`: every operation of it
  * must have exactly one handler, and every admin kind exactly one area serving it.
  */
-export const mountAreas = <D extends { identity: MountOptions["identity"] }>(
+export const mountAreas = <
+  D extends { identity: MountOptions["identity"]; idempotency: MountOptions["idempotency"] },
+>(
   app: OpenAPIHono<AppEnv>,
   table: readonly Operation[],
   areas: readonly Area<NoInfer<D>>[],
@@ -40,5 +42,10 @@ export const mountAreas = <D extends { identity: MountOptions["identity"] }>(
   const handled = areas.flatMap((area) => area.routes(deps, kinds));
   const securityAfterTags = new Set(areas.flatMap((area) => Object.keys(area.securityAfterTags ?? {})));
   const descriptions: Descriptions = Object.assign({}, ...areas.map((area) => area.descriptions ?? {}));
-  mountOperations(app, table, handled, { identity: deps.identity, descriptions, securityAfterTags });
+  mountOperations(app, table, handled, {
+    identity: deps.identity,
+    idempotency: deps.idempotency,
+    descriptions,
+    securityAfterTags,
+  });
 };

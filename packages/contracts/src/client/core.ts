@@ -26,12 +26,17 @@ type QueryArg<O> = O extends { query: infer Q extends z.ZodType }
     : [query: z.output<Q>]
   : [];
 
-/** Per-call options: an abort signal, extra headers, and (on creations) an explicit idempotency key. */
+/**
+ * Per-call options: an abort signal, extra headers, (on creations) an explicit idempotency key,
+ * and this call's retry budget.
+ */
 export type CallOptions = {
   signal?: AbortSignal;
   headers?: Record<string, string>;
   /** On routes that take `Idempotency-Key`: use this key instead of a generated one. */
   idempotencyKey?: string;
+  /** This call's retries instead of the client's `retries` (0: send once). */
+  retries?: number;
 };
 
 /** A method's arguments: the path parameters in order, then the body, the query and call options. */
@@ -118,10 +123,20 @@ export type AgoraClientOptions = {
   onUnauthorized?: (error: AgoraError) => void;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
-  /** Retries of a GET or an idempotent creation after a network error or a 5xx (default 2). */
+  /**
+   * Retries of a GET or a creation with an `Idempotency-Key` after a network error, a 502/503/504,
+   * a 429 or a 409 `idempotency_in_progress` (default 2; 0 turns retries off). Any other request
+   * is sent once: a write without a key is never repeated.
+   */
   retries?: number;
-  /** The first retry's delay; each next one doubles it (default 250 ms). */
+  /**
+   * The backoff's base: the n-th retry waits between half and all of `retryDelayMs * 2^n` (random
+   * jitter, so clients that failed together do not retry together), at most 10 s; a
+   * `Retry-After` the service sent is waited instead (default 250 ms).
+   */
   retryDelayMs?: number;
+  /** The longest `Retry-After` honoured; a longer one is not waited for: the call fails (default 30 s). */
+  maxRetryAfterMs?: number;
   /** Check every response against its contract schema (`invalid_response` on a mismatch). */
   validateResponses?: boolean;
   /** Headers sent with every request (e.g. `X-Request-Id` from a tracing context). */
@@ -151,6 +166,25 @@ export const newIdempotencyKey = (): string => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The longest backoff between two attempts without a `Retry-After`. */
+const MAX_BACKOFF_MS = 10_000;
+
+/** Statuses after which the same request may succeed: overload, a gateway's lost upstream, throttling. */
+const retryableStatuses = new Set([429, 502, 503, 504]);
+
+/** `Retry-After` in milliseconds (delta-seconds or an HTTP date), or undefined. */
+const retryAfterMs = (value: string | null): number | undefined => {
+  if (value === null || value.trim() === "") {
+    return undefined;
+  }
+  if (/^\d+$/.test(value.trim())) {
+    return Number(value.trim()) * 1000;
+  }
+  const at = Date.parse(value);
+
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+};
+
 const countParams = (path: string) => path.match(/\{[^}]+\}/g)?.length ?? 0;
 
 /** The transport: one place that adds tokens and keys, unwraps the envelope, refreshes and retries. */
@@ -163,7 +197,13 @@ export type Transport = {
   refresh(): Promise<string | null>;
 };
 
-type Attempt = { status: number; payload: unknown; text: string; requestId: string | null };
+type Attempt = {
+  status: number;
+  payload: unknown;
+  text: string;
+  requestId: string | null;
+  retryAfter: string | null;
+};
 
 export const createTransport = (options: AgoraClientOptions): Transport => {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -206,20 +246,51 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
       }
     }
 
-    return { status: response.status, payload, text, requestId: response.headers.get("x-request-id") };
+    return {
+      status: response.status,
+      payload,
+      text,
+      requestId: response.headers.get("x-request-id"),
+      retryAfter: response.headers.get("retry-after"),
+    };
   };
 
-  /** Sends, retrying network errors and 5xx when `retryable` (same headers, so the same key). */
-  const sendWithRetries = async (
-    retryable: boolean,
-    ...request: Parameters<typeof send>
-  ): Promise<Attempt> => {
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+  /** The n-th retry's backoff: between half and all of `retryDelayMs * 2^n`, at most MAX_BACKOFF_MS. */
+  const backoff = (attempt: number) => {
+    const ceiling = Math.min(MAX_BACKOFF_MS, retryDelayMs * 2 ** attempt);
+
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  };
+  /** How long to wait before retrying this answer, or undefined when it is final. */
+  const waitBefore = (result: Attempt, attempt: number): number | undefined => {
+    const inProgress =
+      result.status === 409 &&
+      (result.payload as { error?: { code?: string } } | null)?.error?.code === "idempotency_in_progress";
+    if (!retryableStatuses.has(result.status) && !inProgress) {
+      return undefined;
+    }
+    const asked = retryAfterMs(result.retryAfter);
+    if (asked === undefined) {
+      return backoff(attempt);
+    }
+
+    return asked <= maxRetryAfterMs ? asked : undefined;
+  };
+
+  /**
+   * Sends, and when `retries` > 0 (a GET, or a creation carrying its `Idempotency-Key`: the same
+   * headers, so the same key) retries a network error, a 502/503/504, a 429 or a 409
+   * `idempotency_in_progress`, waiting the service's `Retry-After` or a jittered backoff.
+   */
+  const sendWithRetries = async (retries: number, ...request: Parameters<typeof send>): Promise<Attempt> => {
     for (let attempt = 0; ; attempt += 1) {
-      const canRetry = retryable && attempt < retries;
+      const canRetry = attempt < retries;
       try {
         const result = await send(...request);
-        if (result.status >= 500 && canRetry) {
-          await sleep(retryDelayMs * 2 ** attempt);
+        const wait = canRetry ? waitBefore(result, attempt) : undefined;
+        if (wait !== undefined) {
+          await sleep(wait);
           continue;
         }
 
@@ -235,7 +306,7 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
             { cause: error },
           );
         }
-        await sleep(retryDelayMs * 2 ** attempt);
+        await sleep(backoff(attempt));
       }
     }
   };
@@ -340,12 +411,13 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
       headers["idempotency-key"] = callOptions.idempotencyKey ?? newIdempotencyKey();
     }
     let token = operation.auth === "public" ? null : await accessToken();
-    const retryable = operation.method === "GET" || idempotent;
+    // A write without a key is sent once: repeating it could repeat its effect.
+    const budget = operation.method === "GET" || idempotent ? (callOptions.retries ?? retries) : 0;
     const payload = body === undefined ? undefined : JSON.stringify(body);
 
     const attemptWith = (bearer: string | null) =>
       sendWithRetries(
-        retryable,
+        budget,
         operation.method,
         url,
         bearer ? { ...headers, authorization: `Bearer ${bearer}` } : headers,

@@ -60,6 +60,8 @@ export const memberRoutes = {
     get: orders.ordersGet,
     /** A guest's read: pass `{ headers: { "x-guest-access-token": token } }`. */
     getAsGuest: orders.guestOrdersGet,
+    /** The receipt's unsubscribe link: the token from its fragment. */
+    stopGuestMail: orders.guestOrdersUnsubscribe,
     transition: orders.ordersTransition,
     createPayment: payments.orderPaymentsCreate,
   },

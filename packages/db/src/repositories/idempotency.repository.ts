@@ -79,4 +79,23 @@ export const createIdempotencyStore = (db: SqlExecutor): IdempotencyStore => ({
 
     return rows.length === 1;
   },
+
+  async complete(record) {
+    const [, , , fingerprint, outcome, sealed] = keyValues(record);
+    await db.query(
+      `UPDATE idempotency_keys SET fingerprint = $4, outcome = $5::jsonb, sealed_secret = $6
+        WHERE scope = $1 AND route = $2 AND key = $3`,
+      [record.scope, record.route, record.key, fingerprint, outcome, sealed],
+      "idempotency_complete",
+    );
+  },
+
+  async release(scope, route, key) {
+    await db.query(
+      `DELETE FROM idempotency_keys
+        WHERE scope = $1 AND route = $2 AND key = $3 AND outcome->>'type' = 'pending'`,
+      [scope, route, key],
+      "idempotency_release",
+    );
+  },
 });

@@ -17,7 +17,7 @@ import type {
   DeviceRepository,
   NotificationRepository,
 } from "@agora/domain/notifications/notifications.ports";
-import type { OrderRepositories } from "@agora/domain/orders/orders.ports";
+import type { GuestReceiptRepository, OrderRepositories } from "@agora/domain/orders/orders.ports";
 import type { OutboxStore } from "@agora/domain/outbox/outbox.ports";
 import type { PaymentRepositories } from "@agora/domain/payments/payments.ports";
 import type { IdGenerator } from "@agora/domain/shared/ids";
@@ -135,7 +135,8 @@ export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWo
 /**
  * What the outbox worker needs of the database: claims on the pool, inbox (its writes coalesced
  * across the deliveries of a batch) and devices, chat notices, the accounts, codes and counters
- * behind code mails, meeting participations, and the media assets it processes.
+ * behind code mails, meeting participations, the media assets it processes, and guest orders'
+ * receipts.
  */
 export const createOutboxRepositories = (
   database: Database,
@@ -149,6 +150,7 @@ export const createOutboxRepositories = (
   rateLimits: RateLimiter;
   meetings: Pick<MeetingRepository, "isParticipating">;
   media: MediaAssetRepository;
+  receipts: Pick<GuestReceiptRepository, "findGuestReceipt">;
 } => ({
   outbox: createOutboxStore(database.sql),
   // A claimed batch's deliveries start together: their inbox rows go in one statement.
@@ -160,4 +162,5 @@ export const createOutboxRepositories = (
   rateLimits: createRateLimiter(database.sql),
   meetings: createMeetingRepository(database.sql),
   media: createMediaAssetRepository(database.sql),
+  receipts: createOrderRepository(database.sql),
 });

@@ -146,6 +146,7 @@ const decide = async (
           guestPhone: guest?.phone ?? null,
           guestTokenHash: guestAccessToken ? hashGuestToken(guestAccessToken) : null,
           guestTokenExpiresAt: guestAccessToken ? new Date(now.getTime() + GUEST_ACCESS_TTL_MS) : null,
+          guestTokenSealed: guestAccessToken ? deps.secrets.seal(guestAccessToken) : null,
         },
         event,
         record,

@@ -19,6 +19,8 @@ export type OrdersDeps = {
     guestOrdersPerIp: number;
     /** Guest order requests per guest email per hour (0 = no limit). */
     guestOrdersPerEmail: number;
+    /** The key of guest receipts' unsubscribe tokens (see guest-receipts.ts). */
+    guestMailStopKey: string;
   };
 };
 

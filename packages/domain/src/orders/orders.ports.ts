@@ -14,7 +14,25 @@ export type NewOrder = Omit<Order, "providerUserId" | "status" | "paymentStatus"
   guestPhone: string | null;
   guestTokenHash: string | null;
   guestTokenExpiresAt: Date | null;
+  /** The guest capability, sealed, for the receipt mails' links (null for a member's order). */
+  guestTokenSealed: string | null;
 };
+
+/** What a guest order's receipt mail is rendered from, at delivery. */
+export type GuestReceiptSource = {
+  order: Order;
+  email: string;
+  sealedToken: string;
+  mailStoppedAt: Date | null;
+};
+
+/** The guest orders' side of the receipt mails. */
+export interface GuestReceiptRepository {
+  /** A guest order with its sealed capability, or null (a member's order, or one placed before receipts). */
+  findGuestReceipt(id: string): Promise<GuestReceiptSource | null>;
+  /** Stops the order's mails (the first time only counts); false when it is no guest order. */
+  stopGuestMail(id: string, at: Date): Promise<boolean>;
+}
 
 export interface OrderRepository {
   /**
@@ -35,6 +53,8 @@ export interface OrderRepository {
   findById(id: string): Promise<Order | null>;
   /** The order whose guest capability hashes to `tokenHash` and is unexpired at `now`. */
   findByGuestToken(id: string, tokenHash: string, now: Date): Promise<Order | null>;
+  findGuestReceipt: GuestReceiptRepository["findGuestReceipt"];
+  stopGuestMail: GuestReceiptRepository["stopGuestMail"];
   /** Orders where the user is the customer, or the provider (by profile id), newest first. */
   listByParticipant(userId: string, providerId: string | null, page: PageRequest): Promise<Page<Order>>;
   /**

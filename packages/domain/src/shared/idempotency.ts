@@ -18,6 +18,8 @@ export type IdempotencyRequest = { scope: string; route: string; key: string; fi
  * domain error it refused with. Never an HTTP response: the edge presents both the same way.
  */
 export type StoredOutcome =
+  /** Claimed by a request still running (`runClaimed`); never left behind by a finished one. */
+  | { type: "pending" }
   | { type: "result"; value: unknown; sealed?: string | undefined }
   | {
       type: "error";
@@ -47,6 +49,10 @@ export interface IdempotencyStore {
    * means another request already recorded this key (and the effect here must roll back).
    */
   save(record: IdempotencyRecord, now: Date): Promise<boolean>;
+  /** Stores the outcome of a key its request claimed (a `pending` record). */
+  complete(record: IdempotencyRecord): Promise<void>;
+  /** Removes a key its request claimed but will not record (an unexpected or transient failure). */
+  release(scope: string, route: string, key: string): Promise<void>;
 }
 
 /** Part of a result that must be kept encrypted at rest (a guest's access capability). */
@@ -133,6 +139,85 @@ type StoreDeps = {
   secrets: SecretBox;
 };
 
+const inProgress = () =>
+  new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still running.");
+
+/**
+ * The answer a live record gives a request with its key: 409 idempotency_conflict for another
+ * body, 409 idempotency_in_progress while its first request still runs, else the first outcome
+ * (a recorded refusal is thrown again as a ReplayedRefusal).
+ */
+const replayOf = <T>(
+  deps: StoreDeps,
+  existing: IdempotencyRecord,
+  fingerprint: string,
+  secretPart: SecretPart<T> | undefined,
+): IdempotentOutcome<T> => {
+  if (existing.fingerprint !== fingerprint) {
+    throw new IdempotencyConflictError();
+  }
+  const { outcome } = existing;
+  if (outcome.type === "pending") {
+    throw inProgress();
+  }
+  if (outcome.type === "error") {
+    throw new ReplayedRefusal(outcome.code, outcome.message, {
+      details: outcome.details,
+      status: outcome.status,
+    });
+  }
+  const value = decode(outcome.value) as T;
+  const result =
+    outcome.sealed !== undefined && secretPart
+      ? secretPart.put(value, deps.secrets.open(outcome.sealed))
+      : value;
+
+  return { result, replayed: true };
+};
+
+/** The stored form of a result, its secret part sealed apart. */
+const storedResultOf = <T>(
+  deps: StoreDeps,
+  result: T,
+  secretPart: SecretPart<T> | undefined,
+): StoredOutcome => {
+  const { rest, secret } = secretPart ? secretPart.take(result) : { rest: result, secret: undefined };
+
+  return {
+    type: "result",
+    value: encode(rest),
+    ...(secret === undefined ? {} : { sealed: deps.secrets.seal(secret) }),
+  };
+};
+
+/**
+ * Whether a refusal is recorded under the key (its retry answers the same): a domain refusal, not
+ * a transient failure nor a throttle (429: the same request may pass later).
+ */
+const isRecordable = (error: unknown): error is AppError =>
+  error instanceof AppError && !isTransientError(error) && error.code !== "rate_limited";
+
+/** The stored form of a domain refusal (recorded: its retry answers the same). */
+const refusalOf = (error: AppError): StoredOutcome => ({
+  type: "error",
+  code: error.code,
+  message: error.message,
+  ...(error.details ? { details: error.details } : {}),
+  ...(error.status === undefined ? {} : { status: error.status }),
+});
+
+const recordOf =
+  ({ scope, route, key, fingerprint }: IdempotencyRequest, now: Date) =>
+  (outcome: StoredOutcome): IdempotencyRecord => ({
+    scope,
+    route,
+    key,
+    fingerprint,
+    outcome,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+  });
+
 type Deps<R> = StoreDeps & {
   uow: UnitOfWork<R & { idempotency: IdempotencyStore }>;
 };
@@ -150,46 +235,12 @@ const withKey = async <T>(
   secretPart: SecretPart<T> | undefined,
 ): Promise<IdempotentOutcome<T>> => {
   const now = deps.clock.now();
-  const record = (outcome: StoredOutcome): IdempotencyRecord => ({
-    scope,
-    route,
-    key,
-    fingerprint,
-    outcome,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-  });
-  const storedResult = (result: T): StoredOutcome => {
-    const { rest, secret } = secretPart ? secretPart.take(result) : { rest: result, secret: undefined };
-
-    return {
-      type: "result",
-      value: encode(rest),
-      ...(secret === undefined ? {} : { sealed: deps.secrets.seal(secret) }),
-    };
-  };
+  const record = recordOf({ scope, route, key, fingerprint }, now);
+  const storedResult = (result: T): StoredOutcome => storedResultOf(deps, result, secretPart);
   const replayRecorded = async (): Promise<IdempotentOutcome<T> | undefined> => {
     const existing = await deps.idempotency.find(scope, route, key, deps.clock.now());
-    if (!existing) {
-      return undefined;
-    }
-    if (existing.fingerprint !== fingerprint) {
-      throw new IdempotencyConflictError();
-    }
-    const { outcome } = existing;
-    if (outcome.type === "error") {
-      throw new ReplayedRefusal(outcome.code, outcome.message, {
-        details: outcome.details,
-        status: outcome.status,
-      });
-    }
-    const value = decode(outcome.value) as T;
-    const result =
-      outcome.sealed !== undefined && secretPart
-        ? secretPart.put(value, deps.secrets.open(outcome.sealed))
-        : value;
 
-    return { result, replayed: true };
+    return existing ? replayOf(deps, existing, fingerprint, secretPart) : undefined;
   };
 
   try {
@@ -200,16 +251,10 @@ const withKey = async <T>(
       if (winner) {
         return winner;
       }
-      throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still running.");
+      throw inProgress();
     }
-    if (error instanceof AppError && !isTransientError(error)) {
-      const refusal: StoredOutcome = {
-        type: "error",
-        code: error.code,
-        message: error.message,
-        ...(error.details ? { details: error.details } : {}),
-        ...(error.status === undefined ? {} : { status: error.status }),
-      };
+    if (isRecordable(error)) {
+      const refusal = refusalOf(error);
       // Stored outside the failed attempt; if a concurrent request stored first, it wins.
       if (!(await deps.idempotency.save(record(refusal), now))) {
         const winner = await replayRecorded();
@@ -298,4 +343,66 @@ export const runIdempotentWrite = async <T>(
     },
     secretPart,
   );
+};
+
+/** How long a request waits for the first request with its key to finish before answering 409. */
+export const CLAIM_WAIT_MS = 2000;
+const CLAIM_POLL_MS = 50;
+
+/**
+ * Runs `work` at most once per key for an effect that is not one transaction of ours (any
+ * creating operation: the HTTP layer wraps its handler). The key is claimed first, by committing
+ * a `pending` record; only the request that claimed it runs `work`. Another request with the key
+ * waits up to CLAIM_WAIT_MS for the outcome and replays it (or answers 409
+ * idempotency_in_progress); another body is 409 idempotency_conflict at once. The outcome is then
+ * recorded when `keep` says so (and a domain refusal always); otherwise, and after an unexpected
+ * or transient failure, the claim is released so that a retry runs again. A process that dies
+ * between the claim and the record leaves the key `pending` until it expires: never a second effect.
+ */
+export const runClaimed = async <T>(
+  deps: StoreDeps,
+  request: IdempotencyRequest,
+  work: () => Promise<T>,
+  options: { keep: (result: T) => boolean; secretPart?: SecretPart<T> | undefined },
+): Promise<IdempotentOutcome<T>> => {
+  const { scope, route, key, fingerprint } = request;
+  const now = deps.clock.now();
+  const record = recordOf(request, now);
+  if (!(await deps.idempotency.save(record({ type: "pending" }), now))) {
+    const waitUntil = Date.now() + CLAIM_WAIT_MS;
+    for (;;) {
+      const existing = await deps.idempotency.find(scope, route, key, deps.clock.now());
+      if (!existing) {
+        // Released (its request failed) or expired meanwhile: this request may try once more.
+        throw inProgress();
+      }
+      if (
+        existing.outcome.type !== "pending" ||
+        existing.fingerprint !== fingerprint ||
+        Date.now() >= waitUntil
+      ) {
+        return replayOf(deps, existing, fingerprint, options.secretPart);
+      }
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    if (isRecordable(error)) {
+      await deps.idempotency.complete(record(refusalOf(error)));
+    } else {
+      await deps.idempotency.release(scope, route, key);
+    }
+    throw error;
+  }
+  if (options.keep(result)) {
+    await deps.idempotency.complete(record(storedResultOf(deps, result, options.secretPart)));
+  } else {
+    await deps.idempotency.release(scope, route, key);
+  }
+
+  return { result, replayed: false };
 };

@@ -437,7 +437,8 @@ describe("community moments", () => {
     // method, 422 for validated input, 503 for the start-up gate or a database outage.
     const body = ["413", "415", "422", "503"];
     expect(statuses("get", "/api/v1/community/feed")).toEqual(["200", "401", "422", "503"]);
-    // 409 media_processing: an asset still being processed.
+    // 409: media_processing (an asset still being processed), idempotency_conflict and
+    // idempotency_in_progress (an Idempotency-Key).
     expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", "409", ...body]);
     for (const verb of ["like", "view"]) {
       expect(statuses("post", `/api/v1/community/moments/{id}/${verb}`)).toEqual([
@@ -469,6 +470,7 @@ describe("community moments", () => {
       "401",
       "403",
       "404",
+      "409",
       ...body,
     ]);
     expect(statuses("post", "/api/v1/community/moments/{id}/report")).toEqual([
@@ -477,9 +479,10 @@ describe("community moments", () => {
       "401",
       "403",
       "404",
+      "409",
       ...body,
     ]);
-    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", ...body]);
+    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", "409", ...body]);
     expect(statuses("get", "/api/v1/media/{id}")).toEqual(["200", "401", "403", "404", "422", "503"]);
   });
 });

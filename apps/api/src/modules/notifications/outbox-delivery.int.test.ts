@@ -7,6 +7,7 @@ import {
   notificationId,
   notify,
 } from "@agora/domain/notifications/notify";
+import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import { OUTBOX_BACKOFF } from "@agora/domain/outbox/backoff";
 import { createEventRegistry, defineEventKind } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
@@ -404,6 +405,7 @@ describe("outbox delivery of notifications", () => {
       settings: { leaseSeconds: 60, batchSize: 10, loops: 1, pendingAccountTtlSeconds: 172_800 },
       verifyEmailUrl: "agora://verify-email",
       mediaProcessor: h.runtime.mediaProcessor,
+      guestReceipts: guestReceiptSetup(h.runtime.config.tokenSecret, h.runtime.config),
       kinds: [testHappened],
     });
     expect(worker.kinds).toEqual(["test.happened"]);

@@ -28,6 +28,11 @@ export const ordersDescriptions = {
     "`rate_limited` with `Retry-After` (members are not limited this way).",
   guestOrdersGet:
     "Valid only for the order it was issued with, for 90 days. A missing, wrong or expired capability is 404.",
+  guestOrdersUnsubscribe:
+    "No account needed: the token comes from the unsubscribe link of the order's receipt mail (in its " +
+    "fragment, so it never reaches a server log; the page the link opens sends it here). After it no " +
+    "receipt or update is mailed for this order. Idempotent: the same request answers 200 again. A wrong " +
+    "token, or an order that is not a guest's, is 404. The guest's access capability is unchanged.",
   ordersGet: "For its customer, its provider owner and administrators; 404 for anyone else.",
   ordersTransition: transitionDescription,
   adminOrdersTransition: transitionDescription,

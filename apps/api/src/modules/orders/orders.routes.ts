@@ -3,6 +3,7 @@ import type { AccessClaims } from "@agora/domain/identity/identity.types";
 import { type CreatedOrder, createOrder, type OrderCaller } from "@agora/domain/orders/create-order";
 import { getGuestOrder } from "@agora/domain/orders/get-guest-order";
 import { getOrder } from "@agora/domain/orders/get-order";
+import { stopGuestMail } from "@agora/domain/orders/guest-receipts";
 import { listOrders } from "@agora/domain/orders/list-orders";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import type { Order } from "@agora/domain/orders/orders.types";
@@ -15,7 +16,7 @@ import type { z } from "zod";
 import type { AppEnv } from "../../http/app-env";
 import { created, idempotencyRequest } from "../../http/idempotency";
 import { actorOf, clientIp } from "../../http/middleware/auth";
-import { type Handled, handle } from "../../http/operations";
+import { type Handled, handle, keyedByUseCase } from "../../http/operations";
 import { ok } from "../../http/respond";
 import { toOrderDto } from "./orders.presenter";
 
@@ -85,24 +86,29 @@ export const orderRoutes = ({
 
     return ok(c, result.items.map(toOrderDto), { meta: { ...page, total: result.total } });
   }),
-  handle(ordersOperations.ordersCreate, async (c) => {
-    const input = c.req.valid("json");
-    const key = c.req.valid("header")["idempotency-key"];
-    const { caller, scope } = orderCaller(c.get("claims"), input, key, clientIp(c, config.trustProxy));
-    const outcome = await createOrder(
-      orders,
-      caller,
-      {
-        menuItemId: input.menu_item_id,
-        quantity: input.quantity,
-        notes: input.notes,
-        scheduleAt: input.schedule_at === undefined ? undefined : new Date(input.schedule_at),
-      },
-      idempotencyRequest(c, scope, key, input),
-    );
+  // The order, its event and the key's record are one statement (see createOrder).
+  handle(
+    ordersOperations.ordersCreate,
+    async (c) => {
+      const input = c.req.valid("json");
+      const key = c.req.valid("header")["idempotency-key"];
+      const { caller, scope } = orderCaller(c.get("claims"), input, key, clientIp(c, config.trustProxy));
+      const outcome = await createOrder(
+        orders,
+        caller,
+        {
+          menuItemId: input.menu_item_id,
+          quantity: input.quantity,
+          notes: input.notes,
+          scheduleAt: input.schedule_at === undefined ? undefined : new Date(input.schedule_at),
+        },
+        idempotencyRequest(c, scope, key, input),
+      );
 
-    return created(c, outcome, withGuestToken);
-  }),
+      return created(c, outcome, withGuestToken);
+    },
+    keyedByUseCase,
+  ),
   handle(ordersOperations.guestOrdersGet, async (c) => {
     const order = await getGuestOrder(
       orders,
@@ -111,6 +117,15 @@ export const orderRoutes = ({
     );
 
     return ok(c, toOrderDto(order));
+  }),
+  handle(ordersOperations.guestOrdersUnsubscribe, async (c) => {
+    const { orderId } = await stopGuestMail(
+      { receipts: orders.repos.orders, clock: orders.clock, stopKey: orders.settings.guestMailStopKey },
+      c.req.valid("param").id,
+      c.req.valid("json").token,
+    );
+
+    return ok(c, { order_id: orderId, mail: "stopped" as const });
   }),
   handle(ordersOperations.ordersGet, async (c) =>
     ok(c, toOrderDto(await getOrder(orders, actorOf(c), c.req.valid("param").id))),

@@ -8,7 +8,7 @@ import type { Payment } from "@agora/domain/payments/payments.types";
 import { submitPayment } from "@agora/domain/payments/submit-payment";
 import { created, idempotencyRequest } from "../../http/idempotency";
 import { actorOf } from "../../http/middleware/auth";
-import { type Handled, handle } from "../../http/operations";
+import { type Handled, handle, keyedByUseCase } from "../../http/operations";
 import { ok } from "../../http/respond";
 import { toPaymentDto } from "./payments.presenter";
 
@@ -16,30 +16,38 @@ export const paymentRoutes = ({ payments }: { payments: PaymentsDeps }): Handled
   const present = (payment: Payment) => toPaymentDto(payment, payments.settings);
 
   return [
-    handle(paymentsOperations.orderPaymentsCreate, async (c) => {
-      const actor = actorOf(c);
-      const input = c.req.valid("json");
-      const outcome = await createOrderPayment(
-        payments,
-        actor,
-        { orderId: c.req.valid("param").id, method: input.method },
-        idempotencyRequest(c, actor.userId, c.req.valid("header")["idempotency-key"], input),
-      );
+    handle(
+      paymentsOperations.orderPaymentsCreate,
+      async (c) => {
+        const actor = actorOf(c);
+        const input = c.req.valid("json");
+        const outcome = await createOrderPayment(
+          payments,
+          actor,
+          { orderId: c.req.valid("param").id, method: input.method },
+          idempotencyRequest(c, actor.userId, c.req.valid("header")["idempotency-key"], input),
+        );
 
-      return created(c, outcome, present);
-    }),
-    handle(paymentsOperations.listingSubscriptionPaymentsCreate, async (c) => {
-      const actor = actorOf(c);
-      const input = c.req.valid("json");
-      const outcome = await createSubscriptionPayment(
-        payments,
-        actor,
-        { listingId: c.req.valid("param").id, method: input.method },
-        idempotencyRequest(c, actor.userId, c.req.valid("header")["idempotency-key"], input),
-      );
+        return created(c, outcome, present);
+      },
+      keyedByUseCase,
+    ),
+    handle(
+      paymentsOperations.listingSubscriptionPaymentsCreate,
+      async (c) => {
+        const actor = actorOf(c);
+        const input = c.req.valid("json");
+        const outcome = await createSubscriptionPayment(
+          payments,
+          actor,
+          { listingId: c.req.valid("param").id, method: input.method },
+          idempotencyRequest(c, actor.userId, c.req.valid("header")["idempotency-key"], input),
+        );
 
-      return created(c, outcome, present);
-    }),
+        return created(c, outcome, present);
+      },
+      keyedByUseCase,
+    ),
     handle(paymentsOperations.paymentsSubmit, async (c) => {
       const input = c.req.valid("json");
       const payment = await submitPayment(payments, actorOf(c), {

@@ -10,7 +10,14 @@ import { keyConflict, keyValues } from "../idempotency.repository";
 import { liveSession } from "../identity/sessions.repository";
 import { orderableAt } from "../marketplace/menu-items.repository";
 
-type OrderRow = Omit<RowOf<OrderModel>, "guest_phone" | "guest_token_hash" | "guest_token_expires_at"> & {
+type OrderRow = Omit<
+  RowOf<OrderModel>,
+  | "guest_phone"
+  | "guest_token_hash"
+  | "guest_token_expires_at"
+  | "guest_token_sealed"
+  | "guest_mail_stopped_at"
+> & {
   provider_user_id: string;
 };
 
@@ -53,16 +60,17 @@ const toOrder = (row: OrderRow): Order => ({
   updatedAt: row.updated_at,
 });
 
-// The order ($1-$17, $17 its creation time) and its outbox event ($18-$22), written by one
+// The order ($1-$17, $17 its creation time; $24 its sealed guest capability) and its outbox event
+// ($18-$22), written by one
 // statement: both or neither. The event is written from the inserted order's row, so it exists
 // only if the order does.
 const orderInsert = `INSERT INTO orders (id, customer_id, guest_email, guest_phone, guest_token_hash,
                            guest_token_expires_at, provider_id, listing_id, menu_item_id, item_name,
                            unit_price_amount, quantity, total_amount, currency, notes, schedule_at,
-                           created_at, updated_at)`;
+                           created_at, updated_at, guest_token_sealed)`;
 const orderValues = `$1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::timestamptz, $7::uuid, $8::uuid,
          $9::uuid, $10::text, $11::bigint, $12::int, $13::bigint, $14::text, $15::text, $16::timestamptz,
-         $17::timestamptz, $17::timestamptz`;
+         $17::timestamptz, $17::timestamptz, $24::text`;
 
 // What the order was decided from, checked again by the statement that writes it, at its time $17:
 // the menu item ($9) is still active on a publicly visible listing ($8, provider $7) with the name,
@@ -96,7 +104,7 @@ const placeStatement = {
        ${outcome}`,
 };
 
-// With an idempotency record ($24-$31, its creation time $30 the "now" a live key is judged at,
+// With an idempotency record ($25-$32, its creation time $31 the "now" a live key is judged at,
 // as in IdempotencyStore.save): the key's insert goes first and the order is written
 // from its returned row, so a live key (no row: another request holds it) writes nothing at all.
 // A concurrent insert of the same key waits for the other statement's commit, as in
@@ -105,10 +113,10 @@ const placeKeyedStatement = {
   name: "orders_place_keyed",
   text: `WITH ${fresh}, recorded AS (
          INSERT INTO idempotency_keys (scope, route, key, fingerprint, outcome, sealed_secret, created_at, expires_at)
-         SELECT $24::text, $25::text, $26::text, $27::text, $28::jsonb, $29::text, $30::timestamptz,
-                $31::timestamptz
+         SELECT $25::text, $26::text, $27::text, $28::text, $29::jsonb, $30::text, $31::timestamptz,
+                $32::timestamptz
            FROM fresh WHERE fresh.ok
-         ${keyConflict("$30::timestamptz")}
+         ${keyConflict("$31::timestamptz")}
          RETURNING 1
        ), placed AS (
          ${orderInsert}
@@ -144,6 +152,7 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
       event.aggregateId,
       JSON.stringify(event.payload),
       sessionId,
+      order.guestTokenSealed,
     ];
     const { text, name } = record ? placeKeyedStatement : placeStatement;
     const { rows } = await db.query<{ ok: boolean; placed: number }>(
@@ -177,6 +186,39 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
     );
 
     return rows[0] ? toOrder(rows[0]) : null;
+  },
+
+  async findGuestReceipt(id) {
+    const { rows } = await db.query<
+      OrderRow & { guest_token_sealed: string | null; guest_mail_stopped_at: Date | null }
+    >(
+      `SELECT ${orderColumns}, o.guest_token_sealed, o.guest_mail_stopped_at FROM orders o WHERE o.id = $1`,
+      [idParam(id)],
+      "orders_guest_receipt",
+    );
+    const row = rows[0];
+    if (!row?.guest_email || row.customer_id !== null || row.guest_token_sealed === null) {
+      return null;
+    }
+
+    return {
+      order: toOrder(row),
+      email: row.guest_email,
+      sealedToken: row.guest_token_sealed,
+      mailStoppedAt: row.guest_mail_stopped_at,
+    };
+  },
+
+  async stopGuestMail(id, at) {
+    const { rows } = await db.query(
+      `UPDATE orders SET guest_mail_stopped_at = COALESCE(guest_mail_stopped_at, $2)
+        WHERE id = $1 AND customer_id IS NULL AND guest_email IS NOT NULL
+        RETURNING 1`,
+      [idParam(id), at],
+      "orders_stop_guest_mail",
+    );
+
+    return rows.length === 1;
   },
 
   async listByParticipant(userId, providerId, page) {
