@@ -32,7 +32,7 @@ export const providerSchema = z
     display_name: z.string(),
     bio: z.string(),
     phone: z.string().nullable(),
-    approval_status: z.enum(["pending", "approved"]),
+    approval_status: z.enum(["pending", "approved", "withdrawn"]),
     availability: z.enum(["offline", "online"]),
     created_at: timestampSchema,
   })
@@ -91,7 +91,7 @@ export const manualSaleSchema = z
 export const dashboardSchema = z
   .object({
     provider_id: z.string(),
-    approval_status: z.enum(["pending", "approved"]),
+    approval_status: z.enum(["pending", "approved", "withdrawn"]),
     listings_by_status: z.record(z.string(), z.number().int()),
     orders_by_status: z.record(z.string(), z.number().int()),
     revenue_30d: z.array(
@@ -275,7 +275,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Change the caller's provider profile",
     body: updateProviderRequestSchema,
     responses: { 200: { description: "Updated.", data: providerSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   providersMeDashboard: {
     method: "GET",
@@ -316,7 +316,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Create a draft listing",
     body: createListingRequestSchema,
     responses: { 201: { description: "Draft created.", data: listingSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   listingsGet: {
     method: "GET",
@@ -337,7 +337,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateListingRequestSchema,
     responses: { 200: { description: "Updated.", data: listingSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   listingsDelete: {
     method: "DELETE",
@@ -347,7 +347,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Deactivate a listing (owner)",
     params: idParamSchema,
     responses: { 200: { description: "Deactivated.", data: listingSchema } },
-    errors: ["unauthorized", "not_found"],
+    errors: ["unauthorized", "forbidden", "not_found"],
   },
   listingsContact: {
     method: "GET",
@@ -368,7 +368,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: createMenuItemRequestSchema,
     responses: { 201: { description: "Created.", data: menuItemSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   menuItemsUpdate: {
     method: "PATCH",
@@ -379,7 +379,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateMenuItemRequestSchema,
     responses: { 200: { description: "Updated.", data: menuItemSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   menuItemsDelete: {
     method: "DELETE",
@@ -390,6 +390,6 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     query: deleteMenuItemQuerySchema,
     responses: { 200: { description: "Deleted.", data: deletedSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
 });

@@ -7,6 +7,7 @@ import type {
   AccessTokenIssuer,
   CodeRepository,
   IdentityRepositories,
+  IdentityTransaction,
   PasswordHasher,
   UserRepository,
 } from "./identity.ports";
@@ -27,7 +28,7 @@ export type IdentitySettings = {
 };
 
 export type IdentityDeps = {
-  uow: UnitOfWork<IdentityRepositories>;
+  uow: UnitOfWork<IdentityTransaction>;
   /** Repositories outside any transaction (reads, and counters that must survive a rollback). */
   repos: IdentityRepositories;
   clock: Clock;

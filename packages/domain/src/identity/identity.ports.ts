@@ -1,3 +1,4 @@
+import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Role } from "../shared/actor";
 import type { AuditLog } from "../shared/audit";
@@ -137,6 +138,16 @@ export type IdentityRepositories = {
   audit: AuditLog;
   rateLimits: RateLimiter;
   outbox: OutboxWriter;
+};
+
+/**
+ * What an identity use case's transaction holds: its own repositories, and the provider profile
+ * and listings whose standing follows the owner's role (a demotion to member withdraws the
+ * approval; provider-standing.ts), set by the use case explicitly.
+ */
+export type IdentityTransaction = IdentityRepositories & {
+  providers: Pick<ProviderRepository, "withdrawByUserId">;
+  listings: Pick<ListingRepository, "markProviderWithdrawn">;
 };
 
 export interface PasswordHasher {

@@ -7,13 +7,16 @@ export const marketplaceDescriptions = {
   providersCreate:
     "The owner is the caller (never the body). Starts `pending` approval and `offline`. One profile per user: " +
     "a second is 422.",
-  providersMeUpdate: "A new display name also changes what listing search matches.",
+  providersMeUpdate:
+    "A new display name also changes what listing search matches. A withdrawn approval (the owner's role " +
+    "set to `member`) is 403 `forbidden`.",
   providersMeDashboard:
     "Aggregates over the caller's own rows: listings by status, orders by status, revenue of the last 30 days " +
     "(primary sales of completed orders and manual sales, per currency) and payments awaiting review. " +
-    "Providers only (403).",
+    "Providers only (403): the provider role and an approval that was not withdrawn.",
   providersMeSalesCreate:
-    "Money taken outside the app; it counts in the dashboard's revenue. Providers only (403).",
+    "Money taken outside the app; it counts in the dashboard's revenue. Providers only (403): the provider " +
+    "role and an approval that was not withdrawn.",
   listingsList:
     "Only publicly visible listings: active, subscription active and not expired (checked now), provider " +
     "approved, and the provider's account active (a suspended or deleted owner's listings disappear). `q` " +
@@ -29,19 +32,29 @@ export const marketplaceDescriptions = {
   listingsCreate:
     "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
-    "`active` once the provider is approved and the subscription is paid.",
+    "`active` once the provider is approved and the subscription is paid. A withdrawn approval (the owner's " +
+    "role set to `member`) is 403 `forbidden` here and on every owner path of listings and menu items.",
   listingsGet:
     "404 when the listing is absent or not publicly visible (including when its provider's account is " +
     "suspended or deleted).",
   listingsUpdate:
-    "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller owns it.",
-  listingsDelete: "Not a hard delete: the listing becomes `inactive` and leaves public search.",
-  menuItemsCreate: "Created active. Currency is uppercased; price is minor units.",
-  menuItemsUpdate: "`active: false` hides it from listings and from ordering.",
+    "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller " +
+    "owns it; 403 when the caller's provider approval was withdrawn.",
+  listingsDelete:
+    "Not a hard delete: the listing becomes `inactive` and leaves public search. 403 when the caller's " +
+    "provider approval was withdrawn.",
+  menuItemsCreate:
+    "Created active. Currency is uppercased; price is minor units. 403 when the caller's provider approval " +
+    "was withdrawn.",
+  menuItemsUpdate:
+    "`active: false` hides it from listings and from ordering. 403 when the caller's provider approval was " +
+    "withdrawn.",
   menuItemsDelete:
-    "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404).",
+    "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404). " +
+    "403 when the caller's provider approval was withdrawn.",
   adminProvidersApprove:
-    "pending → approved in one transaction: the owner's role becomes `provider` (staff roles are kept), draft " +
+    "pending (or withdrawn) → approved in one transaction: the owner's role becomes `provider` when it is " +
+    "`member` (staff roles are kept), the listings are public again where the rest of the rule holds, draft " +
     "listings whose subscription is already paid are published, and the decision is audited. Approving an " +
     "approved provider changes nothing.",
 } satisfies DescriptionsOf<typeof marketplaceOperations & typeof marketplaceAdminOperations>;
