@@ -4,14 +4,23 @@ import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ModerationAction } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";
-import { isReportOpen, MODERATOR_ROLES, moderationOutcome, suspensionApplies } from "./moderation.policy";
+import {
+  isReportOpen,
+  MODERATOR_ROLES,
+  moderationOutcome,
+  settlesMoment,
+  suspensionApplies,
+} from "./moderation.policy";
 
 /**
- * Decides a report (admins only), in one transaction under the report's lock: the action is
- * applied (hide or restore the moment; suspend its author, revoking every session), the report is
- * resolved (dismissed for `none`), each decision is audited, and the reporter is told the outcome
- * through an inbox notification (moderation.policy.ts: moderationOutcome). A report already closed
- * is 422 invalid_transition.
+ * Decides a report (admins only), in one transaction under the moment's lock, then the report's:
+ * the action is applied (hide or restore the moment; suspend its author, revoking every session),
+ * the report is resolved (dismissed for `none`), each decision is audited, and the reporter is told
+ * the outcome through an inbox notification (moderation.policy.ts: moderationOutcome). An action
+ * that settles the moment (settlesMoment: hide it, suspend its author) closes every other open
+ * report on that moment the same way, in the same transaction, each audited and each reporter told
+ * once. A report already closed is 422 invalid_transition; decisions on two reports of one moment
+ * at once serialize on the moment, so the second sees what the first closed.
  */
 export const moderateReport = async (
   { uow, clock }: Pick<CommunityDeps, "uow" | "clock">,
@@ -22,6 +31,7 @@ export const moderateReport = async (
   const now = clock.now();
 
   return uow.run(async (tx) => {
+    await tx.reports.lockMomentOf(input.reportId);
     const report = await tx.reports.findByIdForUpdate(input.reportId);
     if (!report) {
       throw new NotFoundError("Report");
@@ -85,6 +95,29 @@ export const moderateReport = async (
       now,
     );
     await tx.outbox.append(reportClosedEvent(report, status, input.action), now);
+    if (settlesMoment(input.action)) {
+      const alongside = await tx.reports.closeOpenOnMoment(report.momentId, {
+        status,
+        reviewerId: actor.userId,
+        note: input.note ?? null,
+        at: now,
+      });
+      for (const other of alongside) {
+        await tx.audit.record(
+          {
+            actor,
+            action: "report.moderated",
+            targetType: "moment_report",
+            targetId: other.id,
+            before: { status: other.previousStatus },
+            after: { status, action: input.action },
+            details: { decided_with: report.id },
+          },
+          now,
+        );
+        await tx.outbox.append(reportClosedEvent(other, status, input.action), now);
+      }
+    }
 
     return closed;
   });

@@ -43,13 +43,20 @@ export const communityDescriptions = {
   usersUnblock: "Idempotent: 200 whether or not the user was blocked. Yourself is 422; an unknown user 404.",
   adminReportsList:
     "Reports oldest first, optionally of one `status` (`open`, `reviewing`, `resolved`, `dismissed`), with the " +
-    "reported moment's author and whether it is hidden. `meta` carries `{ limit, offset, total }`.",
+    "reported moment's author and whether it is hidden. `meta` carries `{ limit, offset, total }`. With " +
+    "`group_by=moment` the queue is one entry per moment: its oldest undecided report (`open` or `reviewing`, or " +
+    "of `status` when given) with `moment_open_reports`, how many such reports the moment has, oldest first; " +
+    "`total` counts the moments. Deciding that report with `hide_moment` or `suspend_user` closes them all.",
   adminReportsModerate:
     "Applies `action` and closes the report in one transaction, audited: `hide_moment` hides the moment from " +
     "everyone but its author, `restore_moment` shows it again, `suspend_user` suspends the moment's author (every " +
     "session revoked), `none` changes nothing. The report becomes `resolved` (`dismissed` for `none`) and its " +
-    "reporter gets an inbox notification of the outcome. A report already resolved or dismissed is 422 " +
-    "`invalid_transition`; an unknown one 404.",
+    "reporter gets an inbox notification of the outcome. `hide_moment` and `suspend_user` settle the moment: " +
+    "every other report on it still `open` or `reviewing` is closed the same way in the same transaction, each " +
+    "audited and each reporter notified once (`restore_moment` and `none` decide this report alone). Decisions " +
+    "on reports of one moment run one at a time, so of two moderators deciding two of its reports at once the " +
+    "second finds its report closed. A report already resolved or dismissed is 422 `invalid_transition`; an " +
+    "unknown one 404.",
   adminReportsStatusUpdate:
     "The moves: `open` → `reviewing` | `dismissed`; `reviewing` → `open` | `resolved` | `dismissed`; " +
     "`resolved` and `dismissed` are final. Any other move is 422 `invalid_transition`, an unknown status 422 " +
