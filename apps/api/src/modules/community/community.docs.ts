@@ -9,15 +9,15 @@ const blockEffects =
 
 /** What every route under /moments/{id} answers for a moment the caller may not see. */
 const momentAccess =
-  "404 when the moment does not exist or was hidden by moderation (its author still sees it); 403 when the " +
-  "caller and its author block each other (either way).";
+  "404 when the moment does not exist, was hidden by moderation, or its author's account is suspended or " +
+  "deleted (its author still sees it); 403 when the caller and its author block each other (either way).";
 
 /** The community operations' OpenAPI descriptions, by operationId. */
 export const communityDescriptions = {
   communityFeed:
     `The ${FEED_PAGE_SIZE} newest public moments the caller may see, newest first: moments of users the caller ` +
     "blocks or is blocked by are left out, and so are moments hidden by moderation (except the caller's own, " +
-    "marked `hidden`). Each carries its counters and whether the caller likes it. Page back with `before` = " +
+    "marked `hidden`) and moments of suspended or deleted accounts (back on reactivation; nothing is deleted). Each carries its counters and whether the caller likes it. Page back with `before` = " +
     "`meta.next_before` (the last moment's id); a `before` that names no moment gives an empty page.",
   momentsCreate:
     "Text (`body`, up to 2000 characters), media or both; neither is 422. `media_asset_ids`: up to 5 of the " +
@@ -31,7 +31,8 @@ export const communityDescriptions = {
     momentAccess,
   momentCommentsList:
     "Newest first, `limit` at a time (1-100, default 50; anything else is 422); page back with `before` = " +
-    "`meta.next_before`. Comments of users the caller blocks or is blocked by are left out. " +
+    "`meta.next_before`. Comments of users the caller blocks or is blocked by are left out, and so are " +
+    "comments of suspended or deleted accounts (the moment's `comments` counter still counts them). " +
     momentAccess,
   momentCommentsCreate: `\`body\`: 1 to 2000 characters (trimmed). The moment's comment counter moves with it. ${momentAccess}`,
   momentsReport:

@@ -14,8 +14,8 @@ export const mediaDescriptions = {
     "`storage_unavailable`.",
   mediaGet:
     "A URL of the object store, presigned for 5 minutes. Readable by its owner; by any signed-in user once it " +
-    "is attached to a public moment they may see (not hidden by moderation, no block either way with its " +
-    "author); for payment evidence, by the payment's reviewers (the order's provider owner, administrators). " +
+    "is attached to a public moment they may see (not hidden by moderation, its author's account active, no " +
+    "block either way with its author); for payment evidence, by the payment's reviewers (the order's provider owner, administrators). " +
     "Anyone else: 403; an unknown id: 404. While the bytes are not in the store as declared (upload not " +
     "finished): 422. 503 `storage_unavailable` when the store is not configured or does not answer.",
 } satisfies DescriptionsOf<typeof mediaOperations>;

@@ -4,7 +4,7 @@ import type { MediaAsset as MediaAssetModel } from "../../generated/prisma/clien
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
-import { notBlockedSql } from "../community/user-blocks.repository";
+import { momentVisibleToSql } from "../community/moment-queries";
 
 type MediaAssetRow = RowOf<MediaAssetModel>;
 
@@ -79,8 +79,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       reviewer_ids: string[];
     }>(
       `SELECT EXISTS (SELECT 1 FROM moment_media mm JOIN moments m ON m.id = mm.moment_id
-                       WHERE mm.media_asset_id = $1 AND (m.hidden_at IS NULL OR m.author_id = $2)
-                         AND ${notBlockedSql("$2::uuid", "m.author_id")}) AS on_visible_moment,
+                       WHERE mm.media_asset_id = $1 AND ${momentVisibleToSql("$2::uuid")}) AS on_visible_moment,
               EXISTS (SELECT 1 FROM payments pay WHERE pay.evidence_media_asset_id = $1) AS is_evidence,
               ARRAY(SELECT op.user_id::text FROM payments pay
                       JOIN orders o ON o.id = pay.order_id
