@@ -1,7 +1,13 @@
 import type { Operation } from "@agora/contracts/operation";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
-import { type Descriptions, type Handled, type MountOptions, mountOperations } from "../http/operations";
+import {
+  type Descriptions,
+  type Handled,
+  type MountOptions,
+  mountOperations,
+  type WriteLimitOptions,
+} from "../http/operations";
 import {
   type AdminKinds,
   assembleKinds,
@@ -35,10 +41,16 @@ export const mountAreas = <D extends { identity: MountOptions["identity"] }>(
   table: readonly Operation[],
   areas: readonly Area<NoInfer<D>>[],
   deps: D,
+  writeLimits?: WriteLimitOptions,
 ): void => {
   const kinds = assembleKinds(areas.map((area) => area.adminKinds?.(deps) ?? {}));
   const handled = areas.flatMap((area) => area.routes(deps, kinds));
   const securityAfterTags = new Set(areas.flatMap((area) => Object.keys(area.securityAfterTags ?? {})));
   const descriptions: Descriptions = Object.assign({}, ...areas.map((area) => area.descriptions ?? {}));
-  mountOperations(app, table, handled, { identity: deps.identity, descriptions, securityAfterTags });
+  mountOperations(app, table, handled, {
+    identity: deps.identity,
+    descriptions,
+    securityAfterTags,
+    ...(writeLimits ? { writeLimits } : {}),
+  });
 };

@@ -439,15 +439,20 @@ describe("community moments", () => {
     // Each route's own statuses, and those every route of its kind shares: 413/415 for a body
     // method, 422 for validated input, 503 for the start-up gate or a database outage.
     const body = ["413", "415", "422", "503"];
+    // A write under a per-hour limit also answers 429 (docs/safety.md, "Write limits").
+    const limited = ["413", "415", "422", "429", "503"];
     expect(statuses("get", "/api/v1/community/feed")).toEqual(["200", "401", "422", "503"]);
-    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", ...body]);
-    for (const verb of ["like", "view"]) {
+    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", ...limited]);
+    for (const [verb, shared] of [
+      ["like", limited],
+      ["view", body],
+    ] as const) {
       expect(statuses("post", `/api/v1/community/moments/{id}/${verb}`)).toEqual([
         "200",
         "401",
         "403",
         "404",
-        ...body,
+        ...shared,
       ]);
     }
     expect(statuses("get", "/api/v1/community/moments/{id}/counters")).toEqual([
@@ -471,7 +476,7 @@ describe("community moments", () => {
       "401",
       "403",
       "404",
-      ...body,
+      ...limited,
     ]);
     expect(statuses("post", "/api/v1/community/moments/{id}/report")).toEqual([
       "200",
@@ -479,9 +484,9 @@ describe("community moments", () => {
       "401",
       "403",
       "404",
-      ...body,
+      ...limited,
     ]);
-    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", ...body]);
+    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", ...limited]);
     expect(statuses("get", "/api/v1/media/{id}")).toEqual(["200", "401", "403", "404", "422", "503"]);
   });
 });
