@@ -152,6 +152,7 @@ const main = async () => {
     RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
     RATE_LIMIT_DEVICES_PER_HOUR: "1000000",
     RATE_LIMIT_MEETINGS_PER_HOUR: "1000000",
+    RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
     // OUTBOX_* settings of the bench's own environment reach the embedded worker (levers to measure).
     ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
   };

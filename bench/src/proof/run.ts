@@ -197,6 +197,7 @@ export const runProof = async (options: ProofOptions): Promise<ProofReport> => {
       RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
       RATE_LIMIT_DEVICES_PER_HOUR: "1000000",
       RATE_LIMIT_MEETINGS_PER_HOUR: "1000000",
+      RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
       TRUST_PROXY: "true",
     });
     const startApi = (index: number) => {

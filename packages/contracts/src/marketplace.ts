@@ -159,7 +159,13 @@ export type ListingDto = z.infer<typeof listingSchema>;
 export const MIN_SEARCH_QUERY_LENGTH = 3;
 
 /** Listing search: pagination that is not an integer is 400 `invalid_pagination` here, not 422. */
-export const listingSearchQuerySchema = pageQuerySchema(20).extend({
+/**
+ * How deep public search pages: an anonymous caller cannot make the database walk and discard more
+ * than this many matches for one page (docs/safety.md, "Write limits").
+ */
+export const MAX_SEARCH_OFFSET = 1000;
+
+export const listingSearchQuerySchema = pageQuerySchema(20, MAX_SEARCH_OFFSET).extend({
   q: z
     .string()
     .max(120)
@@ -302,6 +308,7 @@ export const marketplaceOperations = defineOperations({
     auth: "public",
     tags: listings,
     summary: "Search public listings",
+    writeLimit: "searches",
     query: listingSearchQuerySchema,
     responses: {
       200: { description: "A page of listings.", data: z.array(publicListingSchema), meta: pageMetaSchema },

@@ -24,7 +24,7 @@ describe("write limits", () => {
   beforeAll(async () => {
     h = await createHarness({
       config: {
-        writeLimitsPerHour: { ...writeLimitDefaults, moments: 3, likes: 2, reports: 0 },
+        writeLimitsPerHour: { ...writeLimitDefaults, moments: 3, likes: 2, reports: 0, searches: 2 },
       },
     });
   });
@@ -97,6 +97,22 @@ describe("write limits", () => {
     expect(report.headers.get("ratelimit-limit")).toBeNull();
   });
 
+  it("limits public search per client address, and bounds its offset (1000; beyond is 422)", async () => {
+    const search = (query: string) => h.get<ErrorBody>(`/api/v1/listings${query}`);
+    const deepest = await search("?offset=1000");
+    expect(deepest.status).toBe(200);
+    expect(deepest.headers.get("ratelimit-limit")).toBe("2");
+    const tooDeep = await h.get<{ error: { code: string; details: { path: string }[] } }>(
+      "/api/v1/listings?offset=1001",
+    );
+    expect(tooDeep.status).toBe(422);
+    expect(tooDeep.body.error.details[0]?.path).toBe("offset");
+    const refused = await search("");
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("rate_limited");
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+  });
+
   it("declares the limit of every write members repeat, and documents 429 and the headers on each", async () => {
     const limited = Object.fromEntries(
       operations.filter((op) => op.writeLimit !== undefined).map((op) => [op.operationId, op.writeLimit]),
@@ -111,6 +127,7 @@ describe("write limits", () => {
       mediaUpload: "uploads",
       devicesRegister: "devices",
       meetingsCreate: "meetings",
+      listingsList: "searches",
     });
     const doc = (
       await h.get<{

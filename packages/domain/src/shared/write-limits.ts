@@ -14,6 +14,8 @@ export const writeLimitDefaults = {
   uploads: 120,
   devices: 20,
   meetings: 20,
+  /** Public listing search, per client address (it takes no account): a read, bounded the same way. */
+  searches: 3000,
 } as const;
 
 export type WriteLimitKind = keyof typeof writeLimitDefaults;

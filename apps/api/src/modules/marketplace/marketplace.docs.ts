@@ -24,11 +24,12 @@ export const marketplaceDescriptions = {
     "characters after trimming (the search index works on three-character sequences, so 1 or 2 are 422 " +
     "`validation_failed`; an empty `q` browses). Featured listings (featured-until in the future) come " +
     "first, then the most recently updated, then by id. `meta` carries `{ limit, offset, total }`. A " +
-    "non-integer limit or offset is 400 `invalid_pagination`; out of range (limit 1-100, offset 0 or " +
-    "more), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422. Pages may be " +
+    "non-integer limit or offset is 400 `invalid_pagination`; out of range (limit 1-100, offset 0 to " +
+    "1000: deeper pages are not served), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422. Pages may be " +
     "served from the server's cache, but only while they are still exactly the answer: every committed " +
     "change to a listing, menu item, provider or category, and every expiry or featured end that " +
-    "touches a page, is seen by the next request.",
+    "touches a page, is seen by the next request. Limited per client address (`RATE_LIMIT_SEARCHES_PER_HOUR`, " +
+    "3000 an hour by default): past it, 429 `rate_limited`.",
   listingsCreate:
     "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
