@@ -107,6 +107,8 @@ describe("write limits", () => {
     );
     expect(tooDeep.status).toBe(422);
     expect(tooDeep.body.error.details[0]?.path).toBe("offset");
+    // Counted before the input is validated: the refusal carries the headers too.
+    expect(tooDeep.headers.get("ratelimit-remaining")).toBe("0");
     const refused = await search("");
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe("rate_limited");
