@@ -61,7 +61,14 @@ export const createApp = (deps: AppDeps) => {
           "X-Request-Id",
           "X-Guest-Access-Token",
         ],
-        exposeHeaders: ["X-Request-Id", "Retry-After", "Idempotent-Replayed"],
+        exposeHeaders: [
+          "X-Request-Id",
+          "Retry-After",
+          "Idempotent-Replayed",
+          "RateLimit-Limit",
+          "RateLimit-Remaining",
+          "RateLimit-Reset",
+        ],
         maxAge: 600,
       }),
     );
@@ -70,7 +77,13 @@ export const createApp = (deps: AppDeps) => {
   app.on(bodyMethods, "*", requestBody(MAX_BODY_BYTES));
 
   // Every operation of the contracts' table, in its order, with the handler its area registers.
-  mountAreas(app, operations, areas, deps);
+  // Write limits: the operations that declare `writeLimit` (docs/safety.md, "Write limits").
+  mountAreas(app, operations, areas, deps, {
+    rateLimits: deps.identity.repos.rateLimits,
+    clock: deps.clock,
+    perHour: deps.config.writeLimitsPerHour,
+    trustProxy: deps.config.trustProxy,
+  });
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

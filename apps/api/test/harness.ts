@@ -8,6 +8,7 @@ import { type OutboxBatchOptions, runOutboxOnce } from "@agora/domain/outbox/run
 import type { Role } from "@agora/domain/shared/actor";
 import { createManualClock, type ManualClock } from "@agora/domain/shared/clock";
 import { uuidV7Ids } from "@agora/domain/shared/ids";
+import { type WriteLimitKind, writeLimitKinds } from "@agora/domain/shared/write-limits";
 import { type Config, testConfig } from "@agora/runtime/config";
 import { createLogger } from "@agora/runtime/logging";
 import { createApp } from "../src/app";
@@ -83,7 +84,16 @@ export const createHarness = async (
   const clock: ManualClock = createManualClock(new Date());
   const logs = createLogCapture();
   // Per-IP limits are off unless a test turns them on: every in-process request has one address.
-  const config = testConfig({ rateLimitAuthPerIp: 0, rateLimitGuestOrdersPerIp: 0, ...options.config });
+  // Per-address and write limits are off unless a test turns them on (their own tests do).
+  const config = testConfig({
+    rateLimitAuthPerIp: 0,
+    rateLimitGuestOrdersPerIp: 0,
+    writeLimitsPerHour: Object.fromEntries(writeLimitKinds.map((kind) => [kind, 0])) as Record<
+      WriteLimitKind,
+      number
+    >,
+    ...options.config,
+  });
   const runtime: Runtime = await createDeps(config, {
     database: options.wrapSql ? { ...target.db, sql: options.wrapSql(target.db.sql) } : target.db,
     logger: logs.logger,

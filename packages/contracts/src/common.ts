@@ -56,9 +56,15 @@ const queryInteger = (min: number, max: number | undefined, fallback: number, de
       .meta({ description }),
   );
 
-/** `limit` (1-100) and `offset` (0 or more) of a paginated list; out of range is 422. */
-export const pageQuerySchema = (defaultLimit: number) =>
+/**
+ * `limit` (1-100) and `offset` (0 or more, up to `maxOffset` when given) of a paginated list; out
+ * of range is 422.
+ */
+export const pageQuerySchema = (defaultLimit: number, maxOffset?: number) =>
   z.object({
     limit: queryInteger(1, 100, defaultLimit, `1-100, default ${defaultLimit}.`),
-    offset: queryInteger(0, undefined, 0, "0 or more, default 0."),
+    offset:
+      maxOffset === undefined
+        ? queryInteger(0, undefined, 0, "0 or more, default 0.")
+        : queryInteger(0, maxOffset, 0, `0-${maxOffset}, default 0.`),
   });

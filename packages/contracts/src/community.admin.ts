@@ -8,6 +8,14 @@ export const moderationActionSchema = z.enum(["hide_moment", "restore_moment", "
 
 export const reportsQuerySchema = pageQuerySchema(20).extend({
   status: reportStatusSchema.optional().meta({ description: "Only reports with this status." }),
+  group_by: z
+    .enum(["moment"])
+    .optional()
+    .meta({
+      description:
+        "`moment`: one entry per reported moment, its oldest undecided report (open or reviewing, or of " +
+        "`status` when given) with `moment_open_reports`, oldest first.",
+    }),
 });
 
 /** A report as moderators see it: the review so far and the reported moment's state. */
@@ -21,6 +29,9 @@ export const moderatedReportSchema = momentReportSchema
     reviewed_at: timestampSchema.nullable(),
     resolved_at: timestampSchema.nullable(),
     updated_at: timestampSchema,
+    moment_open_reports: z.number().int().min(1).optional().meta({
+      description: "With `group_by=moment`: how many reports of the moment the entry stands for.",
+    }),
   })
   .meta({ id: "ModeratedReport" });
 export type ModeratedReportDto = z.infer<typeof moderatedReportSchema>;

@@ -229,6 +229,7 @@ export const lifestyleOperations = defineOperations({
     method: "POST",
     path: "/api/v1/meetings",
     auth: "bearer",
+    writeLimit: "meetings",
     tags,
     summary: "Schedule a meeting",
     idempotencyKey: "optional",

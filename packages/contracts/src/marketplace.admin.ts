@@ -41,7 +41,7 @@ export const servicesCollection = {
 
 /** `GET /admin/providers`. */
 export const providersCollection = {
-  status: z.enum(["pending", "approved"]),
+  status: z.enum(["pending", "approved", "withdrawn"]),
   item: adminProviderSchema,
   searches: "a substring of the display name",
 } as const satisfies CollectionKind;

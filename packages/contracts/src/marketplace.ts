@@ -33,7 +33,7 @@ export const providerSchema = z
     display_name: z.string(),
     bio: z.string(),
     phone: z.string().nullable(),
-    approval_status: z.enum(["pending", "approved"]),
+    approval_status: z.enum(["pending", "approved", "withdrawn"]),
     availability: z.enum(["offline", "online"]),
     created_at: timestampSchema,
   })
@@ -92,7 +92,7 @@ export const manualSaleSchema = z
 export const dashboardSchema = z
   .object({
     provider_id: z.string(),
-    approval_status: z.enum(["pending", "approved"]),
+    approval_status: z.enum(["pending", "approved", "withdrawn"]),
     listings_by_status: z.record(z.string(), z.number().int()),
     orders_by_status: z.record(z.string(), z.number().int()),
     revenue_30d: z.array(
@@ -172,7 +172,13 @@ export type OwnListingDto = z.infer<typeof ownListingSchema>;
 export const MIN_SEARCH_QUERY_LENGTH = 3;
 
 /** Listing search: pagination that is not an integer is 400 `invalid_pagination` here, not 422. */
-export const listingSearchQuerySchema = pageQuerySchema(20).extend({
+/**
+ * How deep public search pages: an anonymous caller cannot make the database walk and discard more
+ * than this many matches for one page (docs/safety.md, "Write limits").
+ */
+export const MAX_SEARCH_OFFSET = 1000;
+
+export const listingSearchQuerySchema = pageQuerySchema(20, MAX_SEARCH_OFFSET).extend({
   q: z
     .string()
     .max(120)
@@ -290,7 +296,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Change the caller's provider profile",
     body: updateProviderRequestSchema,
     responses: { 200: { description: "Updated.", data: providerSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   providersMeDashboard: {
     method: "GET",
@@ -318,6 +324,7 @@ export const marketplaceOperations = defineOperations({
     auth: "public",
     tags: listings,
     summary: "Search public listings",
+    writeLimit: "searches",
     query: listingSearchQuerySchema,
     responses: {
       200: { description: "A page of listings.", data: z.array(publicListingSchema), meta: pageMetaSchema },
@@ -332,7 +339,14 @@ export const marketplaceOperations = defineOperations({
     summary: "Create a draft listing",
     body: createListingRequestSchema,
     responses: { 201: { description: "Draft created.", data: ownListingSchema } },
-    errors: ["unauthorized", "not_found", "media_processing", "validation_failed", "storage_unavailable"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "media_processing",
+      "validation_failed",
+      "storage_unavailable",
+    ],
   },
   listingsGet: {
     method: "GET",
@@ -353,7 +367,14 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateListingRequestSchema,
     responses: { 200: { description: "Updated.", data: ownListingSchema } },
-    errors: ["unauthorized", "not_found", "media_processing", "validation_failed", "storage_unavailable"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "media_processing",
+      "validation_failed",
+      "storage_unavailable",
+    ],
   },
   listingsDelete: {
     method: "DELETE",
@@ -363,7 +384,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Deactivate a listing (owner)",
     params: idParamSchema,
     responses: { 200: { description: "Deactivated.", data: listingSchema } },
-    errors: ["unauthorized", "not_found"],
+    errors: ["unauthorized", "forbidden", "not_found"],
   },
   listingsContact: {
     method: "GET",
@@ -384,7 +405,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: createMenuItemRequestSchema,
     responses: { 201: { description: "Created.", data: menuItemSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   menuItemsUpdate: {
     method: "PATCH",
@@ -395,7 +416,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateMenuItemRequestSchema,
     responses: { 200: { description: "Updated.", data: menuItemSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
   menuItemsDelete: {
     method: "DELETE",
@@ -406,6 +427,6 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     query: deleteMenuItemQuerySchema,
     responses: { 200: { description: "Deleted.", data: deletedSchema } },
-    errors: ["unauthorized", "not_found", "validation_failed"],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
   },
 });

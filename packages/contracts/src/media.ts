@@ -133,6 +133,7 @@ export const mediaOperations = defineOperations({
     method: "POST",
     path: "/api/v1/media/upload",
     auth: "bearer",
+    writeLimit: "uploads",
     tags,
     summary: "Ask for an upload URL",
     idempotencyKey: "optional",

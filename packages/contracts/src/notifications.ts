@@ -64,6 +64,7 @@ export const notificationsOperations = defineOperations({
     method: "POST",
     path: "/api/v1/devices",
     auth: "bearer",
+    writeLimit: "devices",
     tags,
     summary: "Register a device for push notifications",
     idempotencyKey: "optional",

@@ -63,6 +63,13 @@ export type Operation = {
   readonly responses: { readonly [status: number]: OperationResponse };
   /** The error codes it can answer besides the ones every operation shares (see the server). */
   readonly errors?: readonly DocumentedError[];
+  /**
+   * What the operation creates, counted against the caller's per-hour write limit of that kind
+   * (`moments`, `chat_messages`, …; the server's configuration names the kinds): the server answers
+   * 429 `rate_limited` past it, and every answer carries `RateLimit-Limit`, `RateLimit-Remaining`
+   * and `RateLimit-Reset`.
+   */
+  readonly writeLimit?: string;
   /** The response opens a session (sign-in, refresh) or ends the caller's (logout, deletion). */
   readonly session?: "open" | "close";
   /** One typed entry per value of the `{kind}` path parameter (the admin collections). */

@@ -87,7 +87,7 @@ export const paymentsOperations = defineOperations({
     tags,
     summary: "Start paying a listing's subscription (its owner)",
     ...startPayment,
-    errors: [...startPayment.errors, "plan_unavailable"],
+    errors: [...startPayment.errors, "forbidden", "plan_unavailable"],
   },
   paymentsSubmit: {
     method: "POST",

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type WriteLimitKind, writeLimitDefaults } from "@agora/domain/shared/write-limits";
 import { z } from "zod";
 
 const appEnvs = ["development", "test", "staging", "production"] as const;
@@ -144,6 +145,16 @@ const envSchema = z.object({
   LOGIN_FAILURE_NOTICE_PER_EMAIL: intFrom(0, 1_000_000, 20),
   RATE_LIMIT_GUEST_ORDERS_PER_IP: intFrom(0, 1_000_000, 30),
   RATE_LIMIT_GUEST_ORDERS_PER_EMAIL: intFrom(0, 1_000_000, 10),
+  RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.chat_messages),
+  RATE_LIMIT_CONVERSATIONS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.conversations),
+  RATE_LIMIT_MOMENTS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.moments),
+  RATE_LIMIT_COMMENTS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.comments),
+  RATE_LIMIT_LIKES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.likes),
+  RATE_LIMIT_REPORTS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.reports),
+  RATE_LIMIT_UPLOADS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.uploads),
+  RATE_LIMIT_DEVICES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.devices),
+  RATE_LIMIT_MEETINGS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.meetings),
+  RATE_LIMIT_SEARCHES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.searches),
   PASSWORD_HASH_CONCURRENCY: intFrom(1, 64, 2),
   PASSWORD_HASH_QUEUE: intFrom(0, 100_000, 256),
   SESSION_MAX_AGE_SECONDS: intFrom(3600, 315_360_000, 7_776_000),
@@ -312,6 +323,8 @@ export type Config = Readonly<{
   loginFailureNoticePerEmail: number;
   rateLimitGuestOrdersPerIp: number;
   rateLimitGuestOrdersPerEmail: number;
+  /** What a member may create per hour, per kind (`RATE_LIMIT_<KIND>_PER_HOUR`; 0 = off). */
+  writeLimitsPerHour: Record<WriteLimitKind, number>;
   passwordHashConcurrency: number;
   passwordHashQueue: number;
   sessionMaxAgeSeconds: number;
@@ -587,6 +600,18 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     loginFailureNoticePerEmail: env.LOGIN_FAILURE_NOTICE_PER_EMAIL,
     rateLimitGuestOrdersPerIp: env.RATE_LIMIT_GUEST_ORDERS_PER_IP,
     rateLimitGuestOrdersPerEmail: env.RATE_LIMIT_GUEST_ORDERS_PER_EMAIL,
+    writeLimitsPerHour: {
+      chat_messages: env.RATE_LIMIT_CHAT_MESSAGES_PER_HOUR,
+      conversations: env.RATE_LIMIT_CONVERSATIONS_PER_HOUR,
+      moments: env.RATE_LIMIT_MOMENTS_PER_HOUR,
+      comments: env.RATE_LIMIT_COMMENTS_PER_HOUR,
+      likes: env.RATE_LIMIT_LIKES_PER_HOUR,
+      reports: env.RATE_LIMIT_REPORTS_PER_HOUR,
+      uploads: env.RATE_LIMIT_UPLOADS_PER_HOUR,
+      devices: env.RATE_LIMIT_DEVICES_PER_HOUR,
+      meetings: env.RATE_LIMIT_MEETINGS_PER_HOUR,
+      searches: env.RATE_LIMIT_SEARCHES_PER_HOUR,
+    },
     passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
     passwordHashQueue: env.PASSWORD_HASH_QUEUE,
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE_SECONDS,
@@ -645,6 +670,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     loginFailureNoticePerEmail: 20,
     rateLimitGuestOrdersPerIp: 30,
     rateLimitGuestOrdersPerEmail: 10,
+    writeLimitsPerHour: { ...writeLimitDefaults },
     passwordHashConcurrency: 2,
     passwordHashQueue: 256,
     sessionMaxAgeSeconds: 7_776_000,

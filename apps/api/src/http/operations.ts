@@ -3,12 +3,21 @@ import { successEnvelope } from "@agora/contracts/envelope";
 import type { Operation, OperationResponse } from "@agora/contracts/operation";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import type { Role } from "@agora/domain/shared/actor";
+import { AppError } from "@agora/domain/shared/app-error";
+import type { Clock } from "@agora/domain/shared/clock";
+import { addressBucket, type RateLimiter } from "@agora/domain/shared/rate-limit";
+import {
+  WRITE_LIMIT_WINDOW_SECONDS,
+  type WriteLimitKind,
+  writeLimitKey,
+  writeLimitKinds,
+} from "@agora/domain/shared/write-limits";
 import { createRoute, type OpenAPIHono, type RouteHandler, type RouteHook } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env";
 import { type IdempotencyDeps, idempotentHandler } from "./idempotency";
-import { optionalBearer, requireAuth, requireRoles } from "./middleware/auth";
+import { clientIp, optionalBearer, requireAuth, requireRoles } from "./middleware/auth";
 import { body, errors, json } from "./openapi";
 
 /**
@@ -105,7 +114,78 @@ export type MountOptions = {
    * same byte for byte.
    */
   securityAfterTags?: ReadonlySet<string>;
+  /** The per-hour write limits of the operations that declare `writeLimit` (none without). */
+  writeLimits?: WriteLimitOptions;
 };
+
+export type WriteLimitOptions = {
+  rateLimits: RateLimiter;
+  clock: Clock;
+  perHour: Readonly<Record<WriteLimitKind, number>>;
+  trustProxy: boolean;
+};
+
+const isWriteLimitKind = (kind: string): kind is WriteLimitKind =>
+  (writeLimitKinds as readonly string[]).includes(kind);
+
+/** The documented headers of a write-limited operation's answers. */
+const rateLimitHeaders = {
+  "RateLimit-Limit": {
+    description: "Requests of this kind allowed per window (one hour) to the caller.",
+    schema: { type: "integer", minimum: 1 } as const,
+  },
+  "RateLimit-Remaining": {
+    description: "Requests of this kind left to the caller in the current window.",
+    schema: { type: "integer", minimum: 0 } as const,
+  },
+  "RateLimit-Reset": {
+    description: "Seconds until the current window ends.",
+    schema: { type: "integer", minimum: 0 } as const,
+  },
+};
+
+/**
+ * Counts the request against the caller's write limit of `kind` (the account; the client address,
+ * IPv6 per /64, for a guest), sets the RateLimit headers, and answers 429 `rate_limited` with
+ * `Retry-After` past the limit. Runs after authentication, before the input is validated.
+ */
+const writeLimit =
+  (kind: WriteLimitKind, options: WriteLimitOptions): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const max = options.perHour[kind];
+    if (max <= 0) {
+      await next();
+
+      return;
+    }
+    const userId = c.get("actor")?.userId ?? c.get("claims")?.userId;
+    const who = userId ? `user:${userId}` : `ip:${addressBucket(clientIp(c, options.trustProxy))}`;
+    const result = await options.rateLimits.hit(
+      writeLimitKey(kind, who),
+      max,
+      WRITE_LIMIT_WINDOW_SECONDS,
+      options.clock.now(),
+    );
+    const headers = {
+      "RateLimit-Limit": String(max),
+      "RateLimit-Remaining": String(Math.max(0, max - result.hits)),
+      "RateLimit-Reset": String(Math.max(0, Math.ceil(result.retryAfterSeconds))),
+    };
+    if (!result.allowed) {
+      throw new AppError(
+        "rate_limited",
+        `Too many ${kind.replaceAll("_", " ")} this hour; try again later.`,
+        {
+          headers: { "Retry-After": String(Math.max(1, Math.ceil(result.retryAfterSeconds))), ...headers },
+        },
+      );
+    }
+    await next();
+    // The answers are built whole (respond.ts), so the headers go on the finished response.
+    for (const [name, value] of Object.entries(headers)) {
+      c.res.headers.set(name, value);
+    }
+  };
 
 const bearerSecurity = [{ bearerAuth: [] }];
 
@@ -160,6 +240,7 @@ const routeOf = (
   auth: { bearer: MiddlewareHandler<AppEnv>; optional: MiddlewareHandler<AppEnv> },
   securityAfterTags: boolean,
   keyParameter: z.ZodType,
+  writeLimits: WriteLimitOptions | undefined,
 ) => {
   const { operationId, tags: tagList, summary } = operation;
   const tags = [...tagList];
@@ -175,13 +256,20 @@ const routeOf = (
   if (operation.auth === "public" && entry.roles) {
     throw new Error(`operations: ${operationId} is public and cannot require roles`);
   }
-  const middleware =
-    operation.auth === "public"
+  const kind = operation.writeLimit;
+  if (kind !== undefined && !isWriteLimitKind(kind)) {
+    throw new Error(`operations: ${operationId} names an unknown write limit ${kind}`);
+  }
+  const limited = kind !== undefined && writeLimits ? [writeLimit(kind, writeLimits)] : [];
+  const middleware = [
+    ...(operation.auth === "public"
       ? []
       : [
           operation.auth === "bearer" ? auth.bearer : auth.optional,
           ...(entry.roles ? [requireRoles(...entry.roles)] : []),
-        ];
+        ]),
+    ...limited,
+  ];
 
   return createRoute({
     method: operation.method.toLowerCase() as Lowercase<Operation["method"]>,
@@ -191,9 +279,12 @@ const routeOf = (
     ...requestOf(operation, keyParameter),
     responses: {
       ...Object.fromEntries(
-        Object.entries(operation.responses).map(([status, response]) => [status, responseOf(response)]),
+        Object.entries(operation.responses).map(([status, response]) => [
+          status,
+          kind === undefined ? responseOf(response) : { ...responseOf(response), headers: rateLimitHeaders },
+        ]),
       ),
-      ...errors(...(operation.errors ?? [])),
+      ...errors(...(operation.errors ?? []), ...(kind === undefined ? [] : (["rate_limited"] as const))),
     },
   });
 };
@@ -246,6 +337,7 @@ export const mountOperations = (
       auth,
       options.securityAfterTags?.has(operation.operationId) ?? false,
       keyParameter,
+      options.writeLimits,
     );
     if (entry.keyedByUseCase && operation.idempotencyKey === undefined) {
       throw new Error(`operations: ${operation.operationId} takes no Idempotency-Key`);

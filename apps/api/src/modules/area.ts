@@ -1,7 +1,13 @@
 import type { Operation } from "@agora/contracts/operation";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../http/app-env";
-import { type Descriptions, type Handled, type MountOptions, mountOperations } from "../http/operations";
+import {
+  type Descriptions,
+  type Handled,
+  type MountOptions,
+  mountOperations,
+  type WriteLimitOptions,
+} from "../http/operations";
 import {
   type AdminKinds,
   assembleKinds,
@@ -37,6 +43,7 @@ export const mountAreas = <
   table: readonly Operation[],
   areas: readonly Area<NoInfer<D>>[],
   deps: D,
+  writeLimits?: WriteLimitOptions,
 ): void => {
   const kinds = assembleKinds(areas.map((area) => area.adminKinds?.(deps) ?? {}));
   const handled = areas.flatMap((area) => area.routes(deps, kinds));
@@ -47,5 +54,6 @@ export const mountAreas = <
     idempotency: deps.idempotency,
     descriptions,
     securityAfterTags,
+    ...(writeLimits ? { writeLimits } : {}),
   });
 };

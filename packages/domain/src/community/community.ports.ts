@@ -84,10 +84,32 @@ export interface ReportRepository {
    * "created" with the new report, or "open_exists" with that open one.
    */
   create(report: NewReport): Promise<{ outcome: "created" | "open_exists"; report: MomentReport }>;
-  /** The moderators' queue: oldest first, optionally of one status. */
-  findPage(filter: { status?: ReportStatus | undefined }, page: PageRequest): Promise<Page<ModeratedReport>>;
+  /**
+   * The moderators' queue: oldest first, optionally of one status. Grouped by moment: one entry per
+   * moment with undecided reports (open or reviewing, or of `status` when given), its oldest such
+   * report with their count (`momentOpenReports`), ordered by that oldest report.
+   */
+  findPage(
+    filter: { status?: ReportStatus | undefined; groupByMoment?: boolean | undefined },
+    page: PageRequest,
+  ): Promise<Page<ModeratedReport & { momentOpenReports?: number }>>;
+  /**
+   * Locks the moment `reportId` is about (for the rest of the transaction) before any of its
+   * reports: decisions on reports of one moment then run one at a time, whichever report each
+   * names. Nothing when the report does not exist.
+   */
+  lockMomentOf(reportId: string): Promise<void>;
   /** The report, locked for the rest of the transaction (one moderation at a time). */
   findByIdForUpdate(id: string): Promise<ModeratedReport | null>;
+  /**
+   * Closes every report of `momentId` still open or in review, as `change` says, in one statement;
+   * resolves the reports it closed, each with the status it had (none twice: a report another
+   * moderator closed first is left).
+   */
+  closeOpenOnMoment(
+    momentId: string,
+    change: { status: "resolved" | "dismissed"; reviewerId: string; note: string | null; at: Date },
+  ): Promise<(ModeratedReport & { previousStatus: ReportStatus })[]>;
   /**
    * Records a review step: the new status, who, and (when it closes the report) the note and the
    * resolution time.

@@ -16,6 +16,8 @@ export type Moment = {
   likedByViewer: boolean;
   /** Hidden by moderation: only its author still sees it. */
   hidden: boolean;
+  /** The author's account is active; a suspended or deleted author's moments are hidden from others. */
+  authorActive: boolean;
   createdAt: Date;
 };
 

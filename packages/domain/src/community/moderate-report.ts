@@ -5,15 +5,25 @@ import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ModerationAction } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";
-import { isReportOpen, MODERATOR_ROLES, moderationOutcome, suspensionApplies } from "./moderation.policy";
+import {
+  isReportOpen,
+  MODERATOR_ROLES,
+  moderationOutcome,
+  settlesMoment,
+  suspensionApplies,
+} from "./moderation.policy";
 
 /**
- * Decides a report (admins only), in one transaction under the report's lock: the action is
- * applied (hide or restore the moment; suspend its author, revoking every session), the report is
- * resolved (dismissed for `none`), each decision is audited, and the reporter is told the outcome
- * through an inbox notification (moderation.policy.ts: moderationOutcome). A report already closed
- * is 422 invalid_transition. Suspending the last active administrator is 409 last_admin, and then
- * nothing of the decision is kept (the report stays open).
+ * Decides a report (admins only), in one transaction under the moment's lock, then the report's:
+ * the action is applied (hide or restore the moment; suspend its author, revoking every session),
+ * the report is resolved (dismissed for `none`), each decision is audited, and the reporter is told
+ * the outcome through an inbox notification (moderation.policy.ts: moderationOutcome). An action
+ * that settles the moment (settlesMoment: hide it, suspend its author) closes every other open
+ * report on that moment the same way, in the same transaction, each audited and each reporter told
+ * once. A report already closed is 422 invalid_transition; decisions on two reports of one moment
+ * at once serialize on the moment, so the second sees what the first closed. Suspending the last
+ * active administrator is 409 last_admin, and then nothing of the decision is kept (the report
+ * stays open).
  */
 export const moderateReport = async (
   { uow, clock }: Pick<CommunityDeps, "uow" | "clock">,
@@ -24,6 +34,7 @@ export const moderateReport = async (
   const now = clock.now();
 
   return uow.run(async (tx) => {
+    await tx.reports.lockMomentOf(input.reportId);
     const report = await tx.reports.findByIdForUpdate(input.reportId);
     if (!report) {
       throw new NotFoundError("Report");
@@ -89,6 +100,29 @@ export const moderateReport = async (
       now,
     );
     await tx.outbox.append(reportClosedEvent(report, status, input.action), now);
+    if (settlesMoment(input.action)) {
+      const alongside = await tx.reports.closeOpenOnMoment(report.momentId, {
+        status,
+        reviewerId: actor.userId,
+        note: input.note ?? null,
+        at: now,
+      });
+      for (const other of alongside) {
+        await tx.audit.record(
+          {
+            actor,
+            action: "report.moderated",
+            targetType: "moment_report",
+            targetId: other.id,
+            before: { status: other.previousStatus },
+            after: { status, action: input.action },
+            details: { decided_with: report.id },
+          },
+          now,
+        );
+        await tx.outbox.append(reportClosedEvent(other, status, input.action), now);
+      }
+    }
 
     return closed;
   });

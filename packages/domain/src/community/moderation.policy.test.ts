@@ -8,6 +8,7 @@ import {
   isReportOpen,
   MODERATOR_ROLES,
   moderationOutcome,
+  settlesMoment,
   suspensionApplies,
 } from "./moderation.policy";
 
@@ -72,6 +73,15 @@ describe("moderation decisions (POST …/reports/{id}/moderate)", () => {
     })),
   )("suspending an author whose account is $status changes it: $suspends", ({ status, suspends }) => {
     expect(suspensionApplies(status)).toBe(suspends);
+  });
+
+  it.each(
+    moderationActions.map((action) => ({
+      action,
+      settles: action === "hide_moment" || action === "suspend_user",
+    })),
+  )("$action settles the moment (closes every open report on it): $settles", ({ action, settles }) => {
+    expect(settlesMoment(action)).toBe(settles);
   });
 
   it.each(roles.map((role) => ({ role, moderates: role === "admin" })))(

@@ -58,6 +58,14 @@ export const moderationOutcome = (action: ModerationAction): ModerationOutcome =
 };
 
 /**
+ * Whether `action` settles the moment itself, not only the report: hiding it or suspending its
+ * author answers every report on it, so deciding one report with it closes all the open ones.
+ * Restoring the moment or dismissing one report (`none`) decides that report alone.
+ */
+export const settlesMoment = (action: ModerationAction): boolean =>
+  action === "hide_moment" || action === "suspend_user";
+
+/**
  * Whether suspending the author changes their account: a deleted author stays deleted, and an
  * author already suspended is left as is (no second audit event); anyone else is suspended.
  */

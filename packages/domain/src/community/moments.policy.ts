@@ -5,11 +5,17 @@ import type { CommunityRepositories } from "./community.ports";
 import type { Moment } from "./community.types";
 
 /**
- * Who sees a moment: everyone while it is not hidden; once moderation hid it, its author only.
- * The feed applies the same rule in its SQL (MomentRepository.listFeed).
+ * Who sees a moment ("visible to others"): its author always; anyone else while moderation has not
+ * hidden it and its author's account is active (a suspended or deleted author's moments leave every
+ * read by others, and come back on reactivation). The feed and media reads apply the same rule in
+ * SQL (momentVisibleToSql in packages/db/src/repositories/community/moment-queries.ts);
+ * apps/api/src/modules/community/author-presence.int.test.ts reads each before, during and after a
+ * suspension.
  */
-export const canSeeMoment = (actor: Actor, moment: Pick<Moment, "hidden" | "author">): boolean =>
-  !moment.hidden || moment.author.id === actor.userId;
+export const canSeeMoment = (
+  actor: Actor,
+  moment: Pick<Moment, "hidden" | "author" | "authorActive">,
+): boolean => moment.author.id === actor.userId || (!moment.hidden && moment.authorActive);
 
 /**
  * The moment a route names, as the caller sees it: 404 when absent or hidden from them, 403 when

@@ -1,9 +1,11 @@
+import { withdrawProviderApproval } from "../marketplace/provider-standing";
 import type { Actor, Role } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
-import type { IdentityDeps } from "./identity.deps";
+import type { Clock } from "../shared/clock";
+import type { UnitOfWork } from "../shared/unit-of-work";
 import { LastAdminError } from "./identity.errors";
 import { requireRole } from "./identity.policy";
-import type { IdentityRepositories } from "./identity.ports";
+import type { IdentityRepositories, IdentityTransaction } from "./identity.ports";
 import type { User } from "./identity.types";
 
 /** The user an administrator may change: any but a deleted one (404, like an unknown id). */
@@ -35,10 +37,12 @@ export const keepAnActiveAdmin = async (
 
 /**
  * Changes a user's role, audited in the same transaction (admin only; deleted users are 404; the
- * last active administrator cannot lose the role, 409 last_admin).
+ * last active administrator cannot lose the role, 409 last_admin). Setting the role to `member`
+ * withdraws the user's provider approval in the same transaction (provider-standing.ts): the
+ * listings leave public reads and every provider path answers 403 until a new approval.
  */
 export const changeUserRole = async (
-  { uow, clock }: Pick<IdentityDeps, "uow" | "clock">,
+  { uow, clock }: { uow: UnitOfWork<IdentityTransaction>; clock: Clock },
   actor: Actor,
   input: { userId: string; role: Role },
 ): Promise<User> => {
@@ -54,6 +58,8 @@ export const changeUserRole = async (
     if (!user) {
       throw new NotFoundError("User");
     }
+    // After the user's row (locked by the update above), as an approval takes them.
+    const withdrawn = user.role === "member" ? await withdrawProviderApproval(tx, user.id, now) : null;
     await tx.audit.record(
       {
         actor,
@@ -62,6 +68,7 @@ export const changeUserRole = async (
         targetId: user.id,
         before: { role: before.role },
         after: { role: user.role },
+        ...(withdrawn ? { details: { provider_approval_withdrawn: withdrawn.id } } : {}),
       },
       now,
     );

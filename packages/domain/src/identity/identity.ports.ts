@@ -156,12 +156,14 @@ export type IdentityRepositories = {
 
 /**
  * What an identity use case's transaction holds: its own repositories, the listings whose public
- * visibility follows the owner's account status, and what account deletion erases in other areas
- * (each called by the use case, explicitly: delete-me.ts).
+ * visibility follows the owner's account status, the provider profile and listings whose standing
+ * follows the owner's role (a demotion to member withdraws the approval; provider-standing.ts), and
+ * what account deletion erases in other areas (each called by the use case, explicitly:
+ * delete-me.ts).
  */
 export type IdentityTransaction = IdentityRepositories & {
-  listings: Pick<ListingRepository, "setOwnerActive" | "setProviderName">;
-  providers: Pick<ProviderRepository, "findByUserId" | "update">;
+  listings: Pick<ListingRepository, "setOwnerActive" | "setProviderName" | "markProviderWithdrawn">;
+  providers: Pick<ProviderRepository, "findByUserId" | "update" | "withdrawByUserId">;
   datingProfiles: Pick<DatingProfileRepository, "deleteForUser">;
   moments: Pick<MomentRepository, "deleteByAuthor">;
   comments: Pick<CommentRepository, "deleteByAuthor">;

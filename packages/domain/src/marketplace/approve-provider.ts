@@ -6,7 +6,7 @@ import type { ProviderProfile } from "./marketplace.types";
 import { publishReadyListings } from "./publish-ready-listings";
 
 /**
- * pending → approved, in one transaction: the provider's listings record the approval (a fact of
+ * pending (or withdrawn) → approved, in one transaction: the provider's listings record the approval (a fact of
  * their public visibility), the owner becomes a provider (a member is promoted; staff roles are
  * kept), draft listings whose subscription is already paid are published, and the decision is
  * audited. Approving an approved provider changes nothing and answers the profile.
@@ -20,18 +20,19 @@ export const approveProvider = async (
   const now = clock.now();
 
   return uow.run(async (tx) => {
+    const current = await tx.providers.findById(providerId);
+    if (!current) {
+      throw new NotFoundError("Provider");
+    }
+    // The owner's row first, then the profile: the order a role change takes them in (it updates
+    // the user, then withdraws the profile), so an approval and a demotion in parallel serialize.
+    const owner = await tx.users.findByIdForUpdate(current.userId);
+    const before = (await tx.providers.findById(providerId)) ?? current;
     const approved = await tx.providers.approve(providerId, now);
     if (!approved) {
-      const current = await tx.providers.findById(providerId);
-      if (!current) {
-        throw new NotFoundError("Provider");
-      }
-
-      return current;
+      return (await tx.providers.findById(providerId)) ?? current;
     }
     await tx.listings.markProviderApproved(approved.id);
-    // Locked: a concurrent role change by another administrator waits, then sees this one.
-    const owner = await tx.users.findByIdForUpdate(approved.userId);
     if (owner?.role === "member") {
       await tx.users.setRole(owner.id, "provider", now);
     }
@@ -47,7 +48,7 @@ export const approveProvider = async (
         action: "provider.approved",
         targetType: "provider",
         targetId: approved.id,
-        before: { approval_status: "pending" },
+        before: { approval_status: before.approvalStatus },
         after: { approval_status: "approved" },
         details: {
           owner_id: approved.userId,

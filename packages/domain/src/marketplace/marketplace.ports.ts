@@ -49,11 +49,17 @@ export interface ProviderRepository {
     at: Date,
   ): Promise<ProviderProfile | null>;
   /**
-   * pending → approved (compare-and-set: of two concurrent approvals one wins); null when the
-   * profile is absent or was not pending. The profile only: the use case mirrors the approval on
-   * the listings (ListingRepository.markProviderApproved).
+   * pending or withdrawn → approved (compare-and-set: of two concurrent approvals one wins); null
+   * when the profile is absent or already approved. The profile only: the use case mirrors the
+   * approval on the listings (ListingRepository.markProviderApproved).
    */
   approve(id: string, at: Date): Promise<ProviderProfile | null>;
+  /**
+   * The user's approved profile → withdrawn (its owner was demoted to member); null when the user
+   * has no approved profile. The profile only: the use case mirrors it on the listings
+   * (ListingRepository.markProviderWithdrawn).
+   */
+  withdrawByUserId(userId: string, at: Date): Promise<ProviderProfile | null>;
   /** Newest first; `q` matches a substring of the display name; `status` the approval status. */
   findPage(
     filter: { q?: string | undefined; status?: ProviderProfile["approvalStatus"] | undefined },
@@ -103,6 +109,12 @@ export interface ListingRepository {
    * approves the provider, in its transaction.
    */
   markProviderApproved(providerId: string): Promise<void>;
+  /**
+   * The provider's listings record that its approval was withdrawn: they leave every public read
+   * (their status is kept, so a new approval brings them back). Called by the use case that
+   * demotes the owner, in its transaction.
+   */
+  markProviderWithdrawn(providerId: string): Promise<void>;
   /**
    * The provider's listings' search text takes its new display name (listing search matches the
    * provider's name). Called by the use case that renames the provider, in its transaction.

@@ -1,7 +1,12 @@
 export type Service = { id: string; name: string; description: string };
 export type Category = { id: string; serviceId: string; name: string };
 
-export const approvalStatuses = ["pending", "approved"] as const;
+/**
+ * A provider profile's approval: `pending` until an administrator approves it; `withdrawn` when its
+ * owner's role is set back to `member` (every provider path then refuses the owner, and its
+ * listings are not public) until an administrator approves it again.
+ */
+export const approvalStatuses = ["pending", "approved", "withdrawn"] as const;
 export type ApprovalStatus = (typeof approvalStatuses)[number];
 
 export type ProviderProfile = {

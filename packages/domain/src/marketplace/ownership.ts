@@ -3,10 +3,17 @@ import type { Actor } from "../shared/actor";
 import { ForbiddenError, NotFoundError, ValidationError } from "../shared/app-error";
 import type { MarketplaceRepositories } from "./marketplace.ports";
 import type { Listing, MenuItem, ProviderProfile } from "./marketplace.types";
+import { requireProviderStanding } from "./provider-standing";
 
-/** The caller's own provider profile, or null. */
-export const findOwnProvider = (repos: Pick<MarketplaceRepositories, "providers">, actor: Actor) =>
-  repos.providers.findByUserId(actor.userId);
+/**
+ * The caller's own provider profile, or null; 403 when its approval was withdrawn (the owner was
+ * demoted to member: provider-standing.ts). Every provider path finds the caller's profile here.
+ */
+export const findOwnProvider = async (
+  repos: Pick<MarketplaceRepositories, "providers">,
+  actor: Actor,
+): Promise<ProviderProfile | null> =>
+  requireProviderStanding(await repos.providers.findByUserId(actor.userId));
 
 /** The listing if the caller's provider profile owns it; 404 otherwise (absent or not theirs). */
 export const findOwnedListing = async (
@@ -40,7 +47,10 @@ export const findOwnedItem = async (
   return item;
 };
 
-/** Providers only: the caller must hold the provider role and own a profile (403 otherwise). */
+/**
+ * Providers only: the caller must hold the provider role and own a profile whose approval was not
+ * withdrawn (403 otherwise).
+ */
 export const requireOwnProviderRole = async (
   repos: Pick<MarketplaceRepositories, "providers">,
   actor: Actor,

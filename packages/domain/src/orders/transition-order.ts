@@ -1,3 +1,5 @@
+import { isAdmin } from "../identity/identity.policy";
+import { requireProviderStandingOf } from "../marketplace/provider-standing";
 import type { Actor } from "../shared/actor";
 import { ForbiddenError } from "../shared/app-error";
 import { completionSnapshot, primarySale } from "./completion";
@@ -6,7 +8,7 @@ import { orderStatusChanged } from "./events/order-status-changed";
 import { getOrder } from "./get-order";
 import type { OrdersDeps } from "./orders.deps";
 import { InvalidTransitionError, OrderConflictError } from "./orders.errors";
-import { decideTransition, isOrderCustomer } from "./orders.policy";
+import { decideTransition, isOrderCustomer, isOrderProvider } from "./orders.policy";
 import type { Order, RequestableStatus } from "./orders.types";
 
 export type TransitionInput = { orderId: string; to: RequestableStatus; version: number };
@@ -15,7 +17,8 @@ export type TransitionInput = { orderId: string; to: RequestableStatus; version:
  * Moves an order per the state policy (orders.policy.ts): 404 unless the caller may see it, 403 when
  * the move is not the caller's to make (a customer can only cancel), 409 order_conflict when
  * `version` is not current, 422 invalid_transition when the move is not open from the current
- * state. The version is compared again in the UPDATE itself, so of two concurrent requests with
+ * state. A provider whose approval was withdrawn (demoted to member) moves none of its orders
+ * (403, provider-standing.ts). The version is compared again in the UPDATE itself, so of two concurrent requests with
  * one version exactly one wins. Completion writes, in the same transaction, the completed-order
  * snapshot and the primary sale (each unique per order), the outbox event and the audit event.
  */
@@ -25,6 +28,9 @@ export const transitionOrder = async (
   input: TransitionInput,
 ): Promise<Order> => {
   const order = await getOrder(deps, actor, input.orderId);
+  if (isOrderProvider(actor, order) && !isAdmin(actor)) {
+    await requireProviderStandingOf(deps.repos, actor.userId);
+  }
   const decision = decideTransition(actor, order, input.to);
   if (decision === "forbidden") {
     throw new ForbiddenError(

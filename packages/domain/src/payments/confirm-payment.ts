@@ -1,3 +1,5 @@
+import { isAdmin } from "../identity/identity.policy";
+import { requireProviderStandingOf } from "../marketplace/provider-standing";
 import type { Actor } from "../shared/actor";
 import { ForbiddenError, NotFoundError } from "../shared/app-error";
 import type { PaymentsDeps } from "./payments.deps";
@@ -10,7 +12,8 @@ import { recordDecision } from "./record-decision";
  * order's payment status follows, its workflow is untouched. Subscription payments: administrators
  * only; the subscription becomes active and its expiry advances by the plan duration from the
  * later of now and the current expiry, and a draft listing of an approved provider is published —
- * all in one transaction, audited. Not awaiting review: 409 payment_conflict.
+ * all in one transaction, audited. Not awaiting review: 409 payment_conflict. A provider whose
+ * approval was withdrawn (demoted to member) confirms nothing (403, provider-standing.ts).
  */
 export const confirmPayment = async (
   deps: Pick<PaymentsDeps, "uow" | "repos" | "clock">,
@@ -27,6 +30,9 @@ export const confirmPayment = async (
         ? "Only the provider or an administrator can confirm this payment."
         : "Only an administrator can confirm a subscription payment.",
     );
+  }
+  if (!isAdmin(actor)) {
+    await requireProviderStandingOf(deps.repos, actor.userId);
   }
   const now = deps.clock.now();
 

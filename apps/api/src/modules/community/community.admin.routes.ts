@@ -11,8 +11,13 @@ import { toModeratedReportDto } from "./community.presenter";
 /** The moderators' queue and decisions (administrators). */
 export const communityAdminRoutes = ({ community }: { community: CommunityDeps }): Handled[] => [
   handle(communityAdminOperations.adminReportsList, async (c) => {
-    const { status: only, limit, offset } = c.req.valid("query");
-    const page = await listReports(community, actorOf(c), { status: only }, { limit, offset });
+    const { status: only, group_by: groupBy, limit, offset } = c.req.valid("query");
+    const page = await listReports(
+      community,
+      actorOf(c),
+      { status: only, groupByMoment: groupBy === "moment" },
+      { limit, offset },
+    );
 
     return ok(c, page.items.map(toModeratedReportDto), { meta: { limit, offset, total: page.total } });
   }),

@@ -56,7 +56,9 @@ export const cursorMeta = (items: readonly { id: string }[], limit: number) => (
   next_before: items.length === limit ? (items[items.length - 1]?.id ?? null) : null,
 });
 
-export const toModeratedReportDto = (report: ModeratedReport): ModeratedReportDto => ({
+export const toModeratedReportDto = (
+  report: ModeratedReport & { momentOpenReports?: number },
+): ModeratedReportDto => ({
   ...toReportDto(report),
   reporter_id: report.reporterId,
   moment_author_id: report.momentAuthorId,
@@ -66,4 +68,5 @@ export const toModeratedReportDto = (report: ModeratedReport): ModeratedReportDt
   reviewed_at: report.reviewedAt?.toISOString() ?? null,
   resolved_at: report.resolvedAt?.toISOString() ?? null,
   updated_at: report.updatedAt.toISOString(),
+  ...(report.momentOpenReports === undefined ? {} : { moment_open_reports: report.momentOpenReports }),
 });

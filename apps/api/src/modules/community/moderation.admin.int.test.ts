@@ -198,10 +198,15 @@ describe("moderation, overview and the reports export", () => {
       expect(again.body.error?.code).toBe("invalid_transition");
     });
 
-    it("restores a hidden moment from another report still open (a hidden moment takes no new ones)", async () => {
+    it("restores a hidden moment from a report still open, and that decides this report alone", async () => {
       const { momentId, reportId } = await reported();
       const second = await report(momentId, await h.signIn(), { reason: "other" });
-      await moderate(reportId, { action: "hide_moment" });
+      // Hidden with reports still open (as before moment-wide decisions): restoring decides one.
+      await h.db.sql.query("UPDATE moments SET hidden_at = $2, hidden_by = $3 WHERE id = $1", [
+        momentId,
+        h.clock.now(),
+        admin.user.id,
+      ]);
       const late = await h.post(
         `/api/v1/community/moments/${momentId}/report`,
         { reason: "spam" },
@@ -212,7 +217,12 @@ describe("moderation, overview and the reports export", () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ status: "resolved", moment_hidden: false });
       expect(await feedIds(member)).toContain(momentId);
-      expect((await auditOf(momentId)).map((e) => e.action)).toEqual(["moment.restored", "moment.hidden"]);
+      expect((await auditOf(momentId)).map((e) => e.action)).toEqual(["moment.restored"]);
+      const first = await h.db.sql.query<{ status: string }>(
+        "SELECT status FROM moment_reports WHERE id = $1",
+        [reportId],
+      );
+      expect(first.rows[0]?.status).toBe("open");
     });
 
     it("suspends the moment's author: every session ends at once", async () => {
@@ -299,6 +309,190 @@ describe("moderation, overview and the reports export", () => {
         expect((await auditOf(reportId)).map((e) => e.action)).toEqual(["report.moderated"]);
         await h.runOutboxOnce();
         expect((await inbox(reporter)).filter((n) => n.kind === "report.closed")).toHaveLength(1);
+      },
+    );
+  });
+
+  describe("decisions on a moment (every open report at once)", () => {
+    /** A moment by a fresh author, reported by `count` fresh reporters, one report each. */
+    const reportedBy = async (count: number) => {
+      const author = await h.signIn();
+      const momentId = await publish(author);
+      const reporters: SignedIn[] = [];
+      const reportIds: string[] = [];
+      for (let i = 0; i < count; i += 1) {
+        const reporter = await h.signIn();
+        reporters.push(reporter);
+        reportIds.push(await report(momentId, reporter, { reason: i % 2 === 0 ? "spam" : "abuse" }));
+      }
+
+      return { author, momentId, reporters, reportIds };
+    };
+    const statusesOf = async (momentId: string) =>
+      (
+        await h.db.sql.query<{ status: string; n: number }>(
+          "SELECT status, count(*)::int AS n FROM moment_reports WHERE moment_id = $1 GROUP BY status",
+          [momentId],
+        )
+      ).rows;
+    const drainOutbox = async () => {
+      for (let round = 0; round < 20; round += 1) {
+        await h.runOutboxOnce();
+        const { rows } = await h.db.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM outbox_events WHERE processed_at IS NULL AND dead_at IS NULL",
+        );
+        if (rows[0]?.n === 0) {
+          return;
+        }
+      }
+      throw new Error("the outbox did not drain");
+    };
+    const noticesFor = async (momentId: string) =>
+      (
+        await h.db.sql.query<{ user_id: string; n: number }>(
+          `SELECT user_id, count(*)::int AS n FROM notifications
+            WHERE kind = 'report.closed' AND data->>'moment_id' = $1 GROUP BY user_id`,
+          [momentId],
+        )
+      ).rows;
+
+    it("50 reports on one moment: one hide_moment closes all 50, audited each, and exactly 50 outcome notices", async () => {
+      const { momentId, reporters, reportIds } = await reportedBy(50);
+      const queue = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?group_by=moment&limit=100",
+        as(admin),
+      );
+      expect(queue.status).toBe(200);
+      const entry = queue.body.data.find((r) => r.moment_id === momentId);
+      expect(entry).toMatchObject({ id: reportIds[0], moment_open_reports: 50, status: "open" });
+
+      const res = await moderate(reportIds[17] as string, { action: "hide_moment", note: "Spam wave" });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ id: reportIds[17], status: "resolved", moment_hidden: true });
+      expect(await statusesOf(momentId)).toEqual([{ status: "resolved", n: 50 }]);
+      const { rows } = await h.db.sql.query<{ n: number; noted: number }>(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE resolution_note = 'Spam wave')::int AS noted
+           FROM moment_reports WHERE moment_id = $1 AND reviewer_id = $2 AND resolved_at IS NOT NULL`,
+        [momentId, admin.user.id],
+      );
+      expect(rows[0]).toEqual({ n: 50, noted: 50 });
+      const audited = await h.db.sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM audit_events WHERE action = 'report.moderated' AND target_id = ANY($1::text[])",
+        [reportIds],
+      );
+      expect(audited.rows[0]?.n).toBe(50);
+      const grouped = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?group_by=moment&limit=100",
+        as(admin),
+      );
+      expect(grouped.body.data.map((r) => r.moment_id)).not.toContain(momentId);
+
+      await drainOutbox();
+      await drainOutbox();
+      const notices = await noticesFor(momentId);
+      expect(notices).toHaveLength(50);
+      expect(notices.every((n) => n.n === 1)).toBe(true);
+      expect(new Set(notices.map((n) => n.user_id))).toEqual(new Set(reporters.map((r) => r.user.id)));
+      const told = await inbox(reporters[3] as SignedIn);
+      expect(told.filter((n) => n.kind === "report.closed")).toEqual([
+        expect.objectContaining({ body: "The moment you reported was hidden." }),
+      ]);
+    });
+
+    it("suspend_user closes every open report too, one in review included; restore_moment and none decide one", async () => {
+      const { momentId, reportIds } = await reportedBy(3);
+      expect((await move(reportIds[1] as string, "reviewing")).status).toBe(200);
+      expect((await moderate(reportIds[0] as string, { action: "none" })).status).toBe(200);
+      expect(await statusesOf(momentId)).toEqual(
+        expect.arrayContaining([
+          { status: "dismissed", n: 1 },
+          { status: "open", n: 1 },
+          { status: "reviewing", n: 1 },
+        ]),
+      );
+      expect((await moderate(reportIds[2] as string, { action: "suspend_user" })).status).toBe(200);
+      expect(await statusesOf(momentId)).toEqual(
+        expect.arrayContaining([
+          { status: "dismissed", n: 1 },
+          { status: "resolved", n: 2 },
+        ]),
+      );
+      expect(await auditOf(reportIds[1] as string)).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            action: "report.moderated",
+            before: { status: "reviewing" },
+            after: { status: "resolved", action: "suspend_user" },
+          }),
+        ]),
+      );
+      expect((await moderate(reportIds[1] as string, { action: "none" })).status).toBe(422);
+    });
+
+    it("groups the queue by moment with a count, oldest first, paged by moment; status narrows it", async () => {
+      const older = await reportedBy(3);
+      const newer = await reportedBy(2);
+      expect((await move(newer.reportIds[0] as string, "reviewing")).status).toBe(200);
+      const all = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?group_by=moment&limit=100",
+        as(admin),
+      );
+      const mine = all.body.data.filter((r) => [older.momentId, newer.momentId].includes(r.moment_id));
+      expect(mine.map((r) => [r.moment_id, r.id, r.moment_open_reports])).toEqual([
+        [older.momentId, older.reportIds[0], 3],
+        [newer.momentId, newer.reportIds[0], 2],
+      ]);
+      const createdAt = all.body.data.map((r) => r.created_at);
+      expect(createdAt).toEqual([...createdAt].sort());
+      expect(all.body.meta?.total).toBe(new Set(all.body.data.map((r) => r.moment_id)).size);
+
+      const reviewing = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?group_by=moment&status=reviewing&limit=100",
+        as(admin),
+      );
+      expect(reviewing.body.data.find((r) => r.moment_id === newer.momentId)).toMatchObject({
+        id: newer.reportIds[0],
+        moment_open_reports: 1,
+      });
+      const paged = await h.get<Envelope<ModeratedReportDto[]>>(
+        "/api/v1/admin/community/reports?group_by=moment&limit=1&offset=1",
+        as(admin),
+      );
+      expect(paged.body.data).toHaveLength(1);
+      expect(paged.body.data[0]?.moment_id).toBe(all.body.data[1]?.moment_id);
+      // Without group_by the entries are plain reports (no count).
+      const plain = await h.get<Envelope<ModeratedReportDto[]>>("/api/v1/admin/community/reports", as(admin));
+      expect(plain.body.data[0]).not.toHaveProperty("moment_open_reports");
+      const bad = await h.get<Envelope<null>>("/api/v1/admin/community/reports?group_by=author", as(admin));
+      expect(bad.status).toBe(422);
+      expect(bad.body.error?.details?.[0]?.path).toBe("group_by");
+    });
+
+    it.skipIf(!onPostgres)(
+      "two moderators deciding two reports of one moment at once: one decision, every report closed once (PostgreSQL only)",
+      async () => {
+        for (let round = 0; round < 3; round += 1) {
+          const { momentId, reporters, reportIds } = await reportedBy(6);
+          const other = await h.signIn({ role: "admin" });
+          const answers = await Promise.all([
+            moderate(reportIds[0] as string, { action: "hide_moment" }),
+            moderate(reportIds[5] as string, { action: "suspend_user" }, other),
+          ]);
+          expect(answers.map((res) => res.status).sort()).toEqual([200, 422]);
+          const loser = answers.find((res) => res.status === 422);
+          expect(loser?.body.error?.code).toBe("invalid_transition");
+          expect(await statusesOf(momentId)).toEqual([{ status: "resolved", n: 6 }]);
+          const audited = await h.db.sql.query<{ n: number }>(
+            `SELECT count(*)::int AS n
+               FROM audit_events WHERE action = 'report.moderated' AND target_id = ANY($1::text[])`,
+            [reportIds],
+          );
+          expect(audited.rows[0]?.n).toBe(6);
+          await drainOutbox();
+          const notices = await noticesFor(momentId);
+          expect(notices.map((n) => n.n)).toEqual([1, 1, 1, 1, 1, 1]);
+          expect(new Set(notices.map((n) => n.user_id))).toEqual(new Set(reporters.map((r) => r.user.id)));
+        }
       },
     );
   });

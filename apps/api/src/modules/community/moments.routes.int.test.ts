@@ -436,17 +436,22 @@ describe("community moments", () => {
     // Each route's own statuses, and those every route of its kind shares: 413/415 for a body
     // method, 422 for validated input, 503 for the start-up gate or a database outage.
     const body = ["413", "415", "422", "503"];
+    // A write under a per-hour limit also answers 429 (docs/safety.md, "Write limits").
+    const limited = ["413", "415", "422", "429", "503"];
     expect(statuses("get", "/api/v1/community/feed")).toEqual(["200", "401", "422", "503"]);
     // 409: media_processing (an asset still being processed), idempotency_conflict and
     // idempotency_in_progress (an Idempotency-Key).
-    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", "409", ...body]);
-    for (const verb of ["like", "view"]) {
+    expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", "409", ...limited]);
+    for (const [verb, shared] of [
+      ["like", limited],
+      ["view", body],
+    ] as const) {
       expect(statuses("post", `/api/v1/community/moments/{id}/${verb}`)).toEqual([
         "200",
         "401",
         "403",
         "404",
-        ...body,
+        ...shared,
       ]);
     }
     expect(statuses("get", "/api/v1/community/moments/{id}/counters")).toEqual([
@@ -471,7 +476,7 @@ describe("community moments", () => {
       "403",
       "404",
       "409",
-      ...body,
+      ...limited,
     ]);
     expect(statuses("post", "/api/v1/community/moments/{id}/report")).toEqual([
       "200",
@@ -480,9 +485,9 @@ describe("community moments", () => {
       "403",
       "404",
       "409",
-      ...body,
+      ...limited,
     ]);
-    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", "409", ...body]);
+    expect(statuses("post", "/api/v1/media/upload")).toEqual(["201", "401", "409", ...limited]);
     expect(statuses("get", "/api/v1/media/{id}")).toEqual(["200", "401", "403", "404", "422", "503"]);
   });
 });

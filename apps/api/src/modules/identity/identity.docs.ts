@@ -103,5 +103,9 @@ export const identityDescriptions = {
   adminUsersRoleUpdate:
     "Audited. The new role applies to the user's next request (roles are read per request). The last " +
     "active administrator cannot lose the role: 409 `last_admin` (promote another user first; two " +
-    "administrators demoting each other at once cannot leave none).",
+    "administrators demoting each other at once cannot leave none). Setting the role to `member` " +
+    "withdraws the user's provider approval in the same transaction: the profile's `approval_status` " +
+    "becomes `withdrawn`, its listings leave every public read, and every provider path (profile, " +
+    "listings, menu items, subscription payments, dashboard, manual sales, order moves and payment " +
+    "confirmations as the provider) answers 403 `forbidden` until an administrator approves it again.",
 } satisfies DescriptionsOf<typeof identityOperations & typeof identityAdminOperations>;

@@ -7,13 +7,16 @@ export const marketplaceDescriptions = {
   providersCreate:
     "The owner is the caller (never the body). Starts `pending` approval and `offline`. One profile per user: " +
     "a second is 422.",
-  providersMeUpdate: "A new display name also changes what listing search matches.",
+  providersMeUpdate:
+    "A new display name also changes what listing search matches. A withdrawn approval (the owner's role " +
+    "set to `member`) is 403 `forbidden`.",
   providersMeDashboard:
     "Aggregates over the caller's own rows: listings by status, orders by status, revenue of the last 30 days " +
     "(primary sales of completed orders and manual sales, per currency) and payments awaiting review. " +
-    "Providers only (403).",
+    "Providers only (403): the provider role and an approval that was not withdrawn.",
   providersMeSalesCreate:
-    "Money taken outside the app; it counts in the dashboard's revenue. Providers only (403).",
+    "Money taken outside the app; it counts in the dashboard's revenue. Providers only (403): the provider " +
+    "role and an approval that was not withdrawn.",
   listingsList:
     "Only publicly visible listings: active, subscription active and not expired (checked now), provider " +
     "approved, and the provider's account active (a suspended or deleted owner's listings disappear). `q` " +
@@ -21,11 +24,12 @@ export const marketplaceDescriptions = {
     "characters after trimming (the search index works on three-character sequences, so 1 or 2 are 422 " +
     "`validation_failed`; an empty `q` browses). Featured listings (featured-until in the future) come " +
     "first, then the most recently updated, then by id. `meta` carries `{ limit, offset, total }`. A " +
-    "non-integer limit or offset is 400 `invalid_pagination`; out of range (limit 1-100, offset 0 or " +
-    "more), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422. Pages may be " +
+    "non-integer limit or offset is 400 `invalid_pagination`; out of range (limit 1-100, offset 0 to " +
+    "1000: deeper pages are not served), `q` of 1-2 or over 120 characters, or `category_id` over 64 characters is 422. Pages may be " +
     "served from the server's cache, but only while they are still exactly the answer: every committed " +
     "change to a listing, menu item, provider or category, and every expiry or featured end that " +
-    "touches a page, is seen by the next request.",
+    "touches a page, is seen by the next request. Limited per client address (`RATE_LIMIT_SEARCHES_PER_HOUR`, " +
+    "3000 an hour by default): past it, 429 `rate_limited`.",
   listingsCreate:
     "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
@@ -33,7 +37,8 @@ export const marketplaceDescriptions = {
     "`media_asset_ids`: the gallery, up to 10 of the caller's own assets uploaded for `listing`, each once, " +
     "in order; each must be processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; " +
     "422 when rejected, not the caller's, of another purpose or on another record). " +
-    "The answer carries the gallery as `media` (docs/media.md).",
+    "The answer carries the gallery as `media` (docs/media.md). A withdrawn approval (the owner's " +
+    "role set to `member`) is 403 `forbidden` here and on every owner path of listings and menu items.",
   listingsGet:
     "404 when the listing is absent or not publicly visible (including when its provider's account is " +
     "suspended or deleted). `media`: the gallery, in order, each image with its URL, size, blurhash and WebP " +
@@ -47,14 +52,22 @@ export const marketplaceDescriptions = {
     "in order; each must be processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; " +
     "422 when rejected, not the caller's, of another purpose or on another record). " +
     "It replaces the gallery: images kept stay, images dropped are detached and deleted later by the orphan " +
-    "purge. Absent, the gallery is unchanged.",
-  listingsDelete: "Not a hard delete: the listing becomes `inactive` and leaves public search.",
-  menuItemsCreate: "Created active. Currency is uppercased; price is minor units.",
-  menuItemsUpdate: "`active: false` hides it from listings and from ordering.",
+    "purge. Absent, the gallery is unchanged. 403 when the caller's provider approval was withdrawn.",
+  listingsDelete:
+    "Not a hard delete: the listing becomes `inactive` and leaves public search. 403 when the caller's " +
+    "provider approval was withdrawn.",
+  menuItemsCreate:
+    "Created active. Currency is uppercased; price is minor units. 403 when the caller's provider approval " +
+    "was withdrawn.",
+  menuItemsUpdate:
+    "`active: false` hides it from listings and from ordering. 403 when the caller's provider approval was " +
+    "withdrawn.",
   menuItemsDelete:
-    "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404).",
+    "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404). " +
+    "403 when the caller's provider approval was withdrawn.",
   adminProvidersApprove:
-    "pending → approved in one transaction: the owner's role becomes `provider` (staff roles are kept), draft " +
+    "pending (or withdrawn) → approved in one transaction: the owner's role becomes `provider` when it is " +
+    "`member` (staff roles are kept), the listings are public again where the rest of the rule holds, draft " +
     "listings whose subscription is already paid are published, and the decision is audited. Approving an " +
     "approved provider changes nothing.",
 } satisfies DescriptionsOf<typeof marketplaceOperations & typeof marketplaceAdminOperations>;

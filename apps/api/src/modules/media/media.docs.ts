@@ -21,8 +21,8 @@ export const mediaDescriptions = {
     "and `variants`, with `width`, `height` and `blurhash`. Every read URL lives at most 5 minutes: " +
     "a private asset's is presigned when asked; a public one's is signed at the start of the current minute " +
     "for 5 minutes, so it is the same all minute and caches hit (docs/media.md). Readable by its owner; by any signed-in user once it " +
-    "is attached to a public moment they may see (not hidden by moderation, no block either way with its " +
-    "author); for payment evidence, by the payment's reviewers (the order's provider owner, administrators). " +
+    "is attached to a public moment they may see (not hidden by moderation, its author's account active, no " +
+    "block either way with its author); for payment evidence, by the payment's reviewers (the order's provider owner, administrators). " +
     "Anyone else: 403; an unknown id: 404. While the bytes are not in the store as declared (upload not " +
     "finished): 422. 503 `storage_unavailable` when the store is not configured or does not answer.",
 } satisfies DescriptionsOf<typeof mediaOperations>;

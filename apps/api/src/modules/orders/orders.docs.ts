@@ -8,7 +8,8 @@ const transitionDescription =
   "pending|confirmed|in_progress→cancelled. Customer: pending|confirmed→cancelled (other moves 403). " +
   "`completed` and `cancelled` are final; a same-state request is 422 `invalid_transition`. `version` must be " +
   "the order's current one (409 `order_conflict` otherwise, and for the loser of two concurrent requests). " +
-  "Completion also records the completed-order snapshot and the primary sale, once.";
+  "Completion also records the completed-order snapshot and the primary sale, once. A provider whose approval " +
+  "was withdrawn (the owner's role set to `member`) moves none of its orders: 403.";
 
 /** The order operations' OpenAPI descriptions, by operationId. */
 export const ordersDescriptions = {

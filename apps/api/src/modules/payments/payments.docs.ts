@@ -12,7 +12,8 @@ export const paymentsDescriptions = {
     "`idempotency_conflict`.",
   listingSubscriptionPaymentsCreate:
     "The amount and currency are the configured plan's (LISTING_PLAN_*); without a plan, 422 `plan_unavailable`. " +
-    "404 unless the caller owns the listing. One open subscription payment per listing (409 `payment_conflict`). " +
+    "404 unless the caller owns the listing; 403 when the caller's provider approval was withdrawn (the " +
+    "owner's role set to `member`). One open subscription payment per listing (409 `payment_conflict`). " +
     "Idempotency-Key as for orders: same key and body replay, another body is 409 `idempotency_conflict`.",
   paymentsSubmit:
     "unpaid or payment_rejected → payment_submitted, with the current `version`. Sent again with the version it " +
@@ -29,7 +30,8 @@ export const paymentsDescriptions = {
     "Order payments: the owning provider or an administrator (the order's payment status follows; its workflow " +
     "is not advanced). Subscription payments: administrators only; the subscription becomes active and its " +
     "expiry advances by the plan duration from the later of now and the current expiry, and a draft listing of an " +
-    "approved provider is published, in the same transaction. Audited. Not awaiting review: 409.",
+    "approved provider is published, in the same transaction. Audited. Not awaiting review: 409. A provider " +
+    "whose approval was withdrawn (the owner's role set to `member`) confirms nothing: 403.",
   adminPaymentsReject:
     "Audited; the order's payment status follows; the payer may submit again. Not awaiting review: 409.",
 } satisfies DescriptionsOf<typeof paymentsOperations & typeof paymentsAdminOperations>;

@@ -4,6 +4,7 @@ import type { MomentComment } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
+import { authorPresentSql } from "./moment-queries";
 import { notBlockedSql } from "./user-blocks.repository";
 
 type CommentRow = RowOf<MomentComment> & { author_username: string; author_display_name: string };
@@ -43,7 +44,9 @@ export const createCommentRepository = (db: SqlExecutor): CommentRepository => (
   },
 
   async listForViewer(momentId, viewerId, page) {
-    const visible = `c.moment_id = $1 AND ${notBlockedSql("$2::uuid", "c.author_id")}`;
+    // A comment is visible to others while its author is present (authorPresentSql), never across a block.
+    const visible = `c.moment_id = $1 AND (c.author_id = $2::uuid OR ${authorPresentSql("c.author_id")})
+                     AND ${notBlockedSql("$2::uuid", "c.author_id")}`;
     const { rows } =
       page.before === undefined
         ? await db.query<CommentRow>(

@@ -13,6 +13,7 @@ export type MomentRow = Pick<
 > & {
   author_username: string;
   author_display_name: string;
+  author_active: boolean;
   media_asset_ids: string[];
   liked: boolean;
 };
@@ -20,6 +21,7 @@ export type MomentRow = Pick<
 /** A moment with its author, media (in order) and whether `viewer` (a SQL expression) likes it. */
 export const momentSelectSql = (viewer: string) =>
   `SELECT m.id, m.author_id, u.username::text AS author_username, u.display_name AS author_display_name,
+          u.status = 'active' AS author_active,
           m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.created_at,
           ARRAY(SELECT mm.media_asset_id::text FROM moment_media mm
                  WHERE mm.moment_id = m.id ORDER BY mm.position) AS media_asset_ids,
@@ -36,12 +38,31 @@ export const toMoment = (row: MomentRow): Moment => ({
   counters: { likes: row.like_count, views: row.view_count, comments: row.comment_count },
   likedByViewer: row.liked,
   hidden: row.hidden_at !== null,
+  authorActive: row.author_active,
   createdAt: row.created_at,
 });
 
-// Who sees what (moments.policy.ts, canSeeMoment, and the block rule): a hidden moment only its
-// author; nothing of an author the viewer blocks or is blocked by.
-const feedWhere = `(m.hidden_at IS NULL OR m.author_id = $1) AND ${notBlockedSql("$1::uuid", "m.author_id")}`;
+/**
+ * Whether an account's records are visible to others: while it is active. A suspended or deleted
+ * author's moments, comments, dating profile and public media leave every read by others on the
+ * next request, and come back on reactivation; nothing is deleted (docs/safety.md, "Suspension
+ * removes an author's presence"). `userId` is a SQL expression.
+ */
+export const authorPresentSql = (userId: string) =>
+  `EXISTS (SELECT 1 FROM users pu WHERE pu.id = ${userId} AND pu.status = 'active')`;
+
+/**
+ * The one rule of who sees a moment (`m`, a moments row) in SQL, mirrored by canSeeMoment
+ * (moments.policy.ts) for single reads: its author always; anyone else while it is not hidden and
+ * its author is present (authorPresentSql); never across a block either way. `viewer` is a SQL
+ * expression of type uuid.
+ */
+export const momentVisibleToSql = (viewer: string, m = "m") =>
+  `(${m}.author_id = ${viewer} OR (${m}.hidden_at IS NULL AND ${authorPresentSql(`${m}.author_id`)}))
+   AND ${notBlockedSql(viewer, `${m}.author_id`)}`;
+
+// Who sees what: the one moment rule (momentVisibleToSql).
+const feedWhere = momentVisibleToSql("$1::uuid");
 
 /**
  * The feed page of `viewerId`: newest first; after `before` (a moment id) when given, through the

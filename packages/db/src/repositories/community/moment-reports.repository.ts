@@ -56,6 +56,42 @@ const toReport = (row: ReportRow): MomentReport => ({
   createdAt: row.created_at,
 });
 
+/** The statuses of a report still waiting for a decision. */
+const openStatuses: ReportStatus[] = ["open", "reviewing"];
+
+/**
+ * The queue grouped by moment: per moment with reports of `status` (default: open or reviewing),
+ * its oldest such report and how many there are, oldest first; the total counts the moments.
+ */
+const findMomentGroups = async (
+  db: SqlExecutor,
+  status: ReportStatus | undefined,
+  page: { limit: number; offset: number },
+) => {
+  const statuses = status === undefined ? openStatuses : [status];
+  const [count, found] = await Promise.all([
+    db.query<{ total: number }>(
+      "SELECT count(DISTINCT moment_id)::int AS total FROM moment_reports WHERE status = ANY($1::text[])",
+      [statuses],
+    ),
+    db.query<ModeratedRow & { moment_open_reports: number }>(
+      `WITH grouped AS (
+         SELECT DISTINCT ON (moment_id) id, count(*) OVER (PARTITION BY moment_id)::int AS moment_open_reports
+           FROM moment_reports WHERE status = ANY($1::text[])
+          ORDER BY moment_id, created_at, id)
+       SELECT ${moderatedColumns}, g.moment_open_reports
+         FROM grouped g JOIN moment_reports r ON r.id = g.id JOIN moments m ON m.id = r.moment_id
+        ORDER BY r.created_at, r.id LIMIT $2 OFFSET $3`,
+      [statuses, page.limit, page.offset],
+    ),
+  ]);
+
+  return {
+    items: found.rows.map((row) => ({ ...toModerated(row), momentOpenReports: row.moment_open_reports })),
+    total: count.rows[0]?.total ?? 0,
+  };
+};
+
 /**
  * Reports in raw SQL: filed with one open per reporter and moment (a partial unique index); the
  * moderators' reads and locked review steps.
@@ -89,6 +125,9 @@ export const createReportRepository = (db: SqlExecutor): ReportRepository => ({
   },
 
   async findPage(filter, page) {
+    if (filter.groupByMoment) {
+      return findMomentGroups(db, filter.status, page);
+    }
     const filters = createFilters();
     filters.where(filter.status !== undefined && `r.status = ${filters.param(filter.status)}`);
     const { rows, total } = await selectPage<ModeratedRow>(
@@ -98,6 +137,33 @@ export const createReportRepository = (db: SqlExecutor): ReportRepository => ({
     );
 
     return { items: rows.map(toModerated), total };
+  },
+
+  async lockMomentOf(reportId) {
+    // FOR NO KEY UPDATE: a like or comment's foreign-key check (KEY SHARE) on the moment still passes.
+    await db.query(
+      "SELECT m.id FROM moment_reports r JOIN moments m ON m.id = r.moment_id WHERE r.id = $1 FOR NO KEY UPDATE OF m",
+      [idParam(reportId)],
+    );
+  },
+
+  async closeOpenOnMoment(momentId, change) {
+    const { rows } = await db.query<ModeratedRow & { previous_status: string }>(
+      `WITH prior AS (
+         SELECT id, status FROM moment_reports
+          WHERE moment_id = $1 AND status IN ('open', 'reviewing') FOR UPDATE
+       ), changed AS (
+         UPDATE moment_reports r
+            SET status = $2, reviewer_id = $3, reviewed_at = COALESCE(r.reviewed_at, $5), updated_at = $5,
+                resolution_note = $4, resolved_at = $5
+           FROM prior WHERE r.id = prior.id RETURNING r.*, prior.status AS previous_status)
+       SELECT ${moderatedColumnsOf("changed")}, changed.previous_status
+         FROM changed JOIN moments m ON m.id = changed.moment_id
+        ORDER BY changed.created_at, changed.id`,
+      [idParam(momentId), change.status, change.reviewerId, change.note, change.at],
+    );
+
+    return rows.map((row) => ({ ...toModerated(row), previousStatus: row.previous_status as ReportStatus }));
   },
 
   async findByIdForUpdate(id) {

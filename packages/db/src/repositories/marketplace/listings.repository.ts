@@ -270,6 +270,12 @@ export const createListingRepository = (db: SqlExecutor): PlainListingRepository
       );
     },
 
+    async markProviderWithdrawn(providerId) {
+      await db.query("UPDATE listings SET provider_approved = false WHERE provider_id = $1", [
+        idParam(providerId),
+      ]);
+    },
+
     async setProviderName(providerId, displayName) {
       await db.query(
         `UPDATE listings SET search_text = ${searchTextSql("name", "description", "$2")} WHERE provider_id = $1`,

@@ -100,7 +100,7 @@ export const createProviderRepository = (prisma: PrismaClient): ProviderReposito
       return null;
     }
     const { count } = await prisma.providerProfile.updateMany({
-      where: { id: key, approvalStatus: "pending" },
+      where: { id: key, approvalStatus: { in: ["pending", "withdrawn"] } },
       data: { approvalStatus: "approved", approvedAt: at, updatedAt: at },
     });
     if (count === 0) {
@@ -108,5 +108,14 @@ export const createProviderRepository = (prisma: PrismaClient): ProviderReposito
     }
 
     return this.findById(key);
+  },
+
+  async withdrawByUserId(userId, at) {
+    const { count } = await prisma.providerProfile.updateMany({
+      where: { userId, approvalStatus: "approved" },
+      data: { approvalStatus: "withdrawn", updatedAt: at },
+    });
+
+    return count === 0 ? null : this.findByUserId(userId);
   },
 });

@@ -11,7 +11,7 @@ import type { MediaAsset as MediaAssetModel } from "../../generated/prisma/clien
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
-import { notBlockedSql } from "../community/user-blocks.repository";
+import { momentVisibleToSql } from "../community/moment-queries";
 
 type MediaAssetRow = RowOf<MediaAssetModel>;
 
@@ -90,8 +90,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       reviewer_ids: string[];
     }>(
       `SELECT EXISTS (SELECT 1 FROM moment_media mm JOIN moments m ON m.id = mm.moment_id
-                       WHERE mm.media_asset_id = $1 AND (m.hidden_at IS NULL OR m.author_id = $2)
-                         AND ${notBlockedSql("$2::uuid", "m.author_id")}) AS on_visible_moment,
+                       WHERE mm.media_asset_id = $1 AND ${momentVisibleToSql("$2::uuid")}) AS on_visible_moment,
               EXISTS (SELECT 1 FROM listing_media lm JOIN listings l ON l.id = lm.listing_id
                        WHERE lm.media_asset_id = $1
                          AND listing_publicly_visible(l.status, l.subscription_status, l.provider_approved,
