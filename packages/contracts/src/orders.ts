@@ -104,6 +104,7 @@ export const guestUnsubscribeRequestSchema = z
   .object({
     token: z
       .string()
+      .length(64)
       .regex(/^[0-9a-fA-F]{64}$/, "must be the 64 hex characters of the unsubscribe link")
       .meta({ description: "The token in the fragment of the receipt's unsubscribe link." }),
   })

@@ -294,9 +294,12 @@ export const validValue = (
       } else if (schema.format === "uuid") {
         base = fc.uuid();
       } else if (schema.pattern) {
+        // The length bounds the schema states, not the generator's default cap: a pattern may need
+        // more than 60 characters (a 64-hex token), and a filter nothing passes never ends.
+        const patternMax = Math.min(schema.maxLength ?? 200, 200);
         base = fc
           .stringMatching(new RegExp(schema.pattern), { size: "small" })
-          .filter((value) => value.length >= minLength && value.length <= maxLength);
+          .filter((value) => value.length >= minLength && value.length <= patternMax);
       } else {
         base = fc.string({ minLength, maxLength: Math.max(minLength, Math.min(maxLength, 40)) });
       }
