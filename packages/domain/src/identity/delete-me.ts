@@ -1,4 +1,5 @@
 import { mediaObjectsDeleted, OBJECTS_PER_EVENT } from "../media/events/objects-deleted";
+import { allObjectKeys } from "../media/media.types";
 import type { Actor } from "../shared/actor";
 import { keepAnActiveAdmin } from "./change-user-role";
 import type { IdentityDeps } from "./identity.deps";
@@ -23,7 +24,8 @@ const erasePublished = async (tx: IdentityTransaction, userId: string, now: Date
   await tx.datingProfiles.deleteForUser(userId);
   await tx.comments.deleteByAuthor(userId);
   await tx.moments.deleteByAuthor(userId);
-  const objectKeys = await tx.media.deletePublishedBy(userId);
+  // Every object of each asset: the upload and, once processed, its served copy and variants.
+  const objectKeys = (await tx.media.deletePublishedBy(userId)).flatMap(allObjectKeys);
   for (let start = 0; start < objectKeys.length; start += OBJECTS_PER_EVENT) {
     await tx.outbox.append(
       mediaObjectsDeleted.event(userId, { object_keys: objectKeys.slice(start, start + OBJECTS_PER_EVENT) }),

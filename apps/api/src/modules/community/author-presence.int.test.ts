@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { type LocalS3, startLocalS3, uploadMedia } from "../../../test/s3";
+import { type LocalS3, processedMedia, startLocalS3 } from "../../../test/s3";
 
 type Envelope<T> = { data: T; error: { code: string } | null };
 
@@ -30,7 +30,7 @@ describe("a suspended author's presence", () => {
   const presentAuthor = async () => {
     const author = await h.signIn();
     const host = await h.signIn();
-    const image = await uploadMedia(h, author.accessToken);
+    const image = await processedMedia(h, author.accessToken);
     const moment = await h.post<Envelope<{ id: string }>>(
       "/api/v1/community/moments",
       { body: "my moment", media_asset_ids: [image.id] },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { type LocalS3, startLocalS3, uploadMedia } from "../../../test/s3";
+import { type LocalS3, processedMedia, startLocalS3 } from "../../../test/s3";
 
 type Envelope<T> = { data: T; meta: { total: number } | null; error: { code: string } | null };
 type Moment = { id: string };
@@ -68,7 +68,13 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
         )
       ).status,
     ).toBe(200);
-    const picture = await uploadMedia(h, author.accessToken);
+    // Processed: its served copy and variants are objects of their own, and go with it.
+    const picture = await processedMedia(h, author.accessToken);
+    const objects = [
+      `media/${picture.id}.full`,
+      `media/${picture.id}.thumb.webp`,
+      `media/${picture.id}.display.webp`,
+    ];
     expect(picture.storeStatus).toBe(200);
     const ownMoment = await publish(author, { body: "my moment", media_asset_ids: [picture.id] });
     const othersMoment = await publish(viewer, { body: "the viewer's moment" });
@@ -106,7 +112,9 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
       as(viewer),
     );
     expect(browsedBefore.body.data.map((p) => p.user_id)).toContain(author.user.id);
-    expect(await s3.has(`media/${picture.id}`)).toBe(true);
+    for (const key of objects) {
+      expect(await s3.has(key)).toBe(true);
+    }
 
     expect((await h.delete("/api/v1/auth/me", as(author))).status).toBe(200);
 
@@ -135,9 +143,13 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
     expect((await h.get(`/api/v1/media/${picture.id}`, as(viewer))).status).toBe(404);
 
     // The objects go through the outbox, once the rows are gone.
-    expect(await s3.has(`media/${picture.id}`)).toBe(true);
+    for (const key of objects) {
+      expect(await s3.has(key)).toBe(true);
+    }
     await h.runOutboxOnce();
-    expect(await s3.has(`media/${picture.id}`)).toBe(false);
+    for (const key of objects) {
+      expect(await s3.has(key)).toBe(false);
+    }
 
     // The order stays for the provider and the books, without the customer's free text.
     const kept = await h.db.sql.query<{ notes: string | null; total_amount: string; status: string }>(
@@ -155,7 +167,7 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
   it("leaves other accounts' moments, comments and media alone", async () => {
     const leaving = await h.signIn();
     const staying = await h.signIn();
-    const picture = await uploadMedia(h, staying.accessToken);
+    const picture = await processedMedia(h, staying.accessToken);
     const kept = await publish(staying, { body: "still here", media_asset_ids: [picture.id] });
     const keptComment = await comment(staying, kept, "mine stays");
     await comment(leaving, kept, "goes away");
@@ -163,7 +175,7 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
     await h.runOutboxOnce();
     expect(await feedIds(viewer)).toContain(kept);
     expect(await commentIds(viewer, kept)).toEqual([keptComment]);
-    expect(await s3.has(`media/${picture.id}`)).toBe(true);
+    expect(await s3.has(`media/${picture.id}.full`)).toBe(true);
     expect((await h.get(`/api/v1/media/${picture.id}`, as(viewer))).status).toBe(200);
   });
 });
