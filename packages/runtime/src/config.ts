@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type UploadQuota, uploadQuotaDefaults } from "@agora/domain/media/upload-quota";
 import { type WriteLimitKind, writeLimitDefaults } from "@agora/domain/shared/write-limits";
 import { z } from "zod";
 
@@ -103,6 +104,8 @@ const envSchema = z.object({
   S3_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
   MEDIA_PROCESSING_CONCURRENCY: intFrom(1, 16, 1),
   MEDIA_MAX_INPUT_PIXELS: intFrom(1_000_000, 268_402_689, 50_000_000),
+  MEDIA_PENDING_UPLOADS_PER_DAY: intFrom(0, 1_000_000, uploadQuotaDefaults.maxPending),
+  MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: intFrom(0, 2 ** 50, uploadQuotaDefaults.maxPendingBytes),
   LISTING_PLAN_PRICE_AMOUNT: optionalText,
   LISTING_PLAN_CURRENCY: optionalText,
   LISTING_PLAN_DURATION_DAYS: optionalText,
@@ -296,6 +299,11 @@ export type Config = Readonly<{
    * largest pixel count decoded (a larger image is rejected from its header, never decoded).
    */
   mediaProcessing: { concurrency: number; maxInputPixels: number };
+  /**
+   * Pending uploads (requested, not yet taken by a record, within 24 hours) one account may have:
+   * their count and their declared bytes (0 = off); past either, 429 on the upload request.
+   */
+  mediaUploadQuota: UploadQuota;
   /**
    * The API's separate metrics listener: when set, `/metrics` is served there (on `host`) and the
    * main port answers it 404, so a balancer routing every path cannot publish it.
@@ -584,6 +592,10 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       concurrency: env.MEDIA_PROCESSING_CONCURRENCY,
       maxInputPixels: env.MEDIA_MAX_INPUT_PIXELS,
     },
+    mediaUploadQuota: {
+      maxPending: env.MEDIA_PENDING_UPLOADS_PER_DAY,
+      maxPendingBytes: env.MEDIA_PENDING_UPLOAD_BYTES_PER_DAY,
+    },
     metricsPort: env.METRICS_PORT,
     workerHealthPort: env.WORKER_HEALTH_PORT,
     workerLivenessSeconds: env.WORKER_LIVENESS_SECONDS,
@@ -657,6 +669,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     outboxBatchSize: 200,
     outboxLoops: 2,
     mediaProcessing: { concurrency: 1, maxInputPixels: 50_000_000 },
+    mediaUploadQuota: { ...uploadQuotaDefaults },
     metricsPort: undefined,
     workerHealthPort: 0,
     workerLivenessSeconds: 60,

@@ -121,7 +121,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       objects,
     },
     community: { uow, repos, clock, ids, objects },
-    media: { uow, repos, clock, ids, objects },
+    media: { uow, repos, clock, ids, objects, uploadQuota: config.mediaUploadQuota },
     lifestyle: { uow, repos, clock, ids, video: parts.videoTokens },
     administration: { uow, repos, clock },
     chat: { repos, clock, ids },

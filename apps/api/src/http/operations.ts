@@ -181,9 +181,13 @@ const writeLimit =
       );
     }
     await next();
-    // The answers are built whole (respond.ts), so the headers go on the finished response.
+    // The answers are built whole (respond.ts), so the headers go on the finished response; an
+    // answer refused by a limit of its own (the pending-upload quota) keeps that limit's headers.
+    const own = c.res.status === 429 && c.res.headers.has("RateLimit-Limit");
     for (const [name, value] of Object.entries(headers)) {
-      c.res.headers.set(name, value);
+      if (!own) {
+        c.res.headers.set(name, value);
+      }
     }
   };
 

@@ -3,6 +3,7 @@ import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
 import type { UnitOfWork } from "../shared/unit-of-work";
 import type { MediaRepositories, ObjectStore } from "./media.ports";
+import type { UploadQuota } from "./upload-quota";
 
 export type MediaDeps = {
   repos: MediaRepositories;
@@ -12,4 +13,6 @@ export type MediaDeps = {
   objects: ObjectStore;
   /** Confirming an upload queues its processing in the same transaction. */
   uow: UnitOfWork<MediaRepositories & { outbox: OutboxWriter }>;
+  /** Pending uploads per account (MEDIA_PENDING_UPLOADS_PER_DAY, MEDIA_PENDING_UPLOAD_BYTES_PER_DAY). */
+  uploadQuota: UploadQuota;
 };

@@ -5,6 +5,7 @@ import type {
   MediaVariantName,
   ProcessedImage,
 } from "./media.types";
+import type { PendingUpload } from "./upload-quota";
 
 /** What the object store holds under a key. */
 export type StoredObject = { sizeBytes: number; contentType: string | undefined };
@@ -72,6 +73,12 @@ export type MediaAttachments = {
 
 export interface MediaAssetRepository {
   create(asset: MediaAsset): Promise<void>;
+  /**
+   * In the caller's transaction: locks the owner's account row (`FOR NO KEY UPDATE`), so the upload
+   * requests of one account run one after the other, then returns its pending uploads requested
+   * after `since` (not attached, not expired; see upload-quota.ts).
+   */
+  lockPendingUploads(ownerId: string, since: Date): Promise<PendingUpload[]>;
   findById(id: string): Promise<MediaAsset | null>;
   /** The assets among `ids` that exist (any order). */
   findByIds(ids: readonly string[]): Promise<MediaAsset[]>;

@@ -1,4 +1,5 @@
 import type { Actor } from "../shared/actor";
+import { AppError } from "../shared/app-error";
 import type { MediaDeps } from "./media.deps";
 import {
   type MediaAsset,
@@ -7,6 +8,7 @@ import {
   type PresignedRequest,
   UPLOAD_URL_TTL_SECONDS,
 } from "./media.types";
+import { checkUploadQuota, UPLOAD_QUOTA_WINDOW_MS } from "./upload-quota";
 
 export type UploadRequest = { purpose: MediaPurpose; mimeType: MediaMimeType; sizeBytes: number };
 
@@ -14,6 +16,11 @@ export type UploadRequest = { purpose: MediaPurpose; mimeType: MediaMimeType; si
  * Registers a private, pending asset and answers a PUT URL presigned for 15 minutes whose
  * signature covers the declared content type and length, so the store refuses other bytes. The
  * URL is signed before the row is written: without a store (503) nothing is recorded.
+ *
+ * The account's pending uploads are held to its quota (upload-quota.ts): the check and the insert
+ * run in one transaction behind a lock on the account's row, so parallel requests cannot both take
+ * the last place. Past it: 429 `rate_limited` with Retry-After and the refusing quota's RateLimit
+ * headers, and nothing is recorded.
  */
 export const requestUpload = async (
   deps: MediaDeps,
@@ -44,7 +51,29 @@ export const requestUpload = async (
     { contentType: asset.mimeType, contentLength: asset.sizeBytes },
     { at: now, expiresInSeconds: UPLOAD_URL_TTL_SECONDS },
   );
-  await deps.repos.media.create(asset);
+  await deps.uow.run(async (tx) => {
+    const pending = await tx.media.lockPendingUploads(
+      actor.userId,
+      new Date(now.getTime() - UPLOAD_QUOTA_WINDOW_MS),
+    );
+    const verdict = checkUploadQuota(pending, asset.sizeBytes, deps.uploadQuota, now);
+    if (!verdict.allowed) {
+      const what = verdict.quota === "count" ? "uploads" : "bytes of uploads";
+      throw new AppError(
+        "rate_limited",
+        `Too many ${what} waiting to be used (at most ${verdict.limit} a day); attach or wait for them to expire.`,
+        {
+          headers: {
+            "Retry-After": String(verdict.retryAfterSeconds),
+            "RateLimit-Limit": String(verdict.limit),
+            "RateLimit-Remaining": String(verdict.remaining),
+            "RateLimit-Reset": String(verdict.retryAfterSeconds),
+          },
+        },
+      );
+    }
+    await tx.media.create(asset);
+  });
 
   return {
     asset,
