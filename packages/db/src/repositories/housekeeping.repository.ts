@@ -5,9 +5,6 @@ import { createUserRepository } from "./identity/users.repository";
 /** Rows removed per kind and purge: bounded, so a purge never holds locks for long. */
 const BATCH = 5_000;
 
-/** Orphan media handled per purge: each costs an object-store call. */
-const MEDIA_BATCH = 500;
-
 /** Expired registrations removed per purge: each is its own short transaction. */
 const PENDING_BATCH = 500;
 
@@ -43,20 +40,21 @@ export const createHousekeeper = (sql: Sql, options: HousekeeperOptions): Housek
     };
   },
 
-  async expireOrphanMedia(cutoff) {
+  async expireOrphanMedia(cutoff, limit) {
     // Expiring takes the rows out of reach of any attach (it requires `uploaded`, locked, with
     // attached_at NULL): of an attach and the expiry racing for a row, the first to commit wins.
     await sql.query(
       `UPDATE media_assets SET status = 'expired'
         WHERE id IN (SELECT id FROM media_assets
                       WHERE attached_at IS NULL AND status <> 'expired' AND created_at < $1
-                      ORDER BY created_at LIMIT ${MEDIA_BATCH})
+                      ORDER BY created_at LIMIT $2)
           AND attached_at IS NULL`,
-      [cutoff],
+      [cutoff, limit],
     );
     const { rows } = await sql.query<{ id: string; object_key: string }>(
       `SELECT id, object_key FROM media_assets WHERE attached_at IS NULL AND status = 'expired'
-        ORDER BY created_at LIMIT ${MEDIA_BATCH}`,
+        ORDER BY created_at LIMIT $1`,
+      [limit],
     );
 
     return rows.map((row) => ({ id: row.id, objectKey: row.object_key }));

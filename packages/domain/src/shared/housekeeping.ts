@@ -11,17 +11,18 @@ export type ExpiredMedia = { id: string; objectKey: string };
  * Removes rows whose job is done: delivered outbox events past their retention, expired
  * idempotency keys, finished rate-limit windows, spent or expired emailed codes. Dead-lettered
  * events are kept (they wait for `outbox retry`). Each call removes a bounded batch per kind.
- * Media assets never attached in time are removed in steps (see purgeOrphanMedia), because their
- * objects live in the object store and are deleted between two statements, outside any transaction.
+ * Media assets never attached in time are removed in batches of steps until none is left (see
+ * purgeOrphanMedia), because their objects live in the object store and are deleted between two
+ * statements, outside any transaction.
  */
 export interface Housekeeper {
   purge(now: Date): Promise<PurgeCounts>;
   /**
-   * Marks assets created before `cutoff` and never attached as expired (no record can take them
-   * any more), and returns a bounded batch of expired assets: these and earlier ones whose object
-   * deletion failed.
+   * Marks at most `limit` assets created before `cutoff` and never attached as expired (no record
+   * can take them any more), and returns at most `limit` expired assets, oldest first: these and
+   * earlier ones whose object deletion failed. Each statement is short and commits on its own.
    */
-  expireOrphanMedia(cutoff: Date): Promise<ExpiredMedia[]>;
+  expireOrphanMedia(cutoff: Date, limit: number): Promise<ExpiredMedia[]>;
   /** Deletes the rows of expired assets (attached ones are never deleted). */
   deleteExpiredMedia(ids: readonly string[]): Promise<number>;
 }
@@ -35,24 +36,57 @@ export const ORPHAN_MEDIA_AFTER_MS = 24 * 3600_000;
 /** Object deletions running at once. */
 const DELETE_CONCURRENCY = 8;
 
+/** Orphan media handled per batch: each costs an object-store call or four. */
+export const ORPHAN_MEDIA_BATCH = 500;
+
 /**
- * Orphan media: expire them in the database, delete their objects outside any transaction, then
- * delete the rows whose objects are gone. An object whose deletion failed keeps its (expired) row,
- * and the next purge tries again.
+ * Orphan media, in batches until none is left: each batch expires up to `batchSize` assets in the
+ * database (one short statement), deletes their objects outside any transaction, then deletes the
+ * rows whose objects are gone (another). The purge goes on while batches come back full, and stops
+ * at the first short batch, at a batch where no object could be deleted (the store is failing:
+ * the next purge tries again), or when `signal` aborts. An object whose deletion failed keeps its
+ * (expired) row, and is tried again by the next batch or purge.
  */
 export const purgeOrphanMedia = async (
   deps: { housekeeper: Housekeeper; objects: { delete(key: string): Promise<void> } },
   now: Date,
+  options: { batchSize?: number; signal?: AbortSignal } = {},
 ): Promise<PurgeCounts> => {
-  const expired = await deps.housekeeper.expireOrphanMedia(new Date(now.getTime() - ORPHAN_MEDIA_AFTER_MS));
+  const batchSize = options.batchSize ?? ORPHAN_MEDIA_BATCH;
+  const cutoff = new Date(now.getTime() - ORPHAN_MEDIA_AFTER_MS);
+  const failed = new Set<string>();
+  let deleted = 0;
+  let batches = 0;
+  while (!options.signal?.aborted) {
+    const expired = await deps.housekeeper.expireOrphanMedia(cutoff, batchSize);
+    batches += 1;
+    const gone = await deleteObjects(deps.objects, expired);
+    for (const asset of expired) {
+      if (gone.includes(asset.id)) {
+        failed.delete(asset.id);
+      } else {
+        failed.add(asset.id);
+      }
+    }
+    deleted += gone.length > 0 ? await deps.housekeeper.deleteExpiredMedia(gone) : 0;
+    if (expired.length < batchSize || gone.length === 0) {
+      break;
+    }
+  }
+
+  return { media_assets: deleted, media_objects_failed: failed.size, media_batches: batches };
+};
+
+/** Deletes every object of each asset (the upload, an image's copy and variants); the ids done. */
+const deleteObjects = async (
+  objects: { delete(key: string): Promise<void> },
+  expired: readonly ExpiredMedia[],
+): Promise<string[]> => {
   const gone: string[] = [];
   for (let start = 0; start < expired.length; start += DELETE_CONCURRENCY) {
     const chunk = expired.slice(start, start + DELETE_CONCURRENCY);
-    // An asset's objects: the upload, and the processed copy and variants of an image.
     const results = await Promise.allSettled(
-      chunk.map((asset) =>
-        Promise.all(allObjectKeys(asset.objectKey).map((key) => deps.objects.delete(key))),
-      ),
+      chunk.map((asset) => Promise.all(allObjectKeys(asset.objectKey).map((key) => objects.delete(key)))),
     );
     results.forEach((result, index) => {
       const asset = chunk[index];
@@ -61,9 +95,8 @@ export const purgeOrphanMedia = async (
       }
     });
   }
-  const deleted = gone.length > 0 ? await deps.housekeeper.deleteExpiredMedia(gone) : 0;
 
-  return { media_assets: deleted, media_objects_failed: expired.length - gone.length };
+  return gone;
 };
 
 /**
@@ -90,7 +123,7 @@ export const runHousekeeping = async (
     try {
       const now = deps.clock.now();
       const counts = await deps.housekeeper.purge(now);
-      options.report?.({ ...counts, ...(await purgeOrphanMedia(deps, now)) });
+      options.report?.({ ...counts, ...(await purgeOrphanMedia(deps, now, { signal: options.signal })) });
     } catch (error) {
       failed = true;
       options.report?.(error instanceof Error ? error : new Error(String(error)));
