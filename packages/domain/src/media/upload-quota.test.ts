@@ -48,7 +48,9 @@ describe("checkUploadQuota", () => {
       remaining: 4 * MIB,
       retryAfterSeconds: 2 * 3600,
     });
-    expect(checkUploadQuota(pending, 10 * MIB, { maxPending: 3, maxPendingBytes: 16 * MIB }, now)).toMatchObject({
+    expect(
+      checkUploadQuota(pending, 10 * MIB, { maxPending: 3, maxPendingBytes: 16 * MIB }, now),
+    ).toMatchObject({
       quota: "count",
     });
   });

@@ -35,7 +35,12 @@ describe("runHousekeeping", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(reports[0]).toBeInstanceOf(Error);
     // Aborted during the purge: no orphan batch is started.
-    expect(reports[1]).toEqual({ outbox_events: 2, media_assets: 0, media_objects_failed: 0, media_batches: 0 });
+    expect(reports[1]).toEqual({
+      outbox_events: 2,
+      media_assets: 0,
+      media_objects_failed: 0,
+      media_batches: 0,
+    });
   });
 });
 
