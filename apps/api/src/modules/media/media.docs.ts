@@ -14,7 +14,12 @@ export const mediaDescriptions = {
     "and an image is re-encoded upright without metadata (EXIF, GPS), with a blurhash and WebP variants of " +
     "about 320 and 1280 px. Records take it once its `status` is `ready` (409 `media_processing` before, 422 " +
     "once `rejected`). An asset no record took within 24 hours is deleted, object and record. Without a " +
-    "configured object store: 503 `storage_unavailable`.",
+    "configured object store: 503 `storage_unavailable`. Besides the hourly limit on upload requests, each " +
+    "account may have at most 100 pending uploads (asked for within the last 24 hours and not yet taken by a " +
+    "record; confirming or processing one does not end it) declaring at most 512 MiB in all (both " +
+    "configurable): past either, 429 `rate_limited` and nothing is registered, with `Retry-After` (seconds " +
+    "until enough pending uploads are 24 hours old for this one to fit) and `RateLimit-Limit`, " +
+    "`RateLimit-Remaining` and `RateLimit-Reset` describing the quota that refused (uploads, or bytes).",
   mediaGet:
     "Read URLs of the object store and the asset's processing `status` (poll this after uploading: the first " +
     "read confirms the upload and queues its processing). A ready image is served from its processed copy " +
