@@ -15,7 +15,7 @@ export const mediaDescriptions = {
     "about 320 and 1280 px. Records take it once its `status` is `ready` (409 `media_processing` before, 422 " +
     "once `rejected`). An asset no record took within 24 hours is deleted, object and record. Without a " +
     "configured object store: 503 `storage_unavailable`. Besides the hourly limit on upload requests, each " +
-    "account may have at most 100 pending uploads (asked for within the last 24 hours and not yet taken by a " +
+    "account may have by default at most 100 pending uploads (asked for within the last 24 hours and not yet taken by a " +
     "record; confirming or processing one does not end it) declaring at most 512 MiB in all (both " +
     "configurable): past either, 429 `rate_limited` and nothing is registered, with `Retry-After` (seconds " +
     "until enough pending uploads are 24 hours old for this one to fit) and `RateLimit-Limit`, " +
