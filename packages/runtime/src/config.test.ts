@@ -141,6 +141,29 @@ describe("configuration", () => {
     ]);
   });
 
+  it("reads the pending-upload quota (100 uploads, 512 MiB by default; 0 = off) and refuses bad values", () => {
+    const defaults = loadConfig(productionReady);
+    expect(defaults.ok && defaults.config.mediaUploadQuota).toEqual({
+      maxPending: 100,
+      maxPendingBytes: 536_870_912,
+    });
+    const set = loadConfig({
+      ...productionReady,
+      MEDIA_PENDING_UPLOADS_PER_DAY: "0",
+      MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "104857600",
+    });
+    expect(set.ok && set.config.mediaUploadQuota).toEqual({ maxPending: 0, maxPendingBytes: 104_857_600 });
+    const wrong = loadConfig({
+      ...productionReady,
+      MEDIA_PENDING_UPLOADS_PER_DAY: "-1",
+      MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "lots",
+    });
+    expect(wrong.ok ? [] : wrong.errors.map((line) => line.split(":")[0])).toEqual([
+      "MEDIA_PENDING_UPLOADS_PER_DAY",
+      "MEDIA_PENDING_UPLOAD_BYTES_PER_DAY",
+    ]);
+  });
+
   it("takes the LISTEN session's URL from DATABASE_LISTEN_URL, else DATABASE_URL", () => {
     const direct = loadConfig(productionReady);
     expect(direct.ok && direct.config.databaseListenUrl).toBe(productionReady.DATABASE_URL);
