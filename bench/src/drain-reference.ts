@@ -23,7 +23,7 @@ type OrderCreated = {
 
 const batchSize = Number(process.argv[2] || OUTBOX_DEFAULTS.batchSize);
 // As many loops as the worker runs per process (OUTBOX_LOOPS; its default is 2, see
-// packages/runtime/src/config.ts).
+// packages/process/src/config.ts).
 const loops = Number(process.argv[3] || process.env.OUTBOX_LOOPS || 2);
 const statements = process.argv[4] || "batch+fold";
 const fold = statements === "batch+fold";

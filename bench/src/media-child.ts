@@ -1,11 +1,11 @@
 // The media processing benchmark's measured process (media.ts starts it): the worker's image
-// processor (@agora/runtime's sharp adapter, with the worker's default settings: one image at a
+// processor (@agora/adapters' sharp adapter, with the worker's default settings: one image at a
 // time, libvips on one thread, no cache, 50 MP limit) over 2 MP JPEGs. It makes its inputs first,
 // says "ready" on stdout, waits for a line on stdin (the runner resets its RSS peak meanwhile),
 // processes them, and prints one JSON line with what it did.
 // Usage: node --import ./bench/src/resolve-ts.ts bench/src/media-child.ts <images>
 import { createInterface } from "node:readline";
-import { createSharpMediaProcessor } from "@agora/runtime/media/sharp-media-processor";
+import { createSharpMediaProcessor } from "@agora/adapters/media/sharp-media-processor";
 import sharp from "sharp";
 
 const count = Number(process.argv[2] ?? 40);

@@ -94,7 +94,7 @@ describe.skipIf(!testDatabaseUrl)(
     let apiSnapshot: string[];
     let workerSnapshot: string[];
 
-    /** What production demands (packages/runtime/src/config.ts), with dummy peers; the image's ENV first. */
+    /** What production demands (packages/process/src/config.ts), with dummy peers; the image's ENV first. */
     const environment = (imageEnv: Record<string, string>, port: number): Record<string, string> => ({
       ...imageEnv,
       // `docker run -p` would publish the image's port; here the process listens on loopback only.

@@ -8,7 +8,7 @@ import { publishCuratedContent } from "@agora/domain/lifestyle/publish-curated-c
 import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { AppError } from "@agora/domain/shared/app-error";
 import { isUuid } from "@agora/domain/shared/ids";
-import { configOrExit } from "@agora/runtime/config-or-exit";
+import { configOrExit } from "@agora/process/config-or-exit";
 import {
   backupCommand,
   migrateCommand,

@@ -1,6 +1,12 @@
 // The composition root: the one place that knows every adapter and wires them together. What each
 // area gets is composition/area-deps.ts; the CLI's commands are composition/commands.ts and the
 // embedded outbox worker composition/embedded-worker.ts.
+
+import { type CreatedMailer, createMailer } from "@agora/adapters/mail/create-mailer";
+import { createMediaProcessor } from "@agora/adapters/media/create-media-processor";
+import { createPush } from "@agora/adapters/push/create-push";
+import { type CreatedObjectStore, createObjectStore } from "@agora/adapters/storage/create-object-store";
+import { createVideo } from "@agora/adapters/video/create-video";
 import { openChatFanOut } from "@agora/db/chat-fan-out";
 import type { Database } from "@agora/db/client";
 import { createListingPageCache } from "@agora/db/listing-cache";
@@ -17,15 +23,10 @@ import { type Clock, systemClock } from "@agora/domain/shared/clock";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
 import type { Page } from "@agora/domain/shared/page";
 import { createOutboxDeps } from "@agora/outbox-worker/outbox-worker";
-import type { Config } from "@agora/runtime/config";
-import { createLogger } from "@agora/runtime/logging";
-import { type CreatedMailer, createMailer } from "@agora/runtime/mail/create-mailer";
-import { createMediaProcessor } from "@agora/runtime/media/create-media-processor";
-import { createOutboxMetrics, type OutboxMetrics } from "@agora/runtime/outbox-metrics";
-import { createPush } from "@agora/runtime/push/create-push";
-import { type CreatedObjectStore, createObjectStore } from "@agora/runtime/storage/create-object-store";
-import { startTracing, type Tracing } from "@agora/runtime/telemetry/tracing";
-import { createVideo } from "@agora/runtime/video/create-video";
+import type { Config } from "@agora/process/config";
+import { createLogger } from "@agora/process/logging";
+import { createOutboxMetrics, type OutboxMetrics } from "@agora/process/outbox-metrics";
+import { startTracing, type Tracing } from "@agora/process/telemetry/tracing";
 import type { Logger } from "pino";
 import { type AreaDeps, createAreaDeps } from "./composition/area-deps";
 import { openConfiguredDatabase, schemaProbe } from "./composition/database";

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
 import { Server as NetServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Config, unsafeDefaultsWarning } from "@agora/runtime/config";
-import { safeError } from "@agora/runtime/logging";
-import { type ProbeServer, startProbeServer } from "@agora/runtime/probe-server";
-import { waitUntilAvailable } from "@agora/runtime/startup";
+import { type Config, unsafeDefaultsWarning } from "@agora/process/config";
+import { safeError } from "@agora/process/logging";
+import { type ProbeServer, startProbeServer } from "@agora/process/probe-server";
+import { waitUntilAvailable } from "@agora/process/startup";
 import { serve } from "@hono/node-server";
 import type { Logger } from "pino";
 import { createApp, createHttpHandler } from "./app";

@@ -8,14 +8,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { eventually } from "@agora/testing/eventually";
 import {
   loadRecorder,
   type OtlpReceiver,
   readLoads,
   SpanKinds,
   startOtlpReceiver,
-} from "@agora/runtime/test/otlp";
-import { eventually } from "@agora/testing/eventually";
+} from "@agora/testing/otlp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiProcess, startProcess, TEST_TOKEN_SECRET } from "../test/processes";
 

@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { S3Config } from "@agora/runtime/config";
+import type { S3Config } from "@agora/process/config";
 import S3rver from "s3rver";
 
 const ACCESS_KEY = "S3RVER";

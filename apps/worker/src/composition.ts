@@ -2,20 +2,20 @@
 // built from the configuration, then the outbox worker itself (@agora/outbox-worker, the same one
 // the API runs embedded).
 
+import { createMailer } from "@agora/adapters/mail/create-mailer";
+import { createMediaProcessor } from "@agora/adapters/media/create-media-processor";
+import { createPush } from "@agora/adapters/push/create-push";
+import { createObjectStore } from "@agora/adapters/storage/create-object-store";
+import { createVideo } from "@agora/adapters/video/create-video";
 import { openDatabase } from "@agora/db/client";
 import { codeKeyFor } from "@agora/domain/identity/secrets";
 import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import { systemClock } from "@agora/domain/shared/clock";
 import { createOutboxWorker, outboxWorkerSettings } from "@agora/outbox-worker/outbox-worker";
-import type { Config } from "@agora/runtime/config";
-import { databaseOptions } from "@agora/runtime/database";
-import { createMailer } from "@agora/runtime/mail/create-mailer";
-import { createMediaProcessor } from "@agora/runtime/media/create-media-processor";
-import { createPush } from "@agora/runtime/push/create-push";
-import { waitUntilAvailable } from "@agora/runtime/startup";
-import { createObjectStore } from "@agora/runtime/storage/create-object-store";
-import { startTracing } from "@agora/runtime/telemetry/tracing";
-import { createVideo } from "@agora/runtime/video/create-video";
+import type { Config } from "@agora/process/config";
+import { databaseOptions } from "@agora/process/database";
+import { waitUntilAvailable } from "@agora/process/startup";
+import { startTracing } from "@agora/process/telemetry/tracing";
 import type { Logger } from "pino";
 import type { WorkerHealthServer } from "./health-server";
 

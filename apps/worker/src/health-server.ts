@@ -3,9 +3,9 @@
 // for WORKER_LIVENESS_SECONDS, so a worker wedged on a dead connection is restarted. `/ready` is
 // 200 while the loops run. `/metrics` is this process's series (docs/operations.md).
 import type { OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
-import type { Config } from "@agora/runtime/config";
-import { createOutboxMetrics } from "@agora/runtime/outbox-metrics";
-import { startProbeServer } from "@agora/runtime/probe-server";
+import type { Config } from "@agora/process/config";
+import { createOutboxMetrics } from "@agora/process/outbox-metrics";
+import { startProbeServer } from "@agora/process/probe-server";
 import type { Logger } from "pino";
 import { collectDefaultMetrics, Registry } from "prom-client";
 

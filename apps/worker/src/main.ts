@@ -1,7 +1,7 @@
 // The outbox worker as its own process. Several may run beside each other and beside API processes
 // running it embedded (WORKER=embedded); claims use SKIP LOCKED, so none double-delivers.
-import { configOrExit } from "@agora/runtime/config-or-exit";
-import { createLogger, safeError } from "@agora/runtime/logging";
+import { configOrExit } from "@agora/process/config-or-exit";
+import { createLogger, safeError } from "@agora/process/logging";
 import { startWorker } from "./composition";
 import { startWorkerHealthServer } from "./health-server";
 

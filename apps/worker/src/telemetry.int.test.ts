@@ -5,14 +5,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { eventually } from "@agora/testing/eventually";
 import {
   loadRecorder,
   type OtlpReceiver,
   readLoads,
   SpanKinds,
   startOtlpReceiver,
-} from "@agora/runtime/test/otlp";
-import { eventually } from "@agora/testing/eventually";
+} from "@agora/testing/otlp";
 import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

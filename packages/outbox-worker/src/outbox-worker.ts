@@ -17,10 +17,10 @@ import { runOutbox } from "@agora/domain/outbox/run-outbox";
 import type { Clock } from "@agora/domain/shared/clock";
 import { runHousekeeping } from "@agora/domain/shared/housekeeping";
 import type { Mailer } from "@agora/domain/shared/mail";
-import { safeError } from "@agora/runtime/logging";
-import { logHousekeeping, logOutboxOutcome } from "@agora/runtime/outbox-logging";
-import { traceDelivery } from "@agora/runtime/telemetry/outbox-spans";
-import type { Tracing } from "@agora/runtime/telemetry/tracing";
+import { safeError } from "@agora/process/logging";
+import { logHousekeeping, logOutboxOutcome } from "@agora/process/outbox-logging";
+import { traceDelivery } from "@agora/process/telemetry/outbox-spans";
+import type { Tracing } from "@agora/process/telemetry/tracing";
 import type { Logger } from "pino";
 
 /** The adapters the event kinds deliver through (built by each process's composition). */

@@ -1,5 +1,8 @@
 // What each area's use cases get: the repositories and unit of work, the shared adapters, and
 // their slice of the configuration. Part of the composition root (deps.ts).
+
+import { createArgon2Passwords } from "@agora/adapters/security/argon2-passwords";
+import { createJwtAccessTokens } from "@agora/adapters/security/jwt-access-tokens";
 import type { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
 import type { ChatDeps } from "@agora/domain/chat/chat.deps";
@@ -21,9 +24,7 @@ import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { Mailer } from "@agora/domain/shared/mail";
 import { createSecretBox } from "@agora/domain/shared/secret-box";
-import type { Config } from "@agora/runtime/config";
-import { createArgon2Passwords } from "@agora/runtime/security/argon2-passwords";
-import { createJwtAccessTokens } from "@agora/runtime/security/jwt-access-tokens";
+import type { Config } from "@agora/process/config";
 import type { IdempotencyDeps } from "../http/idempotency";
 
 export type AreaDeps = {

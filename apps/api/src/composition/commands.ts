@@ -4,9 +4,9 @@ import { backupEmbeddedDatabase, restoreEmbeddedDatabase } from "@agora/db/embed
 import { migrate } from "@agora/db/migrator";
 import { seedCatalog } from "@agora/db/seed";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
-import type { Config } from "@agora/runtime/config";
-import { databaseOptions } from "@agora/runtime/database";
-import { createLogger } from "@agora/runtime/logging";
+import type { Config } from "@agora/process/config";
+import { databaseOptions } from "@agora/process/database";
+import { createLogger } from "@agora/process/logging";
 import { createDeps, type Runtime } from "../deps";
 import { openConfiguredDatabase } from "./database";
 

@@ -1,8 +1,8 @@
 // The API process's database: opened from the configuration, and its schema's readiness probe.
 import { type Database, openDatabase } from "@agora/db/client";
 import { migrationLevel } from "@agora/db/migrator";
-import { type DatabaseConfig, databaseOptions } from "@agora/runtime/database";
-import type { Tracing } from "@agora/runtime/telemetry/tracing";
+import { type DatabaseConfig, databaseOptions } from "@agora/process/database";
+import type { Tracing } from "@agora/process/telemetry/tracing";
 import type { Logger } from "pino";
 import { passOnce, ReadinessFailure, type ReadinessProbe } from "../modules/system/readiness";
 

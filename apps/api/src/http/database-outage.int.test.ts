@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { DEFAULT_TIMEOUTS, testConfig } from "@agora/runtime/config";
+import { DEFAULT_TIMEOUTS, testConfig } from "@agora/process/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, createLogCapture, type Harness } from "../../test/harness";
 import { createApp, createHttpHandler } from "../app";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ActiveSpan, Tracing } from "@agora/runtime/telemetry/tracing";
+import type { ActiveSpan, Tracing } from "@agora/process/telemetry/tracing";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger } from "pino";

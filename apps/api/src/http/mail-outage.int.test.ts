@@ -1,8 +1,8 @@
 import { once } from "node:events";
 import { type AddressInfo, createServer, type Socket } from "node:net";
-import { DEFAULT_TIMEOUTS, testConfig } from "@agora/runtime/config";
-import { createLogger } from "@agora/runtime/logging";
-import { createMailer } from "@agora/runtime/mail/create-mailer";
+import { createMailer } from "@agora/adapters/mail/create-mailer";
+import { DEFAULT_TIMEOUTS, testConfig } from "@agora/process/config";
+import { createLogger } from "@agora/process/logging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../test/harness";
 

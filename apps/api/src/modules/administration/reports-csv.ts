@@ -1,6 +1,6 @@
 import { reportExportColumns } from "@agora/contracts/administration";
 import type { ReportExportRow } from "@agora/domain/administration/administration.types";
-import { safeError } from "@agora/runtime/logging";
+import { safeError } from "@agora/process/logging";
 import { stringify } from "csv-stringify/sync";
 import type { Logger } from "pino";
 

@@ -1,6 +1,6 @@
+import { createMemoryPush } from "@agora/adapters/push/memory-push";
 import type { ConversationDto, MessageDto } from "@agora/contracts/chat";
 import { onPostgres } from "@agora/db/test/databases";
-import { createMemoryPush } from "@agora/runtime/push/memory-push";
 import { eventually } from "@agora/testing/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";

@@ -1,8 +1,8 @@
+import { createMemoryMailer } from "@agora/adapters/mail/memory-mailer";
+import type { Argon2Passwords } from "@agora/adapters/security/argon2-passwords";
 import { onPostgres } from "@agora/db/test/databases";
 import type { OutgoingMail } from "@agora/domain/shared/mail";
-import { createLogger } from "@agora/runtime/logging";
-import { createMemoryMailer } from "@agora/runtime/mail/memory-mailer";
-import type { Argon2Passwords } from "@agora/runtime/security/argon2-passwords";
+import { createLogger } from "@agora/process/logging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../../test/harness";
 

@@ -1,7 +1,7 @@
+import { createLiveKitRooms } from "@agora/adapters/video/livekit-rooms";
 import { onPostgres } from "@agora/db/test/databases";
 import { OUTBOX_BACKOFF } from "@agora/domain/outbox/backoff";
-import { DEFAULT_TIMEOUTS } from "@agora/runtime/config";
-import { createLiveKitRooms } from "@agora/runtime/video/livekit-rooms";
+import { DEFAULT_TIMEOUTS } from "@agora/process/config";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { startVideoRoomService, type VideoRoomService } from "../../../test/video-room-service";

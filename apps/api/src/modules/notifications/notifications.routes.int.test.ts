@@ -1,6 +1,6 @@
+import { createMemoryPush, type MemoryPush } from "@agora/adapters/push/memory-push";
 import type { DeviceDto, NotificationDto } from "@agora/contracts/notifications";
 import { notificationId } from "@agora/domain/notifications/notify";
-import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 

@@ -1,3 +1,4 @@
+import { createMemoryPush, type MemoryPush } from "@agora/adapters/push/memory-push";
 import { OUTBOX_WAITING_LOCK, openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createOutboxRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { onPostgres, openTestPool } from "@agora/db/test/databases";
@@ -15,7 +16,6 @@ import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { runOutbox, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
 import { systemClock } from "@agora/domain/shared/clock";
 import { createOutboxWorker } from "@agora/outbox-worker/outbox-worker";
-import { createMemoryPush, type MemoryPush } from "@agora/runtime/push/memory-push";
 import { eventually, sleep } from "@agora/testing/eventually";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";

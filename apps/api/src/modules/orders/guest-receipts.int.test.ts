@@ -5,7 +5,7 @@
 // capability in no log line.
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
-import { createSmtpMailer } from "@agora/runtime/mail/smtp-mailer";
+import { createSmtpMailer } from "@agora/adapters/mail/smtp-mailer";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";

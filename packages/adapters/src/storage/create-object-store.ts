@@ -1,7 +1,7 @@
 import { StorageUnavailableError } from "@agora/domain/media/media.errors";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
-import type { Config } from "../config";
 import { loadOnce } from "../lazy";
+import type { S3Settings } from "./s3-object-store";
 
 export type CreatedObjectStore = { store: ObjectStore; kind: "s3" | "unavailable"; close(): void };
 
@@ -14,7 +14,7 @@ const unavailable = (): Promise<never> =>
  * real uploads need the configured object store. The AWS SDK is loaded at the first call.
  */
 /** S3_* and S3_TIMEOUT_MS: the object store's slice of the configuration. */
-export type ObjectStoreConfig = Pick<Config, "s3"> & { timeouts: Pick<Config["timeouts"], "s3Ms"> };
+export type ObjectStoreConfig = { s3: S3Settings | undefined; timeouts: { s3Ms: number } };
 
 export const createObjectStore = (config: ObjectStoreConfig): CreatedObjectStore => {
   const { s3: settings } = config;

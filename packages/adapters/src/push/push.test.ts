@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PushMessage } from "@agora/domain/notifications/notifications.ports";
 import { afterAll, describe, expect, it } from "vitest";
-import { testConfig } from "../config";
 import { createPush } from "./create-push";
 import { createFcmPush, createFcmSender, FCM_MULTICAST_LIMIT, PushDeliveryError } from "./fcm-push";
 import { createMemoryPush, PushUnavailableError } from "./memory-push";
@@ -183,12 +182,15 @@ describe("createPush", () => {
   };
 
   it("leaves push off when FCM is not configured", () => {
-    expect(createPush(testConfig())).toBeUndefined();
+    expect(createPush({ fcm: undefined, timeouts: { pushMs: 10_000 } })).toBeUndefined();
   });
 
   it("builds the FCM sender from the service-account file, each in its own app, without a network call", async () => {
     const file = credentialsFile();
-    const first = createPush(testConfig({ fcm: { projectId: "agora-test", credentialsFile: file } }));
+    const first = createPush({
+      fcm: { projectId: "agora-test", credentialsFile: file },
+      timeouts: { pushMs: 10_000 },
+    });
     const second = createFcmPush({ projectId: "agora-test", credentialsFile: file });
     expect(typeof first?.sender.send).toBe("function");
     await first?.close();

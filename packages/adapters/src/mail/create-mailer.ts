@@ -1,9 +1,8 @@
 import type { Mailer } from "@agora/domain/shared/mail";
 import type { Logger } from "pino";
-import type { Config } from "../config";
 import { loadOnce } from "../lazy";
 import { createMemoryMailer, type MemoryMailer } from "./memory-mailer";
-import type { SmtpMailer } from "./smtp-mailer";
+import type { SmtpMailer, SmtpSettings } from "./smtp-mailer";
 
 export type MailerKind = "resend" | "smtp" | "memory";
 
@@ -28,7 +27,16 @@ const onFirstSend = (load: () => Promise<Mailer>): Mailer => {
  * mailer means development or test. The Resend SDK and nodemailer are loaded at the first send.
  */
 /** MAIL_* and MAIL_TIMEOUT_MS: the mailer's slice of the configuration. */
-export type MailerConfig = Pick<Config, "mail"> & { timeouts: Pick<Config["timeouts"], "mailMs"> };
+export type MailerConfig = {
+  mail: {
+    from: string;
+    resendApiKey: string | undefined;
+    smtp: Omit<SmtpSettings, "from"> | undefined;
+    /** The memory mailer (no provider, development) writes mail bodies, codes included, to the log. */
+    logBodies: boolean;
+  };
+  timeouts: { mailMs: number };
+};
 
 export const createMailer = (config: MailerConfig, logger: Logger): CreatedMailer => {
   const { from, resendApiKey, smtp, logBodies } = config.mail;

@@ -8,7 +8,16 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import type { S3Config } from "../config";
+
+/** S3_*: where the bucket is and how to reach it. */
+export type S3Settings = {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+};
 
 /** The headers a presigned upload binds: the store refuses a PUT whose type or length differ. */
 const UPLOAD_SIGNED_HEADERS = new Set(["content-type", "content-length"]);
@@ -26,7 +35,10 @@ const isNotFound = (error: unknown): boolean => {
  * off: a presigned PUT would otherwise carry the checksum of an empty body, which the store checks
  * against the real one.
  */
-export const createS3ObjectStore = (config: S3Config, timeoutMs: number): ObjectStore & { close(): void } => {
+export const createS3ObjectStore = (
+  config: S3Settings,
+  timeoutMs: number,
+): ObjectStore & { close(): void } => {
   const client = new S3Client({
     endpoint: config.endpoint,
     region: config.region,

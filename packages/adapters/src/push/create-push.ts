@@ -1,5 +1,4 @@
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
-import type { Config } from "../config";
 import { loadOnce } from "../lazy";
 import type { FcmPush } from "./fcm-push";
 import { readServiceAccount } from "./service-account";
@@ -12,7 +11,10 @@ export type CreatedPush = { sender: PushSender; close(): Promise<void> };
  * is loaded at the first send.
  */
 /** FCM_* and PUSH_TIMEOUT_MS: push's slice of the configuration. */
-export type PushConfig = Pick<Config, "fcm"> & { timeouts: Pick<Config["timeouts"], "pushMs"> };
+export type PushConfig = {
+  fcm: { projectId: string; credentialsFile: string } | undefined;
+  timeouts: { pushMs: number };
+};
 
 export const createPush = (config: PushConfig): CreatedPush | undefined => {
   if (!config.fcm) {

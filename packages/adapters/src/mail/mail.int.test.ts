@@ -3,11 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { Writable } from "node:stream";
 import { MailDeliveryError, type OutgoingMail } from "@agora/domain/shared/mail";
+import pino from "pino";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { testConfig } from "../config";
-import { createLogger } from "../logging";
-import { createMailer } from "./create-mailer";
+import { createMailer, type MailerConfig } from "./create-mailer";
 import { createMemoryMailer, MEMORY_MAIL_LOG_MESSAGE } from "./memory-mailer";
 import { createResendMailer } from "./resend-mailer";
 import { createSmtpMailer } from "./smtp-mailer";
@@ -334,6 +333,12 @@ describe("Resend mailer", () => {
   });
 });
 
+/** The mailer's slice of the configuration: no provider unless `mail` says one. */
+const mailerConfig = (mail: Partial<MailerConfig["mail"]> = {}): MailerConfig => ({
+  mail: { from: FROM, resendApiKey: undefined, smtp: undefined, logBodies: false, ...mail },
+  timeouts: { mailMs: 10_000 },
+});
+
 const collectingLogger = () => {
   const lines: Record<string, unknown>[] = [];
   const destination = new Writable({
@@ -347,7 +352,7 @@ const collectingLogger = () => {
     },
   });
 
-  return { logger: createLogger({ level: "info", destination }), lines };
+  return { logger: pino({ level: "info" }, destination), lines };
 };
 
 describe("memory mailer", () => {
@@ -383,7 +388,7 @@ describe("memory mailer", () => {
   it("leaves the body, and so the code, out of the log by default (MAIL_LOG_BODIES unset)", async () => {
     const { logger, lines } = collectingLogger();
     const mailer =
-      createMailer(testConfig(), logger).memory ?? createMemoryMailer(logger, { logBodies: true });
+      createMailer(mailerConfig(), logger).memory ?? createMemoryMailer(logger, { logBodies: true });
 
     await mailer.send(codeMail);
 
@@ -403,7 +408,7 @@ describe("createMailer", () => {
   const { logger } = collectingLogger();
 
   it("picks the memory mailer when no provider is configured", async () => {
-    const created = createMailer(testConfig(), logger);
+    const created = createMailer(mailerConfig(), logger);
     expect(created.kind).toBe("memory");
     await created.mailer.send(codeMail);
     expect(created.memory?.last(codeMail.to)?.subject).toBe(codeMail.subject);
@@ -412,19 +417,14 @@ describe("createMailer", () => {
 
   it("picks SMTP when a host is configured, and it delivers", async () => {
     const smtp = await startSmtpServer();
-    const config = testConfig({
-      mail: {
-        from: FROM,
-        resendApiKey: undefined,
-        smtp: {
-          host: "127.0.0.1",
-          port: smtp.port,
-          user: undefined,
-          password: undefined,
-          secure: false,
-          requireTls: false,
-        },
-        logBodies: false,
+    const config = mailerConfig({
+      smtp: {
+        host: "127.0.0.1",
+        port: smtp.port,
+        user: undefined,
+        password: undefined,
+        secure: false,
+        requireTls: false,
       },
     });
     const created = createMailer(config, logger);
@@ -436,19 +436,15 @@ describe("createMailer", () => {
   });
 
   it("prefers Resend when an API key is set, even with SMTP configured", async () => {
-    const config = testConfig({
-      mail: {
-        from: FROM,
-        resendApiKey: "re_123",
-        smtp: {
-          host: "127.0.0.1",
-          port: 2525,
-          user: undefined,
-          password: undefined,
-          secure: false,
-          requireTls: false,
-        },
-        logBodies: false,
+    const config = mailerConfig({
+      resendApiKey: "re_123",
+      smtp: {
+        host: "127.0.0.1",
+        port: 2525,
+        user: undefined,
+        password: undefined,
+        secure: false,
+        requireTls: false,
       },
     });
     const created = createMailer(config, logger);
