@@ -71,11 +71,12 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
   const connect = (
     conversationId: string,
     token: string | undefined,
-    options: { after?: number; origin?: string; autoPong?: boolean } = {},
+    options: { after?: number; origin?: string; autoPong?: boolean; protocols?: string[] } = {},
   ): Promise<TestSocket> =>
     new Promise((resolve, reject) => {
       const ws = new WebSocket(
         realtimeUrl(conversationId, options.after === undefined ? "" : `?after=${options.after}`),
+        options.protocols ?? [],
         {
           headers: token ? { authorization: `Bearer ${token}` } : {},
           ...(options.origin ? { origin: options.origin } : {}),
@@ -143,7 +144,7 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
   const refusal = async (
     conversationId: string,
     token: string | undefined,
-    options: { origin?: string } = {},
+    options: { origin?: string; protocols?: string[] } = {},
   ): Promise<Refusal> => {
     try {
       const socket = await connect(conversationId, token, options);
@@ -165,6 +166,7 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
     call,
     connect,
     refusal,
+    realtimeUrl,
     async close() {
       await realtime.close();
       await drain(server, 1_000);
