@@ -30,15 +30,14 @@ export type Refusal = {
 };
 
 /** The app of `h` listening on a port, with the realtime channel attached. */
-export const startServer = async (h: Harness, options: RealtimeOptions = {}) => {
-  const server = await listen(h.handler, { host: "127.0.0.1", port: 0 });
+export const startServer = async (h: Harness, options: RealtimeOptions = {}, port = 0) => {
+  const server = await listen(h.handler, { host: "127.0.0.1", port });
   const realtime: RealtimeServer = await startRealtime(server, h.handler, {
     deps: h.runtime.realtime,
     logger: h.runtime.logger,
     options,
   });
-  const { port } = server.address() as AddressInfo;
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   /** A JSON request over the wire. */
   const call = async <T = { data: unknown; meta: unknown; error: { code: string } | null }>(
@@ -65,7 +64,7 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
   };
 
   const realtimeUrl = (conversationId: string, query = "") =>
-    `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime${query}`;
+    `${base.replace(/^http/, "ws")}/api/v1/chat/conversations/${conversationId}/realtime${query}`;
 
   /** Opens a socket; resolves once it is open (rejects with the refusal otherwise). */
   const connect = (
@@ -160,7 +159,7 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
   };
 
   return {
-    port,
+    port: (server.address() as AddressInfo).port,
     server,
     realtime,
     call,

@@ -267,6 +267,13 @@ export const chatOperations = defineOperations({
     responses: {
       101: { description: "Switching Protocols: the WebSocket is open (frames in the description)." },
     },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "rate_limited", "upgrade_required"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "rate_limited",
+      "upgrade_required",
+    ],
   },
 });

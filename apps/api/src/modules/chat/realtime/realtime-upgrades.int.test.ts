@@ -1,10 +1,15 @@
 // The realtime upgrade path: the socket caps (429 per session on a conversation, per session and per
 // user; 1013 when the process is full) and their counter on /metrics, and the access token offered
 // as a subprotocol (browsers), which must never be echoed nor logged.
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import type { MessageDto } from "@agora/contracts/chat";
+import { createAgoraClient } from "@agora/contracts/client";
 import { realtimeCloseCodes, realtimeFrameTypes, realtimeProtocols } from "@agora/contracts/realtime";
 import { eventually } from "@agora/testing/eventually";
-import WebSocket from "ws";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import NodeWebSocket from "ws";
 import { createHarness, type Harness, type SignedIn } from "../../../../test/harness";
 import { startServer, type TestServer, type TestSocket } from "../../../../test/realtime";
 
@@ -75,7 +80,9 @@ describe("the realtime socket caps", () => {
     open.push(await api.connect(withCyd, ada.accessToken));
     const fourth = await api.refusal(withDan, ada.accessToken);
     expect(fourth.status).toBe(429);
-    expect(fourth.body).toMatchObject({ error: { code: "rate_limited", message: expect.stringContaining("session") } });
+    expect(fourth.body).toMatchObject({
+      error: { code: "rate_limited", message: expect.stringContaining("session") },
+    });
     expect(await refusals(h, "conversation")).toBe(before.conversation + 1);
     expect(await refusals(h, "session")).toBe(before.session + 1);
 
@@ -84,7 +91,7 @@ describe("the realtime socket caps", () => {
     first?.close();
     await first?.closed;
     const again = await eventually(() => api.connect(withDan, ada.accessToken), { retryErrors: true });
-    expect(again.ws.readyState).toBe(WebSocket.OPEN);
+    expect(again.ws.readyState).toBe(NodeWebSocket.OPEN);
     await closeAll([...open, again]);
   });
 
@@ -107,7 +114,9 @@ describe("the realtime socket caps", () => {
     ];
     const refusal = await api.refusal(c2, adaTablet.accessToken);
     expect(refusal.status).toBe(429);
-    expect(refusal.body).toMatchObject({ error: { code: "rate_limited", message: expect.stringContaining("user") } });
+    expect(refusal.body).toMatchObject({
+      error: { code: "rate_limited", message: expect.stringContaining("user") },
+    });
     expect(await refusals(h, "user")).toBe(before + 1);
     // Nothing of the refused upgrade remains: one presence row per open socket.
     await eventually(
@@ -151,16 +160,19 @@ describe("a full process", () => {
       const first = open.shift();
       first?.close();
       await first?.closed;
-      const again = await eventually(async () => {
-        const socket = await api.connect(id, ada.accessToken);
-        const quick = await Promise.race([socket.closed, new Promise((done) => setTimeout(done, 200))]);
-        if (quick) {
-          throw new Error("closed again");
-        }
+      const again = await eventually(
+        async () => {
+          const socket = await api.connect(id, ada.accessToken);
+          const quick = await Promise.race([socket.closed, new Promise((done) => setTimeout(done, 200))]);
+          if (quick) {
+            throw new Error("closed again");
+          }
 
-        return socket;
-      }, { retryErrors: true });
-      expect(again.ws.readyState).toBe(WebSocket.OPEN);
+          return socket;
+        },
+        { retryErrors: true },
+      );
+      expect(again.ws.readyState).toBe(NodeWebSocket.OPEN);
       await closeAll([...open, again]);
     } finally {
       await api.close();
@@ -247,7 +259,10 @@ describe("the access token as a subprotocol (browsers)", () => {
     const from = h.logs.raw.length;
     const socket = await api.connect(id, undefined, { protocols: offer(ada.accessToken) });
     await closeAll([socket]);
-    await api.refusal(id, undefined, { protocols: offer(ada.accessToken), origin: "https://evil.example.com" });
+    await api.refusal(id, undefined, {
+      protocols: offer(ada.accessToken),
+      origin: "https://evil.example.com",
+    });
     const stranger = await h.signIn();
     await api.refusal(id, undefined, { protocols: offer(stranger.accessToken) });
 
@@ -260,5 +275,145 @@ describe("the access token as a subprotocol (browsers)", () => {
         expect(lines.filter((line) => line.includes(part))).toEqual([]);
       }
     }
+  });
+});
+
+describe("the typed client's realtime helper in a browser-like runtime (a document, no WebSocket headers)", () => {
+  it("offers the token as the subprotocol pair, opens and delivers", async () => {
+    const h = await createHarness({ seed: false });
+    const api = await startServer(h);
+    const offers: Array<[string, unknown]> = [];
+    // A WebSocket that, like a browser's, takes only the URL and subprotocols.
+    class BrowserWebSocket extends NodeWebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        offers.push([url, protocols]);
+        super(url, protocols);
+      }
+    }
+    vi.stubGlobal("document", {});
+    vi.stubGlobal("WebSocket", BrowserWebSocket);
+    try {
+      const ada = await h.signIn();
+      const bob = await h.signIn();
+      const id = await conversationOf(api, ada, bob);
+      const received: MessageDto[] = [];
+      const channel = createAgoraClient({
+        baseUrl: `http://127.0.0.1:${api.port}`,
+        getAccessToken: () => bob.accessToken,
+      }).chat.connect(id, { onMessage: (message) => void received.push(message) });
+      try {
+        await eventually(() => channel.status === "open");
+        await api.call("POST", `/api/v1/chat/conversations/${id}/messages`, {
+          token: ada.accessToken,
+          body: { body: "to the browser" },
+        });
+        await eventually(() => received.length === 1);
+        expect(received[0]?.body).toBe("to the browser");
+        expect(offers).toEqual([
+          [
+            expect.stringMatching(/\/realtime$/),
+            [realtimeProtocols.channel, `${realtimeProtocols.bearerPrefix}${bob.accessToken}`],
+          ],
+        ]);
+      } finally {
+        channel.close();
+      }
+    } finally {
+      vi.unstubAllGlobals();
+      await api.close();
+      await h.close();
+    }
+  });
+});
+
+// Chromium comes from the OS (Debian's `chromium`; CHROMIUM_PATH overrides); without it this skips.
+const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (candidate): candidate is string => candidate !== undefined && candidate !== "" && existsSync(candidate),
+);
+if (!executablePath) {
+  process.stdout.write(
+    "realtime browser test skipped: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)\n",
+  );
+}
+
+/** A port free now (the page's origin, hence ALLOWED_ORIGINS, must be known before the app is made). */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+
+describe.skipIf(!executablePath)("a page in headless Chromium", () => {
+  let h: Harness;
+  let api: TestServer;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    h = await createHarness({ seed: false, config: { allowedOrigins: [origin] } });
+    api = await startServer(h, {}, port);
+    browser = await chromium.launch({
+      executablePath,
+      // Root in a container has no user namespace for Chromium's sandbox.
+      args: ["--no-sandbox", "--disable-dev-shm-usage"],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    await h?.close();
+  });
+
+  it("opens the channel with the token as a subprotocol and receives a message sent over HTTP", async () => {
+    const ada = await h.signIn();
+    const bob = await h.signIn();
+    const id = await conversationOf(api, ada, bob);
+    // A page of this origin (the API's JSON answers carry a CSP for documents: bypassed).
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${origin}/health`);
+
+    const protocol = await page.evaluate(
+      async ({ url, protocols }) => {
+        const ws = new WebSocket(url, protocols);
+        const frames: string[] = [];
+        Object.assign(globalThis, { agoraFrames: frames });
+        ws.onmessage = (event) => void frames.push(String(event.data));
+        await new Promise((resolve, reject) => {
+          ws.onopen = resolve;
+          ws.onclose = (event) => reject(new Error(`closed ${event.code}`));
+        });
+
+        return ws.protocol;
+      },
+      {
+        url: api.realtimeUrl(id),
+        protocols: [realtimeProtocols.channel, `${realtimeProtocols.bearerPrefix}${bob.accessToken}`],
+      },
+    );
+    expect(protocol).toBe(realtimeProtocols.channel);
+
+    const sent = await api.call<Body<{ id: string }>>("POST", `/api/v1/chat/conversations/${id}/messages`, {
+      token: ada.accessToken,
+      body: { body: "hello, browser" },
+    });
+    expect(sent.status).toBe(201);
+    await page.waitForFunction(() => (globalThis as { agoraFrames?: string[] }).agoraFrames?.length === 1);
+    const frames = await page.evaluate(
+      () => (globalThis as unknown as { agoraFrames: string[] }).agoraFrames,
+    );
+    expect(frames.map((frame) => JSON.parse(frame))).toEqual([
+      {
+        type: realtimeFrameTypes.message,
+        data: expect.objectContaining({ id: sent.body.data.id, body: "hello, browser" }),
+      },
+    ]);
+    await context.close();
   });
 });
