@@ -1,7 +1,8 @@
 // The typed client's retries against the real server, through a TCP proxy that loses a response:
 // it forwards the request, lets the server commit and answer, then destroys the client's socket
 // before a byte of the answer reaches it. The client sees a network error after the server's
-// commit, retries with the same Idempotency-Key, and gets the first answer replayed: one record.
+// commit, retries with the same Idempotency-Key (and, for a chat message, the same
+// client_message_id it filled in), and gets the first answer replayed: one record.
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { createAgoraClient } from "@agora/contracts/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,6 +124,44 @@ describe("the typed client retries a request whose answer was lost after the com
     expect(await count("sales WHERE provider_id = $1", [seller.providerId])).toBe(1);
     const dashboard = await clientOf(seller).providers.dashboard();
     expect(dashboard.revenue_30d).toEqual([expect.objectContaining({ currency: "USD", manual_sales: 1500 })]);
+  });
+
+  it("sends one chat message: the client fills client_message_id and its retry carries the same", async () => {
+    const ada = await h.signIn();
+    const bob = await h.signIn();
+    const conversation = await clientOf(ada).chat.openConversation({ other_user_id: bob.user.id });
+    const send = `POST /api/v1/chat/conversations/${conversation.id}/messages `;
+    proxy.loseNext(send);
+    const before = proxy.seen.length;
+
+    const message = await clientOf(ada).chat.send(conversation.id, { body: "Only once" });
+
+    expect(proxy.seen.slice(before).filter((line) => line.startsWith(send))).toHaveLength(2);
+    expect(message.client_message_id).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(await count("chat_messages WHERE conversation_id = $1", [conversation.id])).toBe(1);
+    const page = await clientOf(bob).chat.messages(conversation.id, { after: 0 });
+    expect(page.data.map((sent) => [sent.body, sent.client_message_id])).toEqual([
+      ["Only once", message.client_message_id],
+    ]);
+  });
+
+  it("keeps the caller's client_message_id: the app's own resend after a network error is the same message", async () => {
+    const ada = await h.signIn();
+    const bob = await h.signIn();
+    const conversation = await clientOf(ada).chat.openConversation({ other_user_id: bob.user.id });
+    proxy.loseNext(`POST /api/v1/chat/conversations/${conversation.id}/messages `);
+    const draft = { body: "Typed offline", client_message_id: "draft-42" };
+
+    await expect(clientOf(ada, 0).chat.send(conversation.id, draft)).rejects.toMatchObject({
+      code: "network_error",
+    });
+    // A new call (a new Idempotency-Key), the same id: the first message answers.
+    const resent = await clientOf(ada, 0).chat.send(conversation.id, draft);
+
+    expect(resent).toMatchObject({ seq: 1, client_message_id: "draft-42" });
+    expect(await count("chat_messages WHERE conversation_id = $1", [conversation.id])).toBe(1);
   });
 
   it("with retries off, reports the network error (and the server made its one record)", async () => {

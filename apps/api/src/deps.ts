@@ -147,6 +147,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       conversations: repos.conversations,
       clock,
       ids,
+      limits: config.realtimeSockets,
+      refused: (reason) => metrics.realtimeRefused(reason),
     },
     outbox: createOutboxDeps(database, {
       clock,

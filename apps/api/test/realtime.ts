@@ -30,15 +30,14 @@ export type Refusal = {
 };
 
 /** The app of `h` listening on a port, with the realtime channel attached. */
-export const startServer = async (h: Harness, options: RealtimeOptions = {}) => {
-  const server = await listen(h.handler, { host: "127.0.0.1", port: 0 });
+export const startServer = async (h: Harness, options: RealtimeOptions = {}, port = 0) => {
+  const server = await listen(h.handler, { host: "127.0.0.1", port });
   const realtime: RealtimeServer = await startRealtime(server, h.handler, {
     deps: h.runtime.realtime,
     logger: h.runtime.logger,
     options,
   });
-  const { port } = server.address() as AddressInfo;
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   /** A JSON request over the wire. */
   const call = async <T = { data: unknown; meta: unknown; error: { code: string } | null }>(
@@ -65,17 +64,18 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
   };
 
   const realtimeUrl = (conversationId: string, query = "") =>
-    `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime${query}`;
+    `${base.replace(/^http/, "ws")}/api/v1/chat/conversations/${conversationId}/realtime${query}`;
 
   /** Opens a socket; resolves once it is open (rejects with the refusal otherwise). */
   const connect = (
     conversationId: string,
     token: string | undefined,
-    options: { after?: number; origin?: string; autoPong?: boolean } = {},
+    options: { after?: number; origin?: string; autoPong?: boolean; protocols?: string[] } = {},
   ): Promise<TestSocket> =>
     new Promise((resolve, reject) => {
       const ws = new WebSocket(
         realtimeUrl(conversationId, options.after === undefined ? "" : `?after=${options.after}`),
+        options.protocols ?? [],
         {
           headers: token ? { authorization: `Bearer ${token}` } : {},
           ...(options.origin ? { origin: options.origin } : {}),
@@ -143,7 +143,7 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
   const refusal = async (
     conversationId: string,
     token: string | undefined,
-    options: { origin?: string } = {},
+    options: { origin?: string; protocols?: string[] } = {},
   ): Promise<Refusal> => {
     try {
       const socket = await connect(conversationId, token, options);
@@ -159,12 +159,13 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}) => 
   };
 
   return {
-    port,
+    port: (server.address() as AddressInfo).port,
     server,
     realtime,
     call,
     connect,
     refusal,
+    realtimeUrl,
     async close() {
       await realtime.close();
       await drain(server, 1_000);

@@ -155,7 +155,10 @@ export const realtimeCloseCodes = {
   binaryFrame: 1003,
   /** A frame over `realtimeLimits.maxFrameBytes`. */
   frameTooLarge: 1009,
-  /** The client read too slowly and fell too far behind: reconnect with `after`. */
+  /**
+   * Try again later: the client read too slowly and fell too far behind, or the process holds its
+   * most sockets (the reason says which); reconnect with `after`, after a backoff.
+   */
   tooSlow: 1013,
   /** The session ended (logout, suspension or account deletion): refresh or sign in again. */
   sessionEnded: 4401,
@@ -166,6 +169,18 @@ export const realtimeLimits = {
   maxFrameBytes: 1024,
   /** The server's keepalive: a WebSocket ping this often; a socket that missed the last is cut. */
   pingIntervalMs: 25_000,
+} as const;
+
+/**
+ * A client that cannot set `Authorization` (a browser) offers the subprotocols
+ * `[realtimeProtocols.channel, realtimeProtocols.bearerPrefix + token]`; the server answers the
+ * first one, never the token.
+ */
+export const realtimeProtocols = {
+  /** The channel's subprotocol: the server selects it whenever it is offered. */
+  channel: "agora.v1",
+  /** The prefix of the subprotocol that carries the access token (`bearer.<token>`). */
+  bearerPrefix: "bearer.",
 } as const;
 
 /** Frames the server sends on the realtime channel (JSON text frames). */
@@ -252,6 +267,13 @@ export const chatOperations = defineOperations({
     responses: {
       101: { description: "Switching Protocols: the WebSocket is open (frames in the description)." },
     },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "upgrade_required"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "rate_limited",
+      "upgrade_required",
+    ],
   },
 });

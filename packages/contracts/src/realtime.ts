@@ -4,6 +4,7 @@ import {
   type ReadMarkerDto,
   realtimeCloseCodes,
   realtimeFrameTypes,
+  realtimeProtocols,
   type ServerFrame,
   serverFrameSchema,
 } from "./chat";
@@ -13,6 +14,7 @@ export {
   realtimeErrorCodes,
   realtimeFrameTypes,
   realtimeLimits,
+  realtimeProtocols,
   type ServerFrame,
 } from "./chat";
 
@@ -20,7 +22,8 @@ export {
  * The chat realtime helper: one WebSocket per conversation, opened with the access token, reopened
  * with backoff after a drop, and resumed with `after=<last seq seen>` so the server first replays
  * what was missed (the persisted history is canonical; see the route's OpenAPI description). It uses the
- * platform's global WebSocket, so it runs on Node 22+, React Native, Deno and Bun.
+ * platform's global WebSocket, so it runs on Node 22+, React Native, Deno, Bun and in browsers (which
+ * send the token as a subprotocol: see `defaultSocketFactory`).
  */
 
 /** The part of the WebSocket API the helper uses. */
@@ -38,10 +41,16 @@ export type SocketFactory = (url: string, headers: Record<string, string>) => We
 
 type WebSocketConstructor = new (url: string, second?: unknown, third?: unknown) => WebSocketLike;
 
+/** A browser page or worker: its WebSocket takes no headers. */
+const inBrowser = () =>
+  typeof (globalThis as { document?: unknown }).document !== "undefined" ||
+  typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== "undefined";
+
 /**
- * The default factory. The channel authenticates with `Authorization`, a header the browser's
- * WebSocket cannot send; React Native takes headers as the third argument, the WHATWG WebSocket of
- * Node (undici), Deno and Bun as `{ headers }` in the second.
+ * The default factory. The channel authenticates with `Authorization`: React Native takes headers
+ * as the third argument, the WHATWG WebSocket of Node (undici), Deno and Bun as `{ headers }` in
+ * the second. A browser's WebSocket cannot send a header, so there the token travels as the
+ * subprotocol pair `agora.v1, bearer.<token>` (`realtimeProtocols`); the server answers `agora.v1`.
  */
 export const defaultSocketFactory: SocketFactory = (url, headers) => {
   const Socket = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
@@ -51,6 +60,16 @@ export const defaultSocketFactory: SocketFactory = (url, headers) => {
   const product = (globalThis as { navigator?: { product?: string } }).navigator?.product;
   if (product === "ReactNative") {
     return new Socket(url, undefined, { headers });
+  }
+  if (inBrowser()) {
+    const token = /^Bearer (\S+)$/.exec(headers.authorization ?? "")?.[1];
+
+    return new Socket(
+      url,
+      token
+        ? [realtimeProtocols.channel, `${realtimeProtocols.bearerPrefix}${token}`]
+        : [realtimeProtocols.channel],
+    );
   }
 
   return new Socket(url, { headers });

@@ -68,6 +68,30 @@ describe("the client's transport", () => {
     expect(keys[1]).toBe(keys[0]);
   });
 
+  it("fills client_message_id on a chat send and keeps it across retries; the caller's is kept as given", async () => {
+    const { sent, fetch } = scripted([
+      () => Promise.reject(new TypeError("fetch failed")),
+      () => envelope(503, null, { code: "service_unavailable", message: "busy" }),
+      () => envelope(201, { id: "msg-1" }),
+      () => envelope(201, { id: "msg-2" }),
+    ]);
+    const client = createAgoraClient({ baseUrl: "http://api.test", fetch, retryDelayMs: 1, retries: 3 });
+    const body = { body: "hello" };
+
+    await client.chat.send("c-1", body);
+    const ids = sent.map(
+      (request) => (JSON.parse(request.body ?? "{}") as { client_message_id?: string }).client_message_id,
+    );
+    expect(ids).toHaveLength(3);
+    expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(1);
+    // The caller's object is not changed.
+    expect(body).toEqual({ body: "hello" });
+
+    await client.chat.send("c-1", { body: "again", client_message_id: "draft-7" });
+    expect(JSON.parse(sent[3]?.body ?? "{}")).toEqual({ body: "again", client_message_id: "draft-7" });
+  });
+
   it("uses the caller's idempotency key when given one", async () => {
     const { sent, fetch } = scripted([() => envelope(201, { id: "p-1" })]);
     const client = createAgoraClient({ baseUrl: "http://api.test", fetch });

@@ -123,6 +123,10 @@ const envSchema = z.object({
   VIDEO_API_KEY: optionalText,
   VIDEO_API_SECRET: optionalText,
   ALLOWED_ORIGINS: optionalText,
+  REALTIME_SOCKETS_PER_CONVERSATION: intFrom(1, 100, 4),
+  REALTIME_SOCKETS_PER_SESSION: intFrom(1, 10_000, 50),
+  REALTIME_SOCKETS_PER_USER: intFrom(1, 10_000, 100),
+  REALTIME_MAX_SOCKETS: intFrom(1, 1_000_000, 10_000),
   READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
   WORKER: z.enum(["embedded", "off"]).default("embedded"),
   OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
@@ -249,6 +253,18 @@ export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
 /** SHUTDOWN_DELAY_MS in staging and production when unset. */
 const DEFAULT_SHUTDOWN_DELAY_MS = 5_000;
 
+/** Caps on a process's realtime sockets (REALTIME_SOCKETS_*, REALTIME_MAX_SOCKETS). */
+export type RealtimeSocketLimits = Readonly<{
+  /** One session's sockets on one conversation. */
+  perConversation: number;
+  /** One session's sockets across conversations. */
+  perSession: number;
+  /** One user's sockets across sessions and conversations. */
+  perUser: number;
+  /** Every socket of the process. */
+  max: number;
+}>;
+
 export type Config = Readonly<{
   appEnv: AppEnvName;
   /** False when APP_ENV was not set and `development` is only the default. */
@@ -286,6 +302,11 @@ export type Config = Readonly<{
   fcm: { projectId: string; credentialsFile: string } | undefined;
   video: { url: string; apiKey: string; apiSecret: string } | undefined;
   allowedOrigins: string[];
+  /**
+   * The realtime sockets a process holds: per session on one conversation, per session, per user
+   * (429 past one), and in all (the upgrade is accepted and closed with 1013).
+   */
+  realtimeSockets: RealtimeSocketLimits;
   readinessChecks: boolean;
   worker: "embedded" | "off";
   /** How long an outbox claim holds its events before another worker may take them again. */
@@ -583,6 +604,12 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       .split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    realtimeSockets: {
+      perConversation: env.REALTIME_SOCKETS_PER_CONVERSATION,
+      perSession: env.REALTIME_SOCKETS_PER_SESSION,
+      perUser: env.REALTIME_SOCKETS_PER_USER,
+      max: env.REALTIME_MAX_SOCKETS,
+    },
     readinessChecks: env.READINESS_CHECKS ? env.READINESS_CHECKS === "enabled" : strict,
     worker: env.WORKER,
     outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
@@ -663,6 +690,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     fcm: undefined,
     video: undefined,
     allowedOrigins: [],
+    realtimeSockets: { perConversation: 4, perSession: 50, perUser: 100, max: 10_000 },
     readinessChecks: false,
     worker: "off",
     outboxLeaseSeconds: 60,

@@ -14,13 +14,19 @@ export type RequestBindings = Partial<HttpBindings | Http2Bindings> & {
   rootLogger: Logger;
   /**
    * Present when the request arrived as an HTTP Upgrade (modules/chat/realtime/realtime-server.ts): the route
-   * that admits it leaves its grant here, and the realtime server then switches protocols.
+   * that admits it leaves its grant here (`admit`), and the realtime server then switches protocols.
    */
   upgrade?: UpgradeSlot;
 };
 
-/** Where an admitted WebSocket upgrade leaves what the socket may do. */
-export type UpgradeSlot = { grant?: ChannelGrant };
+/** Where the route admits a WebSocket upgrade. */
+export type UpgradeSlot = {
+  /**
+   * Leaves what the socket may do and holds its place within the socket caps; past one it throws
+   * 429 `rate_limited` (with `Retry-After`), and the upgrade is refused.
+   */
+  admit(grant: ChannelGrant): void;
+};
 
 /** Per-request values handlers and middleware put on the Hono context. */
 export type AppVariables = {

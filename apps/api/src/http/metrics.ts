@@ -3,6 +3,13 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 /** A database pool's connections at the moment of a scrape (see `Database.poolStats`). */
 export type PoolFigures = { max: number; inUse: number; idle: number; waiting: number };
 
+/**
+ * The socket cap an upgrade was refused at: one session's sockets on the conversation, the
+ * session's, the user's (429), or the process's (closed with 1013).
+ */
+export type RealtimeRefusal = "conversation" | "session" | "user" | "process";
+const realtimeRefusals: readonly RealtimeRefusal[] = ["conversation", "session", "user", "process"];
+
 /** The listing page cache's lookups since start (served from it or not) and the pages it holds. */
 export type ListingCacheFigures = { hits: number; misses: number; pages: number };
 
@@ -22,6 +29,8 @@ export type Metrics = {
   watchPool(name: string, figures: () => PoolFigures | undefined): void;
   /** Reports how many realtime sockets this process holds open. */
   watchRealtime(count: () => number): void;
+  /** Counts a realtime upgrade refused past a socket cap, by the cap (`RealtimeRefusal`). */
+  realtimeRefused(reason: RealtimeRefusal): void;
   /** Reads the outbox figures at each scrape (one statement on the database). */
   watchOutbox(read: () => Promise<OutboxFigures>): void;
   /** Reports this process's listing page cache: lookups served and not, and pages held. */
@@ -91,6 +100,16 @@ export const createMetrics = (): Metrics => {
       this.set(realtimeCount());
     },
   });
+
+  const refused = new Counter({
+    name: "agora_realtime_refused_upgrades_total",
+    help: "Realtime upgrades refused past a socket cap, by reason (conversation, session, user: 429; process: closed with 1013).",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  for (const reason of realtimeRefusals) {
+    refused.labels(reason).inc(0);
+  }
 
   let listingCache: (() => ListingCacheFigures) | undefined;
   new Counter({
@@ -179,6 +198,9 @@ export const createMetrics = (): Metrics => {
     },
     watchRealtime(count) {
       realtimeCount = count;
+    },
+    realtimeRefused(reason) {
+      refused.labels(reason).inc();
     },
     watchOutbox(read) {
       readOutbox = read;

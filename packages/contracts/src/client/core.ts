@@ -185,6 +185,27 @@ const retryAfterMs = (value: string | null): number | undefined => {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 };
 
+/**
+ * Body fields by which the service recognises a retried creation (a chat message's
+ * `client_message_id`): the client fills one the caller left out, once per call, so every retry of
+ * the call carries the same id and a send cut by the network is stored once.
+ */
+const clientIdFields = ["client_message_id"] as const;
+
+const withClientId = (operation: Operation, body: unknown): unknown => {
+  const shape = (operation.body as { shape?: Record<string, unknown> } | undefined)?.shape;
+  if (!shape || body === null || typeof body !== "object" || Array.isArray(body)) {
+    return body;
+  }
+  const missing = clientIdFields.filter(
+    (field) => field in shape && (body as Record<string, unknown>)[field] === undefined,
+  );
+
+  return missing.length === 0
+    ? body
+    : { ...body, ...Object.fromEntries(missing.map((field) => [field, newIdempotencyKey()])) };
+};
+
 const countParams = (path: string) => path.match(/\{[^}]+\}/g)?.length ?? 0;
 
 /** The transport: one place that adds tokens and keys, unwraps the envelope, refreshes and retries. */
@@ -388,7 +409,7 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
     const paramCount = countParams(operation.path);
     let index = paramCount;
     const params = args.slice(0, paramCount) as string[];
-    const body = operation.body ? args[index++] : undefined;
+    const body = withClientId(operation, operation.body ? args[index++] : undefined);
     const query = operation.query ? (args[index++] as Record<string, unknown> | undefined) : undefined;
     const callOptions = (args[index] as CallOptions | undefined) ?? {};
 

@@ -1,5 +1,5 @@
 import type { chatOperations } from "@agora/contracts/chat";
-import { realtimeCloseCodes as close, realtimeLimits } from "@agora/contracts/realtime";
+import { realtimeCloseCodes as close, realtimeLimits, realtimeProtocols } from "@agora/contracts/realtime";
 import { CHAT_PAGE_SIZE, MAX_MESSAGE_LENGTH } from "@agora/domain/chat/chat.types";
 import type { DescriptionsOf } from "../../http/operations";
 
@@ -10,6 +10,19 @@ The upgrade happens only when the token is valid (401), the caller is a particip
 header, when present, is one of \`ALLOWED_ORIGINS\` (403; a request without Origin, a native app, is allowed).
 A refusal is a plain HTTP response in the error envelope, never an upgrade followed by a close. A request
 without \`Upgrade: websocket\` is 426 \`upgrade_required\`.
+
+**From a browser.** A browser's WebSocket cannot send \`Authorization\`: offer the subprotocols
+\`${realtimeProtocols.channel}\` and \`${realtimeProtocols.bearerPrefix}<token>\` instead
+(\`new WebSocket(url, ["${realtimeProtocols.channel}", "${realtimeProtocols.bearerPrefix}" + token])\`). The token is checked exactly as the
+header's (the header wins when both are sent; \`${realtimeProtocols.bearerPrefix}<token>\` without \`${realtimeProtocols.channel}\` is ignored), and the
+answer selects \`Sec-WebSocket-Protocol: ${realtimeProtocols.channel}\`, never the token. The server selects \`${realtimeProtocols.channel}\` whenever it is
+offered, also beside the header.
+
+**Socket limits.** One API process holds at most a few sockets of one session on one conversation
+(\`REALTIME_SOCKETS_PER_CONVERSATION\`, default 4), of one session (\`REALTIME_SOCKETS_PER_SESSION\`, 50) and of
+one user (\`REALTIME_SOCKETS_PER_USER\`, 100). Past one, the upgrade is refused with 429 \`rate_limited\` and
+\`Retry-After\` (close a socket you no longer need). A process holding \`REALTIME_MAX_SOCKETS\` (10,000) sockets
+completes the upgrade and closes it at once with ${close.tooSlow} (\`server full\`): reconnect after a backoff.
 
 **Order and catch-up.** The persisted history is canonical. Messages are pushed after they commit, in \`seq\`
 order, each once per socket, to every open socket of both participants (the sender's other devices too).
@@ -34,8 +47,8 @@ themselves).
 
 **Close codes.** ${close.serverShutdown} the server is shutting down (reconnect with \`after\`); ${close.binaryFrame} binary frame; ${close.frameTooLarge} frame
 too large; ${close.sessionEnded} the session ended (logout, suspension or account deletion; checked every few seconds):
-refresh or sign in again; ${close.tooSlow} the client read too slowly and fell more than 1 MiB behind (reconnect
-with \`after\`). The socket lives as long as its session, not its access token.`;
+refresh or sign in again; ${close.tooSlow} try again later: the client read too slowly and fell more than 1 MiB behind,
+or the process was full (reconnect with \`after\`, after a backoff). The socket lives as long as its session, not its access token.`;
 
 /** The chat operations' OpenAPI descriptions, by operationId. */
 export const chatDescriptions = {

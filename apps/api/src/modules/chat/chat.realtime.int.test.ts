@@ -76,6 +76,7 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       "404",
       "422",
       "426",
+      "429",
       "503",
     ]);
     for (const frame of [

@@ -79,7 +79,7 @@ export const chatRoutes = ({
           headers: { Upgrade: "websocket" },
         });
       }
-      slot.grant = grant;
+      slot.admit(grant);
 
       return switchingProtocols(c);
     }),

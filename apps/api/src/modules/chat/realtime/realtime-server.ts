@@ -6,6 +6,7 @@ import {
   realtimeErrorCodes,
   realtimeFrameTypes,
   realtimeLimits,
+  realtimeProtocols,
   type ServerFrame,
 } from "@agora/contracts/realtime";
 import type {
@@ -16,13 +17,17 @@ import type {
 } from "@agora/domain/chat/chat.ports";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
+import { AppError } from "@agora/domain/shared/app-error";
 import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { RealtimeSocketLimits } from "@agora/runtime/config";
 import type { Logger } from "pino";
 import type { WebSocket, WebSocketServer } from "ws";
 import type { UpgradeSlot } from "../../../http/app-env";
 import type { RequestHandler } from "../../../http/handler";
+import type { RealtimeRefusal } from "../../../http/metrics";
 import { type ChannelClient, createChannelHub } from "./channel-hub";
+import { createSocketCaps, type SocketPlace } from "./socket-caps";
 
 /** How often the sessions behind open sockets are checked (logout, suspension, deletion). */
 const SESSION_CHECK_MS = 2_000;
@@ -32,6 +37,9 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** Presence rows not refreshed for this long are deleted (their process is gone). */
 const STALE_CONNECTION_MS = 10 * 60_000;
+
+/** The Retry-After of an upgrade refused past a socket cap (a place frees when a socket closes). */
+const CAP_RETRY_AFTER_SECONDS = 30;
 
 /** What the realtime server needs from the composition root. */
 export type RealtimeDeps = {
@@ -43,6 +51,10 @@ export type RealtimeDeps = {
   conversations: Pick<ConversationRepository, "findReadMarkers">;
   clock: Clock;
   ids: IdGenerator;
+  /** The socket caps (REALTIME_SOCKETS_*, REALTIME_MAX_SOCKETS). */
+  limits: RealtimeSocketLimits;
+  /** An upgrade refused past a cap (counted on /metrics). */
+  refused(reason: RealtimeRefusal): void;
 };
 
 export type RealtimeOptions = { pingIntervalMs?: number; sessionCheckMs?: number };
@@ -63,11 +75,46 @@ const unsupportedFrame = JSON.stringify({
   },
 } satisfies ServerFrame);
 
-/** The request the upgrade carries, for the same handler every HTTP request goes through. */
+/**
+ * The subprotocols offered, and the access token of a `bearer.<token>` offered beside
+ * `agora.v1` (a browser cannot send `Authorization`).
+ */
+const offeredProtocols = (header: string | undefined) => {
+  const offered = (header ?? "")
+    .split(",")
+    .map((protocol) => protocol.trim())
+    .filter(Boolean);
+  const carrier = offered.find((protocol) => protocol.startsWith(realtimeProtocols.bearerPrefix));
+  const token =
+    carrier && offered.includes(realtimeProtocols.channel)
+      ? carrier.slice(realtimeProtocols.bearerPrefix.length)
+      : undefined;
+
+  return {
+    token: token || undefined,
+    /** The offer without any token, as the handler sees it. */
+    rest: offered.filter((protocol) => !protocol.startsWith(realtimeProtocols.bearerPrefix)),
+  };
+};
+
+/**
+ * The request the upgrade carries, for the same handler every HTTP request goes through. A token
+ * offered as a subprotocol becomes `Authorization: Bearer` (unless that header is sent: it wins)
+ * and leaves the protocol header, so the route checks it like any bearer token and nothing
+ * downstream (logs, traces, errors) sees it anywhere else.
+ */
 const toRequest = (incoming: IncomingMessage): Request => {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
-    if (Array.isArray(value)) {
+    if (name === "sec-websocket-protocol") {
+      const { token, rest } = offeredProtocols(Array.isArray(value) ? value.join(",") : value);
+      if (rest.length > 0) {
+        headers.set(name, rest.join(", "));
+      }
+      if (token && incoming.headers.authorization === undefined) {
+        headers.set("authorization", `Bearer ${token}`);
+      }
+    } else if (Array.isArray(value)) {
       for (const item of value) {
         headers.append(name, item);
       }
@@ -117,6 +164,10 @@ export const startRealtime = async (
           noServer: true,
           maxPayload: realtimeLimits.maxFrameBytes,
           clientTracking: false,
+          // `agora.v1` when offered, never another: ws's default would echo the first offer, which
+          // may be `bearer.<token>`.
+          handleProtocols: (offered) =>
+            offered.has(realtimeProtocols.channel) ? realtimeProtocols.channel : false,
         }),
       (error: unknown) => {
         // Not kept: that upgrade fails (logged, socket closed) and the next one tries again.
@@ -142,8 +193,9 @@ export const startRealtime = async (
     },
   });
   let closing = false;
+  const caps = createSocketCaps(deps.limits);
 
-  const open = (ws: WebSocket, grant: ChannelGrant) => {
+  const open = (ws: WebSocket, grant: ChannelGrant, place: SocketPlace) => {
     const now = deps.clock.now();
     const client: ChannelClient = {
       id: deps.ids.next(),
@@ -194,6 +246,7 @@ export const startRealtime = async (
     // frame) are followed by close; nothing to add.
     ws.on("error", () => {});
     ws.on("close", () => {
+      place.release();
       sockets.delete(client);
       hub.remove(client);
       void added.then(() =>
@@ -208,26 +261,66 @@ export const startRealtime = async (
   const onUpgrade = (incoming: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
     void (async () => {
-      const slot: UpgradeSlot = {};
+      let admitted: { grant: ChannelGrant; place: SocketPlace } | undefined;
+      const slot: UpgradeSlot = {
+        admit(grant) {
+          const place = caps.take(grant);
+          if (typeof place === "string") {
+            deps.refused(place);
+            throw new AppError(
+              "rate_limited",
+              place === "conversation"
+                ? "Too many realtime sockets of this session on this conversation; close one first."
+                : `Too many realtime sockets of this ${place}; close one first.`,
+              { headers: { "Retry-After": String(CAP_RETRY_AFTER_SECONDS) } },
+            );
+          }
+          admitted = { grant, place };
+        },
+      };
       try {
         const response = await handler(toRequest(incoming), {
           incoming,
           upgrade: slot,
         } as unknown as Parameters<RequestHandler>[1]);
-        const grant = slot.grant;
-        if (!grant || closing) {
+        if (!admitted || closing) {
+          admitted?.place.release();
           await refuse(socket, response);
 
           return;
         }
+        const { grant, place } = admitted;
         const upgrader = await webSocketServer();
         if (closing) {
+          place.release();
           await refuse(socket, response);
 
           return;
         }
-        upgrader.handleUpgrade(incoming, socket, head, (ws) => open(ws, grant));
+        if (caps.overfull) {
+          // The process holds its most sockets: the upgrade completes and closes at once with 1013,
+          // which a WebSocket client sees (a refused upgrade is only a failed connection to it).
+          place.release();
+          deps.refused("process");
+          upgrader.handleUpgrade(incoming, socket, head, (ws) => {
+            ws.on("error", () => {});
+            ws.close(realtimeCloseCodes.tooSlow, "server full: try again later");
+          });
+
+          return;
+        }
+        let opened = false;
+        upgrader.handleUpgrade(incoming, socket, head, (ws) => {
+          opened = true;
+          open(ws, grant, place);
+        });
+        // Without verifyClient ws upgrades synchronously; not opened: it answered the handshake
+        // itself (a bad Sec-WebSocket-Key or protocol offer) or the connection was gone.
+        if (!opened) {
+          place.release();
+        }
       } catch (error) {
+        admitted?.place.release();
         log.error({ err: error }, "realtime: upgrade failed");
         socket.destroy();
       }
