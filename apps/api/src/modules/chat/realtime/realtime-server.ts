@@ -20,7 +20,7 @@ import type { SessionRepository } from "@agora/domain/identity/identity.ports";
 import { AppError } from "@agora/domain/shared/app-error";
 import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
-import type { RealtimeSocketLimits } from "@agora/runtime/config";
+import type { RealtimeSocketLimits } from "@agora/process/config";
 import type { Logger } from "pino";
 import type { WebSocket, WebSocketServer } from "ws";
 import type { UpgradeSlot } from "../../../http/app-env";

@@ -1,5 +1,5 @@
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
-import type { RealtimeSocketLimits } from "@agora/runtime/config";
+import type { RealtimeSocketLimits } from "@agora/process/config";
 
 /** The cap a socket was refused at: its session's on the conversation, its session's, its user's. */
 export type CapRefusal = "conversation" | "session" | "user";
