@@ -200,4 +200,15 @@ describe("chat messages with media", () => {
     expect(reused.status).toBe(422);
     expect(await stored(conversationId)).toBe(1);
   });
+
+  it("keeps the text of a message whose sender deleted the account, without its media", async () => {
+    const { ada, bob, conversationId } = await pair();
+    const image = await photo(ada);
+    expect((await send(ada, conversationId, { body: "bye", media_asset_ids: [image.id] })).status).toBe(201);
+    expect((await h.delete("/api/v1/auth/me", { token: ada.accessToken })).status).toBe(200);
+    const read = await page(bob, conversationId);
+    expect(read.status).toBe(200);
+    expect(read.body.data.map((message) => [message.body, message.media])).toEqual([["bye", []]]);
+    expect((await readMedia(image.id, bob)).status).toBe(404);
+  });
 });
