@@ -1,5 +1,5 @@
-import { type RecordMedia, recordMedia } from "../media/record-media";
 import type { ObjectStore } from "../media/media.ports";
+import { type RecordMedia, recordMedia } from "../media/record-media";
 import type { ConversationSummary, Message } from "./chat.types";
 
 /** A message as a participant reads it: with its media's read URLs (private: signed now, 5 minutes). */
@@ -12,7 +12,11 @@ export type ConversationView = { conversation: ConversationSummary; lastMessage:
  * Signs the read URLs of a message's media. Only participants get here (every chat read checks
  * participation first); a text-only message signs nothing.
  */
-export const viewMessage = async (objects: ObjectStore, message: Message, now: Date): Promise<MessageView> => ({
+export const viewMessage = async (
+  objects: ObjectStore,
+  message: Message,
+  now: Date,
+): Promise<MessageView> => ({
   message,
   media: message.media.length === 0 ? [] : await recordMedia(objects, message.media, now),
 });

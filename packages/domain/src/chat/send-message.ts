@@ -42,7 +42,11 @@ const sameMedia = (message: Message, ids: readonly string[]) =>
  * and the statement runs in a transaction that attaches them (private) and links them to the
  * message in order; when one was taken meanwhile, nothing is stored (422).
  */
-export const sendMessage = async (deps: ChatDeps, actor: Actor, input: SendMessageInput): Promise<SentMessage> => {
+export const sendMessage = async (
+  deps: ChatDeps,
+  actor: Actor,
+  input: SendMessageInput,
+): Promise<SentMessage> => {
   const { repos, clock, ids } = deps;
   const body = input.body.trim();
   if (body.length === 0 || body.length > MAX_MESSAGE_LENGTH) {

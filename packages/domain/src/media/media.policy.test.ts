@@ -22,7 +22,12 @@ const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
   image: null,
   ...overrides,
 });
-const nowhere: MediaAttachments = { onVisibleMoment: false, onVisibleListing: false, paymentEvidence: null, messageParticipantIds: [] };
+const nowhere: MediaAttachments = {
+  onVisibleMoment: false,
+  onVisibleListing: false,
+  paymentEvidence: null,
+  messageParticipantIds: [],
+};
 
 describe("canReadMedia", () => {
   it("lets the owner read, and nobody else while the asset is attached nowhere", () => {

@@ -101,7 +101,9 @@ describe("chat messages with media", () => {
     }
 
     // The conversation list's newest message carries them too.
-    const list = await h.get<Body<ConversationDto[]>>("/api/v1/chat/conversations", { token: bob.accessToken });
+    const list = await h.get<Body<ConversationDto[]>>("/api/v1/chat/conversations", {
+      token: bob.accessToken,
+    });
     const listed = list.body.data.find((conversation) => conversation.id === conversationId);
     expect(listed?.last_message?.media.map((m) => m.id)).toEqual([first.id, second.id]);
 
@@ -157,7 +159,10 @@ describe("chat messages with media", () => {
     const forMoment = await photo(ada, "moment");
     const bobs = await photo(bob);
 
-    const wrongPurpose = await send(ada, conversationId, { body: "x", media_asset_ids: [mine.id, forMoment.id] });
+    const wrongPurpose = await send(ada, conversationId, {
+      body: "x",
+      media_asset_ids: [mine.id, forMoment.id],
+    });
     expect(wrongPurpose.status).toBe(422);
     expect(wrongPurpose.body.error?.code).toBe("validation_failed");
     expect(wrongPurpose.body.error?.details?.[0]?.path).toBe("media_asset_ids.1");

@@ -16,8 +16,8 @@ import type {
 } from "@agora/domain/chat/chat.ports";
 import { viewMessage } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
-import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
+import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { Logger } from "pino";
