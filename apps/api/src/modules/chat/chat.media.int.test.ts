@@ -1,5 +1,6 @@
 import type { ConversationDto, MessageDto } from "@agora/contracts/chat";
 import { realtimeFrameTypes } from "@agora/contracts/realtime";
+import { onPostgres } from "@agora/db/test/databases";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
@@ -216,4 +217,33 @@ describe("chat messages with media", () => {
     expect(read.body.data.map((message) => [message.body, message.media])).toEqual([["bye", []]]);
     expect((await readMedia(image.id, bob)).status).toBe(404);
   });
+
+  it.skipIf(!onPostgres)(
+    "stores one message when retries race, and gives a raced asset to one message only (PostgreSQL only: parallel connections)",
+    async () => {
+      const { ada, bob, conversationId } = await pair();
+      const image = await photo(ada);
+      const body = { body: "racing", client_message_id: "race-1", media_asset_ids: [image.id] };
+      const retries = await Promise.all([1, 2, 3].map(() => send(ada, conversationId, body)));
+      expect(retries.map((res) => res.status)).toEqual([201, 201, 201]);
+      expect(new Set(retries.map((res) => res.body.data.id)).size).toBe(1);
+      for (const res of retries) {
+        expect(res.body.data.media.map((m) => m.id)).toEqual([image.id]);
+      }
+
+      const contested = await photo(ada);
+      const answers = await Promise.all(
+        ["a", "b"].map((text) => send(ada, conversationId, { body: text, media_asset_ids: [contested.id] })),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([201, 422]);
+      expect(await stored(conversationId)).toBe(2);
+      const read = await page(bob, conversationId);
+      // seq stays gapless: the refused send rolled its seq back with it.
+      expect(read.body.data.map((message) => message.seq)).toEqual([1, 2]);
+      expect(read.body.data.flatMap((message) => message.media.map((m) => m.id))).toEqual([
+        image.id,
+        contested.id,
+      ]);
+    },
+  );
 });
