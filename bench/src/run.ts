@@ -397,9 +397,11 @@ const main = async () => {
         drain: drain && { rows: drain.rows, note: drain.note },
         media: media && {
           images: media.images,
+          rounds: media.rounds,
           imagesPerSecond: media.imagesPerSecond,
           idleMiB: media.idleMiB,
           peakMiB: media.peakMiB,
+          reference: media.reference,
         },
         callgrind,
       },

@@ -145,6 +145,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       sessions: repos.sessions,
       messages: repos.messages,
       conversations: repos.conversations,
+      objects: objects.store,
       clock,
       ids,
       limits: config.realtimeSockets,

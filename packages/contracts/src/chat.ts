@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { idParamSchema, timestampSchema } from "./common";
+import { mediaItemSchema } from "./media";
 import { defineOperations } from "./operation";
 
 /** Longest message body, in characters, after trimming. */
 const MESSAGE_MAX_LENGTH = 4000;
+
+/** Most media assets one message carries. */
+const MESSAGE_MAX_MEDIA = 5;
 
 const seqSchema = z.number().int().min(1);
 
@@ -40,6 +44,11 @@ export const messageSchema = z
     message_type: z.enum(["text"]),
     client_message_id: z.string().nullable(),
     created_at: timestampSchema,
+    media: z.array(mediaItemSchema).meta({
+      description:
+        "Its images (or videos), in the order sent; empty for a text-only message. Private: the URLs are " +
+        "signed for each read, for the two participants only, and work 5 minutes.",
+    }),
   })
   .meta({ id: "Message" });
 export type MessageDto = z.infer<typeof messageSchema>;
@@ -76,12 +85,23 @@ export const sendMessageRequestSchema = z
       description:
         "The client's id for safe retries (1-100 characters), unique per sender and conversation: a retry answers the first message.",
     }),
+    media_asset_ids: z
+      .array(z.string().min(1).max(64))
+      .max(MESSAGE_MAX_MEDIA)
+      .optional()
+      .meta({
+        description:
+          `Up to ${MESSAGE_MAX_MEDIA} of your own media assets uploaded for \`message\`, each once, in order, ` +
+          "processed (`status` `ready`; 409 `media_processing` before). Each goes on this message only and " +
+          "stays private: only the two participants read it. The body is still required.",
+      }),
   })
   .meta({
     example: {
       body: "Is Saturday at 10:00 still free?",
       message_type: "text",
       client_message_id: "msg-2024-0001",
+      media_asset_ids: ["01935c2f-0c32-7e44-8f50-6b7c8d9eafb0"],
     },
   });
 
@@ -244,7 +264,15 @@ export const chatOperations = defineOperations({
     params: idParamSchema,
     body: sendMessageRequestSchema,
     responses: { 201: { description: "Sent (or the retried message).", data: messageSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "idempotency_conflict", "validation_failed"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "idempotency_conflict",
+      "media_processing",
+      "validation_failed",
+      "storage_unavailable",
+    ],
   },
   conversationsMarkRead: {
     method: "POST",

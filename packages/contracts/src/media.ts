@@ -67,7 +67,8 @@ export const mediaItemSchema = z
     url: z.url().meta({
       description:
         "Presigned URL of the image without metadata (an image's processed copy; a video as uploaded). " +
-        "Public records' URLs are signed at the start of the hour for two hours: the same URL all hour.",
+        "Every read URL works 5 minutes: a public record's is signed at the start of the minute (the same URL " +
+        "all minute), a private one's (a chat message's) for each read.",
     }),
     width: z.number().int().nullable().meta({ description: "Width at `url`; null for a video." }),
     height: z.number().int().nullable().meta({ description: "Height at `url`; null for a video." }),

@@ -125,6 +125,6 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
     media: { uow, repos, clock, ids, objects, uploadQuota: config.mediaUploadQuota },
     lifestyle: { uow, repos, clock, ids, video: parts.videoTokens },
     administration: { uow, repos, clock },
-    chat: { repos, clock, ids },
+    chat: { repos, uow, clock, ids, objects },
   };
 };

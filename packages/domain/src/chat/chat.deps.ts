@@ -1,13 +1,20 @@
+import type { ObjectStore } from "../media/media.ports";
+import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
+import type { UnitOfWork } from "../shared/unit-of-work";
 import type { ChatRepositories } from "./chat.ports";
 
 /**
- * What chat use cases take. Every write is one statement (atomic on its own), so chat needs no
- * unit of work.
+ * What chat use cases take. Every write of text is one statement (atomic on its own); a message
+ * with media is sent in a unit of work that also attaches its assets, and its reads sign their URLs
+ * with the object store.
  */
 export type ChatDeps = {
   repos: ChatRepositories;
   clock: Clock;
   ids: IdGenerator;
+  /** Confirms a message's media uploads, and signs their read URLs. */
+  objects: ObjectStore;
+  uow: UnitOfWork<ChatRepositories & { outbox: OutboxWriter }>;
 };

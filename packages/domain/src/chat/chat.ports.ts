@@ -1,5 +1,6 @@
 import type { BlockRepository } from "../community/community.ports";
 import type { UserRepository } from "../identity/identity.ports";
+import type { MediaRepositories } from "../media/media.ports";
 import type { NewOutboxEvent } from "../outbox/outbox.types";
 import type {
   Conversation,
@@ -58,6 +59,11 @@ export interface MessageRepository {
    * process (pg_notify, delivered on commit). Nothing is written unless the message is.
    */
   send(message: NewMessage, event: NewOutboxEvent): Promise<SendOutcome>;
+  /**
+   * Links the message to its media assets, in this order (in the sending transaction, after the
+   * assets were attached to it).
+   */
+  setMedia(messageId: string, mediaAssetIds: readonly string[]): Promise<void>;
   findByClientMessageId(
     conversationId: string,
     senderId: string,
@@ -126,7 +132,7 @@ export interface ChatFanOut {
   close(): Promise<void>;
 }
 
-export type ChatRepositories = {
+export type ChatRepositories = MediaRepositories & {
   conversations: ConversationRepository;
   messages: MessageRepository;
   users: Pick<UserRepository, "findById">;

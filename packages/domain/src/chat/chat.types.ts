@@ -1,9 +1,17 @@
-/** The message types a client may send (media attachments will add theirs). */
+import type { MediaAsset } from "../media/media.types";
+
+/**
+ * The message types a client may send. A message with media is still `text`: its body is required
+ * (the specification: non-empty after trimming), and its images come in `media`.
+ */
 export const messageTypes = ["text"] as const;
 export type MessageType = (typeof messageTypes)[number];
 
 /** Longest message body, in characters, after trimming. */
 export const MAX_MESSAGE_LENGTH = 4000;
+
+/** Most media assets (purpose `message`) one message carries, as a moment. */
+export const MAX_MESSAGE_MEDIA = 5;
 
 /** Conversations per list, and messages per page or catch-up (up to 50 per read). */
 export const CHAT_PAGE_SIZE = 50;
@@ -21,6 +29,11 @@ export type Message = {
   messageType: MessageType;
   clientMessageId: string | null;
   createdAt: Date;
+  /**
+   * Its media, in the order sent: the sender's assets of purpose `message`, private (their URLs go
+   * to the conversation's two participants only); empty for a text-only message.
+   */
+  media: MediaAsset[];
 };
 
 /** A one-to-one conversation; `participantIds` in ascending order. */

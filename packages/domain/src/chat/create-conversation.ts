@@ -3,7 +3,7 @@ import type { Actor } from "../shared/actor";
 import { NotFoundError, ValidationError } from "../shared/app-error";
 import type { ChatDeps } from "./chat.deps";
 import { orderedPair } from "./chat.policy";
-import type { ConversationSummary } from "./chat.types";
+import { type ConversationView, viewConversation } from "./message-views";
 
 /**
  * Creates the one conversation of the caller and `otherUserId`, or finds it: a pair has one
@@ -12,10 +12,10 @@ import type { ConversationSummary } from "./chat.types";
  * either blocks the other 403.
  */
 export const createConversation = async (
-  { repos, clock, ids }: ChatDeps,
+  { repos, clock, ids, objects }: Pick<ChatDeps, "repos" | "clock" | "ids" | "objects">,
   actor: Actor,
   otherUserId: string,
-): Promise<ConversationSummary> => {
+): Promise<ConversationView> => {
   if (otherUserId.toLowerCase() === actor.userId) {
     throw new ValidationError([{ path: "other_user_id", message: "cannot be yourself" }]);
   }
@@ -32,5 +32,5 @@ export const createConversation = async (
     throw new Error("the conversation of the pair is missing after its insert");
   }
 
-  return conversation;
+  return viewConversation(objects, conversation, clock.now());
 };

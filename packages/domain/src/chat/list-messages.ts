@@ -1,22 +1,25 @@
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import type { ChatDeps } from "./chat.deps";
-import { CHAT_PAGE_SIZE, type MessagePage, type PageCursor } from "./chat.types";
+import { CHAT_PAGE_SIZE, type PageCursor } from "./chat.types";
+import { type MessageView, viewMessages } from "./message-views";
 
 /**
  * A page of a conversation's messages, in ascending seq: the newest 50, the 50 before a seq
- * (paging back) or the 50 after one (catching up). Participants only; anyone else gets 404.
+ * (paging back) or the 50 after one (catching up), with their media's read URLs. Participants
+ * only; anyone else gets 404.
  */
 export const listMessages = async (
-  { repos }: Pick<ChatDeps, "repos">,
+  { repos, objects, clock }: Pick<ChatDeps, "repos" | "objects" | "clock">,
   actor: Actor,
   conversationId: string,
   cursor: PageCursor,
-): Promise<MessagePage> => {
+): Promise<{ messages: MessageView[]; hasMore: boolean }> => {
   const conversation = await repos.conversations.findForParticipant(conversationId, actor.userId);
   if (!conversation) {
     throw new NotFoundError("Conversation");
   }
+  const page = await repos.messages.listPage(conversation.id, cursor, CHAT_PAGE_SIZE);
 
-  return repos.messages.listPage(conversation.id, cursor, CHAT_PAGE_SIZE);
+  return { messages: await viewMessages(objects, page.messages, clock.now()), hasMore: page.hasMore };
 };

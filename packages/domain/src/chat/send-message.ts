@@ -1,20 +1,31 @@
-import { BlockedError } from "../community/blocks.policy";
+import { assertNotBlocked, BlockedError } from "../community/blocks.policy";
+import { attachMedia, prepareAttachment } from "../media/attach-media";
 import type { Actor } from "../shared/actor";
 import { NotFoundError, ValidationError } from "../shared/app-error";
 import type { ChatDeps } from "./chat.deps";
 import { ClientMessageConflictError } from "./chat.errors";
-import { MAX_MESSAGE_LENGTH, type Message, type MessageType } from "./chat.types";
+import type { SendOutcome } from "./chat.ports";
+import { MAX_MESSAGE_LENGTH, MAX_MESSAGE_MEDIA, type Message, type MessageType } from "./chat.types";
 import { messageSent } from "./events/message-sent";
+import { type MessageView, viewMessage } from "./message-views";
 
 export type SendMessageInput = {
   conversationId: string;
   body: string;
   messageType: MessageType;
   clientMessageId?: string | undefined;
+  /** Up to 5 of the sender's assets uploaded for `message`, in order. */
+  mediaAssetIds?: readonly string[] | undefined;
 };
 
 /** The stored message; `replayed` when a retry found the message its client_message_id sent first. */
-export type SentMessage = { message: Message; replayed: boolean };
+export type SentMessage = { message: MessageView; replayed: boolean };
+
+const mediaField = (index: number) => `media_asset_ids.${index}`;
+
+const sameMedia = (message: Message, ids: readonly string[]) =>
+  message.media.length === ids.length &&
+  message.media.every((asset, index) => asset.id === ids[index]?.toLowerCase());
 
 /**
  * Sends a message as the caller. One statement (see MessageRepository.send) takes the next seq,
@@ -22,59 +33,119 @@ export type SentMessage = { message: Message; replayed: boolean };
  * implies having read what came before), appends the `message.sent` event and signals the
  * realtime fan-out, which fires only on commit. Participants only (404 otherwise); a blocked pair
  * is 403. A client_message_id is unique per sender and conversation: a retry, also a concurrent
- * one, answers the message stored first and stores nothing; the same id with another body or type
- * is 409 idempotency_conflict.
+ * one, answers the message stored first and stores nothing; the same id with another body, type or
+ * media is 409 idempotency_conflict.
+ *
+ * With media (docs/media.md, "Records that carry media"): participation and blocks are checked
+ * first, then the assets as every record takes them (the sender's own, of purpose `message`,
+ * confirmed in the store outside any transaction and processed: 422, or 409 `media_processing`),
+ * and the statement runs in a transaction that attaches them (private) and links them to the
+ * message in order; when one was taken meanwhile, nothing is stored (422).
  */
 export const sendMessage = async (
-  { repos, clock, ids }: ChatDeps,
+  deps: ChatDeps,
   actor: Actor,
   input: SendMessageInput,
 ): Promise<SentMessage> => {
+  const { repos, clock, ids } = deps;
   const body = input.body.trim();
   if (body.length === 0 || body.length > MAX_MESSAGE_LENGTH) {
     throw new ValidationError([
       { path: "body", message: `must be 1 to ${MAX_MESSAGE_LENGTH} characters after trimming` },
     ]);
   }
+  const mediaIds = input.mediaAssetIds ?? [];
+  if (mediaIds.length > MAX_MESSAGE_MEDIA) {
+    throw new ValidationError([{ path: "media_asset_ids", message: `at most ${MAX_MESSAGE_MEDIA} items` }]);
+  }
   const conversationId = input.conversationId.toLowerCase();
   const clientMessageId = input.clientMessageId ?? null;
+
+  /** The first message of this client_message_id, when this send is a retry of it. */
+  const replayOf = async (): Promise<SentMessage | null> => {
+    const first =
+      clientMessageId === null
+        ? null
+        : await repos.messages.findByClientMessageId(conversationId, actor.userId, clientMessageId);
+    if (!first) {
+      return null;
+    }
+    if (first.body !== body || first.messageType !== input.messageType || !sameMedia(first, mediaIds)) {
+      throw new ClientMessageConflictError();
+    }
+
+    return { message: await viewMessage(deps.objects, first, clock.now()), replayed: true };
+  };
+
+  if (mediaIds.length > 0) {
+    const conversation = await repos.conversations.findForParticipant(conversationId, actor.userId);
+    if (!conversation) {
+      throw new NotFoundError("Conversation");
+    }
+    const otherId = conversation.participantIds.find((id) => id !== actor.userId) ?? actor.userId;
+    await assertNotBlocked(repos.blocks, actor.userId, otherId);
+    // A retry of a stored message answers it: its assets are attached to it by now.
+    const replay = await replayOf();
+    if (replay) {
+      return replay;
+    }
+    try {
+      await prepareAttachment(deps, actor, mediaIds, "message", mediaField);
+    } catch (error) {
+      // A concurrent retry may have stored the message (and taken the assets) meanwhile.
+      const raced = await replayOf();
+      if (raced) {
+        return raced;
+      }
+      throw error;
+    }
+  }
+
   const id = ids.next();
-  const outcome = await repos.messages.send(
-    {
-      id,
-      conversationId,
-      senderId: actor.userId,
-      body,
-      messageType: input.messageType,
-      clientMessageId,
-      createdAt: clock.now(),
-    },
-    messageSent.event(conversationId, {
-      conversation_id: conversationId,
-      message_id: id,
-      sender_id: actor.userId,
-    }),
-  );
+  const now = clock.now();
+  const message = {
+    id,
+    conversationId,
+    senderId: actor.userId,
+    body,
+    messageType: input.messageType,
+    clientMessageId,
+    createdAt: now,
+  };
+  const event = messageSent.event(conversationId, {
+    conversation_id: conversationId,
+    message_id: id,
+    sender_id: actor.userId,
+  });
+  const outcome: SendOutcome =
+    mediaIds.length === 0
+      ? await repos.messages.send(message, event)
+      : await deps.uow.run(async (tx): Promise<SendOutcome> => {
+          const sent = await tx.messages.send(message, event);
+          if (sent.status !== "sent") {
+            return sent;
+          }
+          await attachMedia(tx, actor, mediaIds, "message", { at: now, public: false, field: mediaField });
+          await tx.messages.setMedia(id, mediaIds);
+          const assets = new Map((await tx.media.findByIds(mediaIds)).map((asset) => [asset.id, asset]));
+          const media = mediaIds.flatMap((assetId) => assets.get(assetId.toLowerCase()) ?? []);
+
+          return { status: "sent", message: { ...sent.message, media } };
+        });
   switch (outcome.status) {
     case "sent":
-      return { message: outcome.message, replayed: false };
+      return { message: await viewMessage(deps.objects, outcome.message, clock.now()), replayed: false };
     case "not_found":
       throw new NotFoundError("Conversation");
     case "blocked":
       throw new BlockedError();
     case "duplicate": {
-      const first =
-        clientMessageId === null
-          ? null
-          : await repos.messages.findByClientMessageId(conversationId, actor.userId, clientMessageId);
-      if (!first) {
+      const replay = await replayOf();
+      if (!replay) {
         throw new Error("a client_message_id was refused as a duplicate but its message is missing");
       }
-      if (first.body !== body || first.messageType !== input.messageType) {
-        throw new ClientMessageConflictError();
-      }
 
-      return { message: first, replayed: true };
+      return replay;
     }
     default: {
       const unknown: never = outcome;

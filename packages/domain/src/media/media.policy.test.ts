@@ -22,7 +22,12 @@ const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
   image: null,
   ...overrides,
 });
-const nowhere: MediaAttachments = { onVisibleMoment: false, onVisibleListing: false, paymentEvidence: null };
+const nowhere: MediaAttachments = {
+  onVisibleMoment: false,
+  onVisibleListing: false,
+  paymentEvidence: null,
+  messageParticipantIds: [],
+};
 
 describe("canReadMedia", () => {
   it("lets the owner read, and nobody else while the asset is attached nowhere", () => {
@@ -55,5 +60,15 @@ describe("canReadMedia", () => {
     expect(canReadMedia(actor("admin", "admin"), proof, evidence)).toBe(true);
     expect(canReadMedia(actor("other"), proof, evidence)).toBe(false);
     expect(canReadMedia(actor("accountant", "accountant"), proof, evidence)).toBe(false);
+  });
+
+  it("lets the two participants of the conversation a message asset was sent in read it, and nobody else", () => {
+    const sent = { ...nowhere, messageParticipantIds: ["owner", "peer"] };
+    const photo = asset({ purpose: "message" });
+    expect(canReadMedia(actor("peer"), photo, sent)).toBe(true);
+    expect(canReadMedia(actor("owner"), photo, sent)).toBe(true);
+    expect(canReadMedia(actor("stranger"), photo, sent)).toBe(false);
+    expect(canReadMedia(actor("admin", "admin"), photo, sent)).toBe(false);
+    expect(canReadMedia(actor("peer"), photo, nowhere)).toBe(false);
   });
 });

@@ -9,18 +9,18 @@ import type { MediaAsset } from "./media.types";
  * - any signed-in user, once it is attached to a public moment that user may see (not hidden
  *   unless theirs, no block either way with its author), or to a listing the public sees (so a
  *   suspended provider's or an unpublished listing's images are refused);
- * - for payment evidence, the payment's reviewers: the order's provider owner and administrators.
- *
- * Extension point, chat: the participants of a conversation the asset was sent in.
- * TODO(#9): when chat attaches assets to messages, MediaAttachments gains the participants of the
- * conversations the asset was sent in (the media repository reads them from chat's messages) and
- * this policy one line that grants them; until then no asset is in a conversation.
+ * - for payment evidence, the payment's reviewers: the order's provider owner and administrators;
+ * - for an asset sent in a chat message, the two participants of its conversation (the asset stays
+ *   private: nobody else, administrators included).
  */
 export const canReadMedia = (actor: Actor, asset: MediaAsset, attachments: MediaAttachments): boolean => {
   if (asset.ownerId === actor.userId) {
     return true;
   }
   if (asset.visibility === "public" && (attachments.onVisibleMoment || attachments.onVisibleListing)) {
+    return true;
+  }
+  if (attachments.messageParticipantIds.includes(actor.userId)) {
     return true;
   }
   const evidence = attachments.paymentEvidence;

@@ -69,6 +69,8 @@ export type MediaAttachments = {
   onVisibleListing: boolean;
   /** Attached as a payment's evidence: who reviews it besides administrators (the order's provider owner). */
   paymentEvidence: { reviewerIds: string[] } | null;
+  /** Sent in a chat message: the two participants of its conversation (empty otherwise). */
+  messageParticipantIds: string[];
 };
 
 export interface MediaAssetRepository {

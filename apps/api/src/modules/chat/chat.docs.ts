@@ -33,7 +33,7 @@ drop frames whose \`seq\` you already have. Server processes share changes throu
 LISTEN/NOTIFY, so a message sent through any API process reaches sockets on every process.
 
 **Server → client frames** (JSON text):
-- \`{ "type": "message", "data": <Message> }\` — a new message (the Message shape, with \`seq\`);
+- \`{ "type": "message", "data": <Message> }\` — a new message (the Message shape, with \`seq\` and its \`media\`, URLs signed for 5 minutes);
 - \`{ "type": "read", "data": { "conversation_id", "user_id", "read_at", "last_read_seq" } }\` — a participant's read marker moved;
 - \`{ "type": "pong" }\` — the answer to a ping frame;
 - \`{ "type": "error", "data": { "code": "unsupported_frame", "message" } }\` — the answer to a text frame that is not \`{"type":"ping"}\` (not JSON, or an unknown type); the frame is ignored and the socket stays open.
@@ -73,8 +73,15 @@ export const chatDescriptions = {
     "(one per conversation on the device: newer ones replace older). `client_message_id` makes retries " +
     "safe: the same id from the same sender in the same conversation answers 201 with the first message " +
     "and `Idempotent-Replayed: true`, stores nothing new (also when retries race), and never expires; " +
-    "the same id with another body or type is 409 `idempotency_conflict`. 403 when either participant has " +
-    `blocked the other. ${participantsOnly}`,
+    "the same id with another body, type or media is 409 `idempotency_conflict`. 403 when either participant " +
+    "has blocked the other. " +
+    "`media_asset_ids`: up to 5 of the caller's own assets uploaded for `message`, each once, in order; the " +
+    "body stays required. Each must be processed (409 `media_processing` while it is: poll " +
+    "`GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record; " +
+    "503 `storage_unavailable` when the object store does not answer). They stay private: the message's " +
+    "`media` (here, in `GET …/messages`, in `last_message` and in the realtime frame) carries URLs signed for " +
+    "each read, valid 5 minutes, and `GET /api/v1/media/{id}` answers the two participants only (403 to " +
+    `anyone else). ${participantsOnly}`,
   conversationsMarkRead:
     "Moves the caller's read marker to the newest message (`last_read_seq`) and `read_at` to now; it never " +
     "moves back, so a late or repeated call is harmless. The other participant's sockets (and the caller's " +

@@ -1,7 +1,9 @@
 import type { ConversationDto, MessageDto, ReadMarkerDto } from "@agora/contracts/chat";
-import type { ConversationSummary, Message, ReadMarker } from "@agora/domain/chat/chat.types";
+import type { ReadMarker } from "@agora/domain/chat/chat.types";
+import type { ConversationView, MessageView } from "@agora/domain/chat/message-views";
+import { toMediaItemDto } from "../media/media.presenter";
 
-export const toMessageDto = (message: Message): MessageDto => ({
+export const toMessageDto = ({ message, media }: MessageView): MessageDto => ({
   id: message.id,
   conversation_id: message.conversationId,
   seq: message.seq,
@@ -10,12 +12,13 @@ export const toMessageDto = (message: Message): MessageDto => ({
   message_type: message.messageType,
   client_message_id: message.clientMessageId,
   created_at: message.createdAt.toISOString(),
+  media: media.map(toMediaItemDto),
 });
 
-export const toConversationDto = (conversation: ConversationSummary): ConversationDto => ({
+export const toConversationDto = ({ conversation, lastMessage }: ConversationView): ConversationDto => ({
   id: conversation.id,
   participant_ids: [...conversation.participantIds],
-  last_message: conversation.lastMessage ? toMessageDto(conversation.lastMessage) : null,
+  last_message: lastMessage ? toMessageDto(lastMessage) : null,
   unread_count: conversation.unreadCount,
   updated_at: conversation.updatedAt.toISOString(),
 });

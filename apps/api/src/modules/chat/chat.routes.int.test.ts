@@ -163,10 +163,12 @@ describe("chat over HTTP", () => {
         "conversation_id",
         "created_at",
         "id",
+        "media",
         "message_type",
         "sender_id",
         "seq",
       ]);
+      expect(sent[0]?.media).toEqual([]);
     });
 
     it("answers 422 for an empty, blank or too long body, a bad message_type or client_message_id", async () => {

@@ -60,6 +60,7 @@ export const chatRoutes = ({
         body: input.body,
         messageType: input.message_type,
         clientMessageId: input.client_message_id,
+        mediaAssetIds: input.media_asset_ids,
       });
 
       return ok(c, toMessageDto(sent.message), {

@@ -9,6 +9,7 @@ import type { Conversation as ConversationModel } from "../../generated/prisma/c
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
+import { assetFromJson, messageMediaSql } from "../media/media-assets.repository";
 import { readSignalSql } from "./chat-signals";
 
 type ConversationRow = Pick<
@@ -26,6 +27,7 @@ type SummaryRow = ConversationRow & {
   m_message_type: string | null;
   m_client_message_id: string | null;
   m_created_at: Date | null;
+  m_media: Record<string, unknown>[];
 };
 
 const conversationColumns = "c.id, c.user_a_id, c.user_b_id, c.last_seq, c.created_at, c.updated_at";
@@ -44,7 +46,8 @@ export const participantSql = (user: string) => `${user} IN (c.user_a_id, c.user
 const summaryColumns = (viewer: string) => `${conversationColumns},
   c.last_seq - CASE WHEN c.user_a_id = ${viewer} THEN c.user_a_read_seq ELSE c.user_b_read_seq END AS unread_count,
   m.id AS m_id, m.seq AS m_seq, m.sender_id AS m_sender_id, m.body AS m_body,
-  m.message_type AS m_message_type, m.client_message_id AS m_client_message_id, m.created_at AS m_created_at`;
+  m.message_type AS m_message_type, m.client_message_id AS m_client_message_id, m.created_at AS m_created_at,
+  ${messageMediaSql("m")} AS m_media`;
 
 /** The newest message of each conversation: one primary-key-like probe of (conversation_id, seq). */
 const lastMessageJoin = "LEFT JOIN chat_messages m ON m.conversation_id = c.id AND m.seq = c.last_seq";
@@ -72,6 +75,7 @@ const toSummary = (row: SummaryRow): ConversationSummary => ({
           messageType: (row.m_message_type ?? "text") as MessageType,
           clientMessageId: row.m_client_message_id,
           createdAt: row.m_created_at,
+          media: row.m_media.map(assetFromJson),
         },
 });
 

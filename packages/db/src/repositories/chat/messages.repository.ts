@@ -7,13 +7,15 @@ import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { notBlockedSql } from "../community/user-blocks.repository";
+import { assetFromJson, messageMediaSql } from "../media/media-assets.repository";
 import { messageSignalSql } from "./chat-signals";
 import { participantSql } from "./conversations.repository";
 
-type MessageRow = RowOf<ChatMessageModel>;
+/** A message as read, with its media (absent from the send statement's row: none yet). */
+type MessageRow = RowOf<ChatMessageModel> & { media?: Record<string, unknown>[] };
 
-const messageColumns =
-  "m.id, m.conversation_id, m.seq, m.sender_id, m.body, m.message_type, m.client_message_id, m.created_at";
+const messageColumns = `m.id, m.conversation_id, m.seq, m.sender_id, m.body, m.message_type, m.client_message_id,
+  m.created_at, ${messageMediaSql("m")} AS media`;
 
 const toMessage = (row: MessageRow): Message => ({
   id: row.id,
@@ -24,6 +26,7 @@ const toMessage = (row: MessageRow): Message => ({
   messageType: row.message_type as MessageType,
   clientMessageId: row.client_message_id,
   createdAt: row.created_at,
+  media: (row.media ?? []).map(assetFromJson),
 });
 
 type SendRow = { found: number; blocked: boolean; effects: number } & {
@@ -112,6 +115,18 @@ export const createMessageRepository = (db: SqlExecutor, ids: IdGenerator): Mess
     }
 
     return { status: "sent", message: toMessage(row as MessageRow) };
+  },
+
+  async setMedia(messageId, mediaAssetIds) {
+    if (mediaAssetIds.length === 0) {
+      return;
+    }
+    await db.query(
+      `INSERT INTO message_media (message_id, position, media_asset_id)
+       SELECT $1, ordinality - 1, id FROM unnest($2::uuid[]) WITH ORDINALITY AS t(id, ordinality)`,
+      [messageId, mediaAssetIds],
+      "message_media_insert",
+    );
   },
 
   async findByClientMessageId(conversationId, senderId, clientMessageId) {

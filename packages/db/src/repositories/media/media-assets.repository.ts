@@ -35,6 +35,27 @@ const toAsset = (row: MediaAssetRow): MediaAsset => ({
   image: row.image as ProcessedImage | null,
 });
 
+/** A media_assets row as JSON (`json_agg` of the row): its timestamps arrive as text. */
+export const assetFromJson = (row: Record<string, unknown>): MediaAsset => {
+  const at = (value: unknown) => (value === null || value === undefined ? null : new Date(String(value)));
+
+  return toAsset({
+    ...(row as MediaAssetRow),
+    uploaded_at: at(row.uploaded_at),
+    attached_at: at(row.attached_at),
+    created_at: at(row.created_at) ?? new Date(0),
+  });
+};
+
+/**
+ * The media of each chat message of `alias` (its id), in the order sent, as a JSON array of
+ * media_assets rows (assetFromJson): one probe of message_media's primary key per message, so a
+ * text-only message costs an empty index scan.
+ */
+export const messageMediaSql = (alias: string) =>
+  `COALESCE((SELECT json_agg(a ORDER BY mm.position) FROM message_media mm
+              JOIN media_assets a ON a.id = mm.media_asset_id WHERE mm.message_id = ${alias}.id), '[]'::json)`;
+
 /** Media assets in raw SQL: a read URL is asked for every image a client shows. */
 export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepository => ({
   async create(asset) {
@@ -103,6 +124,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       on_visible_listing: boolean;
       is_evidence: boolean;
       reviewer_ids: string[];
+      message_participant_ids: string[];
     }>(
       `SELECT EXISTS (SELECT 1 FROM moment_media mm JOIN moments m ON m.id = mm.moment_id
                        WHERE mm.media_asset_id = $1 AND ${momentVisibleToSql("$2::uuid")}) AS on_visible_moment,
@@ -114,7 +136,11 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
               ARRAY(SELECT op.user_id::text FROM payments pay
                       JOIN orders o ON o.id = pay.order_id
                       JOIN provider_profiles op ON op.id = o.provider_id
-                     WHERE pay.evidence_media_asset_id = $1) AS reviewer_ids`,
+                     WHERE pay.evidence_media_asset_id = $1) AS reviewer_ids,
+              ARRAY(SELECT unnest(ARRAY[c.user_a_id, c.user_b_id])::text FROM message_media mm
+                      JOIN chat_messages cm ON cm.id = mm.message_id
+                      JOIN conversations c ON c.id = cm.conversation_id
+                     WHERE mm.media_asset_id = $1) AS message_participant_ids`,
       [idParam(id), idParam(viewerId), at],
       "media_assets_attachments",
     );
@@ -124,6 +150,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       onVisibleMoment: row?.on_visible_moment ?? false,
       onVisibleListing: row?.on_visible_listing ?? false,
       paymentEvidence: row?.is_evidence ? { reviewerIds: row.reviewer_ids } : null,
+      messageParticipantIds: row?.message_participant_ids ?? [],
     };
   },
 

@@ -1,6 +1,7 @@
 import { realtimeFrameTypes, type ServerFrame } from "@agora/contracts/realtime";
 import type { ChatSignal, ConversationRepository, MessageRepository } from "@agora/domain/chat/chat.ports";
-import { CHAT_PAGE_SIZE, type ReadMarker } from "@agora/domain/chat/chat.types";
+import { CHAT_PAGE_SIZE, type Message, type ReadMarker } from "@agora/domain/chat/chat.types";
+import type { MessageView } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import { toMessageDto, toReadMarkerDto } from "../chat.presenter";
 
@@ -24,6 +25,8 @@ type Room = {
 
 export type ChannelHubDeps = {
   messages: Pick<MessageRepository, "listPage">;
+  /** Signs the read URLs of a message's media (both participants get the same frame). */
+  viewMessage(message: Message): Promise<MessageView>;
   conversations: Pick<ConversationRepository, "findReadMarkers">;
   /** A failed load (it is retried shortly). */
   onError(error: unknown): void;
@@ -39,7 +42,7 @@ const frame = (value: ServerFrame): string => JSON.stringify(value);
  * by the next one (or by `resync`). Seqs commit in order (the send takes the conversation's row
  * lock), so the messages after a cursor are always a gapless run.
  */
-export const createChannelHub = ({ messages, conversations, onError }: ChannelHubDeps) => {
+export const createChannelHub = ({ messages, viewMessage, conversations, onError }: ChannelHubDeps) => {
   const rooms = new Map<string, Room>();
 
   const lowestCursor = (room: Room) => {
@@ -65,7 +68,8 @@ export const createChannelHub = ({ messages, conversations, onError }: ChannelHu
         while (room.clients.size > 0) {
           const page = await messages.listPage(room.conversationId, { after: from }, CHAT_PAGE_SIZE);
           for (const message of page.messages) {
-            const text = frame({ type: realtimeFrameTypes.message, data: toMessageDto(message) });
+            const view = await viewMessage(message);
+            const text = frame({ type: realtimeFrameTypes.message, data: toMessageDto(view) });
             for (const client of room.clients) {
               if (client.cursor < message.seq) {
                 client.cursor = message.seq;

@@ -15,9 +15,11 @@ import type {
   ConversationRepository,
   MessageRepository,
 } from "@agora/domain/chat/chat.ports";
+import { viewMessage } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
 import { AppError } from "@agora/domain/shared/app-error";
+import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { RealtimeSocketLimits } from "@agora/process/config";
@@ -49,6 +51,8 @@ export type RealtimeDeps = {
   sessions: Pick<SessionRepository, "filterActive">;
   messages: Pick<MessageRepository, "listPage">;
   conversations: Pick<ConversationRepository, "findReadMarkers">;
+  /** Signs the read URLs of the messages' media. */
+  objects: ObjectStore;
   clock: Clock;
   ids: IdGenerator;
   /** The socket caps (REALTIME_SOCKETS_*, REALTIME_MAX_SOCKETS). */
@@ -181,6 +185,7 @@ export const startRealtime = async (
   const sockets = new Map<ChannelClient, { ws: WebSocket; alive: boolean; added: Promise<void> }>();
   const hub = createChannelHub({
     messages: deps.messages,
+    viewMessage: (message) => viewMessage(deps.objects, message, deps.clock.now()),
     conversations: deps.conversations,
     onError: (error) => log.warn({ err: error }, "realtime: loading messages failed; retrying"),
   });
