@@ -321,14 +321,18 @@ const createOrder: Handler = async (request, response) => {
   }
 };
 
-const notifications: Handler = async (request, response) => {
+/** GET /api/v1/notifications: Agora's inbox page and unread count, presented as Agora presents them. */
+const notifications: Handler = async (request, response, url) => {
   const actor = await authenticate(request);
-  const rows = await onPool.notifications.listByUser(actor.id, 50);
+  const [page, unreadCount] = await Promise.all([
+    onPool.notifications.listPage(actor.id, { before: url.searchParams.get("before") ?? undefined, limit: 50 }),
+    onPool.notifications.countUnread(actor.id),
+  ]);
   send(
     response,
     200,
     envelope(
-      rows.map((n) => ({
+      page.items.map((n) => ({
         id: n.id,
         kind: n.kind,
         title: n.title,
@@ -336,7 +340,9 @@ const notifications: Handler = async (request, response) => {
         data: n.data,
         read_at: n.readAt?.toISOString() ?? null,
         created_at: n.createdAt.toISOString(),
+        unread_count: n.unreadCount,
       })),
+      { limit: 50, next_before: page.nextBefore, unread_count: unreadCount },
     ),
   );
 };

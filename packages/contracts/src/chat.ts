@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idParamSchema, timestampSchema } from "./common";
+import { positionCursorQuerySchema, unreadPageMetaSchema } from "./notifications";
 import { defineOperations } from "./operation";
 
 /** Longest message body, in characters, after trimming. */
@@ -190,8 +191,15 @@ export const chatOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "The caller's conversations",
-    responses: { 200: { description: "Up to 50 conversations.", data: z.array(conversationSchema) } },
-    errors: ["unauthorized"],
+    query: positionCursorQuerySchema,
+    responses: {
+      200: {
+        description: "Up to 50 conversations, most recently active first.",
+        data: z.array(conversationSchema),
+        meta: unreadPageMetaSchema,
+      },
+    },
+    errors: ["unauthorized", "validation_failed"],
   },
   conversationsCreate: {
     method: "POST",
