@@ -243,7 +243,7 @@ describe("notifications and devices", () => {
         { token: s.accessToken },
       );
       expect(first.status).toBe(200);
-      expect(first.body.data).toEqual({ ...notification, read_at: h.clock.now().toISOString() });
+      expect(first.body.data).toEqual({ ...notification, read_at: h.clock.now().toISOString(), unread_count: 0 });
 
       h.clock.advance(60_000);
       const second = await h.post<{ data: NotificationDto }>(

@@ -201,6 +201,8 @@ describe("outbox delivery of notifications", () => {
             notification_id: notificationId(eventId, ada.id),
             kind: "test.happened",
           },
+          // Ada's unread count (unreadTotal): this notification.
+          badge: 1,
         },
       },
     ]);
