@@ -306,7 +306,10 @@ describe("the typed client against a listening server", () => {
       expect("read_at" in read && read.read_at).not.toBeNull();
       const all = await provider.notifications.markRead("all");
       expect(all).toMatchObject({ unread_count: 0 });
-      expect((await provider.notifications.list({ before: inbox.meta.next_before ?? undefined })).meta.unread_count).toBe(0);
+      expect(
+        (await provider.notifications.list({ before: inbox.meta.next_before ?? undefined })).meta
+          .unread_count,
+      ).toBe(0);
     });
   });
 

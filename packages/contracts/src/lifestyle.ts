@@ -241,7 +241,11 @@ export const lifestyleOperations = defineOperations({
     summary: "Scheduled and active meetings",
     query: meetingsQuerySchema,
     responses: {
-      200: { description: "Up to 50 meetings, soonest first.", data: z.array(meetingSchema), meta: meetingsMetaSchema },
+      200: {
+        description: "Up to 50 meetings, soonest first.",
+        data: z.array(meetingSchema),
+        meta: meetingsMetaSchema,
+      },
     },
     errors: ["unauthorized", "validation_failed"],
   },

@@ -54,13 +54,18 @@ export const notificationSchema = z
         "time the caller's read marker last moved.",
     }),
     created_at: timestampSchema.meta({
-      description: "When it was last raised: a chat notice moves here with each new message of its conversation.",
-    }),
-    unread_count: z.number().int().min(0).meta({
       description:
-        "What it adds to `meta.unread_count`: 1 while unread, 0 once read; a chat notice counts the unread " +
-        "messages of its conversation (the conversation's `unread_count`).",
+        "When it was last raised: a chat notice moves here with each new message of its conversation.",
     }),
+    unread_count: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "What it adds to `meta.unread_count`: 1 while unread, 0 once read; a chat notice counts the unread " +
+          "messages of its conversation (the conversation's `unread_count`).",
+      }),
   })
   .meta({ id: "Notification" });
 export type NotificationDto = z.infer<typeof notificationSchema>;
@@ -83,11 +88,15 @@ export const unreadPageMetaSchema = z.object({
     .string()
     .nullable()
     .meta({ description: "Pass as `before` for the next (older) page; null on the last page." }),
-  unread_count: z.number().int().min(0).meta({
-    description:
-      "The caller's unread count: unread notices other than chat, plus the unread messages of every " +
-      "conversation (the sum of the conversations' `unread_count`). The push badge carries the same number.",
-  }),
+  unread_count: z
+    .number()
+    .int()
+    .min(0)
+    .meta({
+      description:
+        "The caller's unread count: unread notices other than chat, plus the unread messages of every " +
+        "conversation (the sum of the conversations' `unread_count`). The push badge carries the same number.",
+    }),
 });
 
 /** `POST /notifications/all/read`: what marking everything read did. */
@@ -99,7 +108,11 @@ export const readAllResultSchema = z
       .int()
       .min(0)
       .meta({ description: "Conversations whose read marker moved to their newest message." }),
-    unread_count: z.number().int().min(0).meta({ description: "The caller's unread count after (0 unless something arrived)." }),
+    unread_count: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "The caller's unread count after (0 unless something arrived)." }),
   })
   .meta({ id: "NotificationsReadAll" });
 export type ReadAllResultDto = z.infer<typeof readAllResultSchema>;

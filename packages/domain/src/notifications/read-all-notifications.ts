@@ -8,7 +8,11 @@ import { unreadTotal } from "./unread-total";
  * many of each moved and the unread count after (0 unless something arrived meanwhile).
  */
 export const readAllNotifications = async (
-  { notifications, conversations, clock }: Pick<NotificationsDeps, "notifications" | "conversations" | "clock">,
+  {
+    notifications,
+    conversations,
+    clock,
+  }: Pick<NotificationsDeps, "notifications" | "conversations" | "clock">,
   actor: Actor,
 ): Promise<{ notifications: number; conversations: number; unreadCount: number }> => {
   const now = clock.now();

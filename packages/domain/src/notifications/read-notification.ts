@@ -10,7 +10,11 @@ import type { Notification } from "./notifications.types";
  * is 404, as is an unknown or malformed id.
  */
 export const readNotification = async (
-  { notifications, conversations, clock }: Pick<NotificationsDeps, "notifications" | "conversations" | "clock">,
+  {
+    notifications,
+    conversations,
+    clock,
+  }: Pick<NotificationsDeps, "notifications" | "conversations" | "clock">,
   actor: Actor,
   notificationId: string,
 ): Promise<Notification> => {

@@ -1,6 +1,9 @@
 import { notificationsOperations } from "@agora/contracts/notifications";
 import { listNotifications } from "@agora/domain/notifications/list-notifications";
-import { NOTIFICATIONS_PER_READ, type NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
+import {
+  NOTIFICATIONS_PER_READ,
+  type NotificationsDeps,
+} from "@agora/domain/notifications/notifications.deps";
 import { readAllNotifications } from "@agora/domain/notifications/read-all-notifications";
 import { readNotification } from "@agora/domain/notifications/read-notification";
 import { registerDevice } from "@agora/domain/notifications/register-device";

@@ -91,7 +91,8 @@ type MarkersRow = Pick<
  * and back: the cursor's positions keep PostgreSQL's precision.
  */
 const microsSql = (at: string) => `((extract(epoch FROM ${at}) * 1000000)::bigint)::text`;
-const fromMicrosSql = (param: string) => `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
+const fromMicrosSql = (param: string) =>
+  `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
 
 /**
  * A walk's cursor: when the walk started (the newest activity on its first page), the position
