@@ -6,6 +6,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createReportExportSource } from "@agora/db/repositories/administration/report-export.repository";
+import { createConversationRepository } from "@agora/db/repositories/chat/conversations.repository";
 import { createMessageRepository } from "@agora/db/repositories/chat/messages.repository";
 import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/community/moment-queries";
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
@@ -59,6 +60,7 @@ const executor = (client: pg.Pool | pg.PoolClient) => ({
 });
 const onPool = {
   notifications: createNotificationRepository(executor(pool)),
+  conversations: createConversationRepository(executor(pool)),
   messages: createMessageRepository(executor(pool), ids),
   orders: createOrderRepository(executor(pool)),
   reportExport: createReportExportSource(executor(pool)),
@@ -321,14 +323,21 @@ const createOrder: Handler = async (request, response) => {
   }
 };
 
-const notifications: Handler = async (request, response) => {
+/** GET /api/v1/notifications: Agora's inbox page and unread count, presented as Agora presents them. */
+const notifications: Handler = async (request, response, url) => {
   const actor = await authenticate(request);
-  const rows = await onPool.notifications.listByUser(actor.id, 50);
+  const [page, unreadCount] = await Promise.all([
+    onPool.notifications.listPage(actor.id, {
+      before: url.searchParams.get("before") ?? undefined,
+      limit: 50,
+    }),
+    onPool.notifications.countUnread(actor.id),
+  ]);
   send(
     response,
     200,
     envelope(
-      rows.map((n) => ({
+      page.items.map((n) => ({
         id: n.id,
         kind: n.kind,
         title: n.title,
@@ -336,7 +345,46 @@ const notifications: Handler = async (request, response) => {
         data: n.data,
         read_at: n.readAt?.toISOString() ?? null,
         created_at: n.createdAt.toISOString(),
+        unread_count: n.unreadCount,
       })),
+      { limit: 50, next_before: page.nextBefore, unread_count: unreadCount },
+    ),
+  );
+};
+
+/** GET /api/v1/chat/conversations: Agora's conversation page and unread count, presented alike. */
+const conversations: Handler = async (request, response, url) => {
+  const actor = await authenticate(request);
+  const [page, unreadCount] = await Promise.all([
+    onPool.conversations.listSummariesPage(actor.id, {
+      before: url.searchParams.get("before") ?? undefined,
+      limit: 50,
+    }),
+    onPool.notifications.countUnread(actor.id),
+  ]);
+  send(
+    response,
+    200,
+    envelope(
+      page.items.map((c) => ({
+        id: c.id,
+        participant_ids: c.participantIds,
+        last_message: c.lastMessage
+          ? {
+              id: c.lastMessage.id,
+              conversation_id: c.lastMessage.conversationId,
+              seq: c.lastMessage.seq,
+              sender_id: c.lastMessage.senderId,
+              body: c.lastMessage.body,
+              message_type: c.lastMessage.messageType,
+              client_message_id: c.lastMessage.clientMessageId,
+              created_at: c.lastMessage.createdAt.toISOString(),
+            }
+          : null,
+        unread_count: c.unreadCount,
+        updated_at: c.updatedAt.toISOString(),
+      })),
+      { limit: 50, next_before: page.nextBefore, unread_count: unreadCount },
     ),
   );
 };
@@ -422,6 +470,7 @@ const routes = new Map<string, Handler>([
   ["GET /api/v1/auth/me", me],
   ["POST /api/v1/orders", createOrder],
   ["GET /api/v1/notifications", notifications],
+  ["GET /api/v1/chat/conversations", conversations],
   ["GET /api/v1/community/feed", communityFeed],
   ["GET /api/v1/admin/orders", adminOrders],
   ["GET /api/v1/admin/exports/reports.csv", reportsCsv],

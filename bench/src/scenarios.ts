@@ -7,6 +7,7 @@ import { v7 } from "uuid";
 import { adminScenarios } from "./admin.ts";
 import { chatScenarios } from "./chat.ts";
 import { communityData, marketplace, withClient } from "./data.ts";
+import { inboxScenarios } from "./inbox.ts";
 import { variedScenarios } from "./varied.ts";
 
 export type BenchContext = {
@@ -401,6 +402,7 @@ export const scenarios: Scenario[] = [
   },
   ...variedScenarios,
   ...chatScenarios,
+  ...inboxScenarios,
   ...adminScenarios,
   ...statementScenarios(),
 ];

@@ -298,11 +298,18 @@ describe("the typed client against a listening server", () => {
       await h.runOutboxOnce();
 
       const inbox = await provider.notifications.list();
-      expect(inbox.length).toBeGreaterThan(0);
-      const first = inbox[0];
+      expect(inbox.data.length).toBeGreaterThan(0);
+      expect(inbox.meta).toMatchObject({ limit: 50, next_before: null, unread_count: inbox.data.length });
+      const first = inbox.data[0];
       expect(first?.read_at).toBeNull();
       const read = await provider.notifications.markRead(first?.id ?? "");
-      expect(read.read_at).not.toBeNull();
+      expect("read_at" in read && read.read_at).not.toBeNull();
+      const all = await provider.notifications.markRead("all");
+      expect(all).toMatchObject({ unread_count: 0 });
+      expect(
+        (await provider.notifications.list({ before: inbox.meta.next_before ?? undefined })).meta
+          .unread_count,
+      ).toBe(0);
     });
   });
 
@@ -333,7 +340,9 @@ describe("the typed client against a listening server", () => {
       expect(page.meta.has_more).toBe(false);
       const marker = await b.chat.markRead(conversation.id);
       expect(marker.last_read_seq).toBe(1);
-      const [listed] = await b.chat.conversations();
+      const {
+        data: [listed],
+      } = await b.chat.conversations();
       expect(listed).toMatchObject({ id: conversation.id, unread_count: 0 });
     });
 
@@ -487,7 +496,7 @@ describe("the typed client against a listening server", () => {
 
       const startsAt = new Date(h.clock.now().getTime() + 3600_000).toISOString();
       const meeting = await mine.meetings.create({ title: "Client standup", starts_at: startsAt });
-      expect((await mine.meetings.list()).map((item) => item.id)).toContain(meeting.id);
+      expect((await mine.meetings.list()).data.map((item) => item.id)).toContain(meeting.id);
       const video = await failure(mine.meetings.join(meeting.id));
       expect(video).toMatchObject({ code: "video_unavailable", status: 503 });
       await expect(mine.meetings.end(meeting.id)).resolves.toMatchObject({ status: "ended" });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idParamSchema, timestampSchema } from "./common";
 import { mediaItemSchema } from "./media";
+import { positionCursorQuerySchema, unreadPageMetaSchema } from "./notifications";
 import { defineOperations } from "./operation";
 
 /** Longest message body, in characters, after trimming. */
@@ -225,8 +226,15 @@ export const chatOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "The caller's conversations",
-    responses: { 200: { description: "Up to 50 conversations.", data: z.array(conversationSchema) } },
-    errors: ["unauthorized"],
+    query: positionCursorQuerySchema,
+    responses: {
+      200: {
+        description: "Up to 50 conversations, most recently active first.",
+        data: z.array(conversationSchema),
+        meta: unreadPageMetaSchema,
+      },
+    },
+    errors: ["unauthorized", "validation_failed"],
   },
   conversationsCreate: {
     method: "POST",

@@ -54,6 +54,23 @@ export type BrowsedProfileDto = z.infer<typeof browsedProfileSchema>;
 
 export const datingBrowseQuerySchema = pageQuerySchema(20);
 
+/** The meetings list's cursor: it runs soonest first, so the next page is `after` the last meeting. */
+export const meetingsQuerySchema = z.object({
+  after: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "The id of the last meeting of the previous page (`meta.next_after`)." }),
+});
+
+export const meetingsMetaSchema = z.object({
+  limit: z.number().int(),
+  next_after: z
+    .string()
+    .nullable()
+    .meta({ description: "Pass as `after` for the next (later) page; null on the last page." }),
+});
+
 export const curatedContentSchema = z
   .object({ id: z.string(), title: z.string(), body: z.string(), published_at: timestampSchema })
   .meta({ id: "CuratedContent" });
@@ -222,8 +239,15 @@ export const lifestyleOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Scheduled and active meetings",
-    responses: { 200: { description: "Up to 50 meetings.", data: z.array(meetingSchema) } },
-    errors: ["unauthorized"],
+    query: meetingsQuerySchema,
+    responses: {
+      200: {
+        description: "Up to 50 meetings, soonest first.",
+        data: z.array(meetingSchema),
+        meta: meetingsMetaSchema,
+      },
+    },
+    errors: ["unauthorized", "validation_failed"],
   },
   meetingsCreate: {
     method: "POST",

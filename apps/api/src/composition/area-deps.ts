@@ -88,6 +88,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
     notifications: {
       notifications: repos.notifications,
       devices: repos.devices,
+      conversations: repos.conversations,
       push: parts.push,
       clock,
       ids,

@@ -52,6 +52,22 @@ const collapsing = (key: string | undefined) =>
         apns: { headers: { "apns-collapse-id": key }, payload: { aps: { threadId: key } } },
       };
 
+/** The app icon's badge: APNs `aps.badge`, Android's notification count (beside the collapsing). */
+const withBadge = (multicast: MulticastMessage, badge: number | undefined): MulticastMessage =>
+  badge === undefined
+    ? multicast
+    : {
+        ...multicast,
+        android: {
+          ...multicast.android,
+          notification: { ...multicast.android?.notification, notificationCount: badge },
+        },
+        apns: {
+          ...multicast.apns,
+          payload: { ...multicast.apns?.payload, aps: { ...multicast.apns?.payload?.aps, badge } },
+        },
+      };
+
 /** A visible notification with data, or data only (delivered to the app in the background). */
 const multicastOf = (tokens: string[], message: PushMessage): MulticastMessage =>
   message.title === undefined
@@ -61,12 +77,15 @@ const multicastOf = (tokens: string[], message: PushMessage): MulticastMessage =
         android: { priority: "high" },
         apns: { headers: { "apns-priority": "5" }, payload: { aps: { contentAvailable: true } } },
       }
-    : {
-        tokens,
-        notification: { title: message.title, body: message.body ?? "" },
-        data: message.data,
-        ...collapsing(message.collapseKey),
-      };
+    : withBadge(
+        {
+          tokens,
+          notification: { title: message.title, body: message.body ?? "" },
+          data: message.data,
+          ...collapsing(message.collapseKey),
+        },
+        message.badge,
+      );
 
 /**
  * The PushSender over a Messaging client: one multicast per chunk of at most 500 tokens (FCM's

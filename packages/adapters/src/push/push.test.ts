@@ -133,6 +133,25 @@ describe("FCM sender", () => {
     });
   });
 
+  it("sets the app badge on both platforms beside the collapsing, and leaves it alone without one", async () => {
+    const fake = fakeMessaging(() => ({ success: true }));
+    await createFcmSender(fake.messaging as never).send(["a"], {
+      ...message,
+      collapseKey: "chat:c1",
+      badge: 7,
+    });
+    await createFcmSender(fake.messaging as never).send(["a"], message);
+    expect(fake.calls[0]).toMatchObject({
+      android: { collapseKey: "chat:c1", notification: { tag: "chat:c1", notificationCount: 7 } },
+      apns: {
+        headers: { "apns-collapse-id": "chat:c1" },
+        payload: { aps: { threadId: "chat:c1", badge: 7 } },
+      },
+    });
+    expect(JSON.stringify(fake.calls[1])).not.toContain("badge");
+    expect(JSON.stringify(fake.calls[1])).not.toContain("notificationCount");
+  });
+
   it("sends more than 500 tokens in chunks of at most 500, collecting dead tokens from every chunk", async () => {
     const tokens = Array.from({ length: 1201 }, (_, i) => `t${i}`);
     const fake = fakeMessaging((token) =>

@@ -1,6 +1,7 @@
 import type { BlockRepository } from "../community/community.ports";
 import type { UserRepository } from "../identity/identity.ports";
 import type { MediaRepositories } from "../media/media.ports";
+import type { NotificationRepository } from "../notifications/notifications.ports";
 import type { NewOutboxEvent } from "../outbox/outbox.types";
 import type {
   Conversation,
@@ -37,8 +38,16 @@ export interface ConversationRepository {
   insertPair(conversation: { id: string; userAId: string; userBId: string; at: Date }): Promise<void>;
   /** The pair's conversation as `viewerId` sees it (last message, unread count). */
   findSummaryByPair(userAId: string, userBId: string, viewerId: string): Promise<ConversationSummary | null>;
-  /** The user's most recently active conversations, newest activity first, in one statement. */
-  listSummariesByParticipant(userId: string, limit: number): Promise<ConversationSummary[]>;
+  /**
+   * A page of the user's conversations, most recently active first, in one statement: the first
+   * page, or the one after `before` (a `nextBefore` of an earlier page of the same walk). A walk
+   * lists the conversations that existed when its first page was read, in their order at that
+   * moment: one that becomes active during the walk keeps its place, so each is listed once.
+   */
+  listSummariesPage(
+    userId: string,
+    page: { before: string | undefined; limit: number },
+  ): Promise<{ items: ConversationSummary[]; nextBefore: string | null }>;
   /** The conversation, when `userId` is one of its participants. */
   findForParticipant(id: string, userId: string): Promise<Conversation | null>;
   /**
@@ -47,6 +56,11 @@ export interface ConversationRepository {
    * participant.
    */
   markRead(id: string, userId: string, at: Date): Promise<ReadMarker | null>;
+  /**
+   * markRead of every conversation of the user with unread messages, in one statement (each
+   * signalled); resolves how many moved.
+   */
+  markAllRead(userId: string, at: Date): Promise<number>;
   /** Both participants' markers of each conversation (resynchronising realtime sockets). */
   findReadMarkers(ids: readonly string[]): Promise<ReadMarker[]>;
 }
@@ -82,6 +96,8 @@ export type MessageNotice = {
   recipientId: string;
   /** Whether the recipient has a realtime socket open on this conversation (then no push). */
   recipientConnected: boolean;
+  /** The recipient's unread messages in the conversation now (0: they have read it, no push). */
+  recipientUnread: number;
 };
 
 /** What delivering `message.sent` reads. */
@@ -134,6 +150,8 @@ export interface ChatFanOut {
 
 export type ChatRepositories = MediaRepositories & {
   conversations: ConversationRepository;
+  /** The unread count of the conversation list's `meta` (unreadTotal). */
+  notifications: Pick<NotificationRepository, "countUnread">;
   messages: MessageRepository;
   users: Pick<UserRepository, "findById">;
   blocks: Pick<BlockRepository, "isBlockedEitherWay">;

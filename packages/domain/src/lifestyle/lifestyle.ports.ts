@@ -48,9 +48,11 @@ export interface MeetingRepository {
   /**
    * Scheduled or active meetings `viewerId` may see (open ones, and private ones they host or are
    * invited to), leaving out those of a host who blocks the viewer or whom the viewer blocks;
-   * soonest first, then by id.
+   * soonest first, then by id; after the meeting `after` (its start and id) when given, so a new
+   * meeting or one that ends changes nothing of the pages after it. An `after` that names no
+   * meeting gives an empty page.
    */
-  listOpenFor(viewerId: string, limit: number): Promise<Meeting[]>;
+  listOpenFor(viewerId: string, page: { after: string | undefined; limit: number }): Promise<Meeting[]>;
   /**
    * The users among `userIds` that exist, with their status and whether they and `hostId` block
    * each other either way (malformed and unknown ids are left out).

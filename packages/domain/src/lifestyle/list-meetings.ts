@@ -5,7 +5,10 @@ import type { Meeting } from "./lifestyle.types";
 /**
  * Scheduled and active meetings the caller may see (`canSeeMeeting`: open ones, and private ones
  * they host or are invited to), without those of a host in a block with the caller either way;
- * soonest first, at most 50.
+ * soonest first, at most 50: the first page, or the one after the meeting `after`.
  */
-export const listMeetings = ({ repos }: Pick<LifestyleDeps, "repos">, actor: Actor): Promise<Meeting[]> =>
-  repos.meetings.listOpenFor(actor.userId, MEETINGS_PER_READ);
+export const listMeetings = (
+  { repos }: Pick<LifestyleDeps, "repos">,
+  actor: Actor,
+  after?: string,
+): Promise<Meeting[]> => repos.meetings.listOpenFor(actor.userId, { after, limit: MEETINGS_PER_READ });

@@ -1,10 +1,17 @@
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
-import type { DeviceRepository, NotificationRepository, PushSender } from "./notifications.ports";
+import type {
+  ConversationReadMarkers,
+  DeviceRepository,
+  NotificationRepository,
+  PushSender,
+} from "./notifications.ports";
 
 export type NotificationsDeps = {
   notifications: NotificationRepository;
   devices: DeviceRepository;
+  /** Reading a chat notice, or every notice, moves the conversations' read markers. */
+  conversations: ConversationReadMarkers;
   /** Undefined when push is off (no FCM configured): notifications then only reach the inbox. */
   push: PushSender | undefined;
   clock: Clock;

@@ -56,7 +56,12 @@ export const chatDescriptions = {
     `The ${CHAT_PAGE_SIZE} most recently active, newest activity first (activity: creation, then each message). ` +
     "Each carries both participant ids, the newest message (null before the first) and `unread_count`: the " +
     "other participant's messages after the caller's read marker. Sending a message moves the sender's own " +
-    "marker to it (sending implies having read what came before).",
+    "marker to it (sending implies having read what came before). `meta.next_before` (or null on the last " +
+    "page) pages on with `before`: a walk lists every conversation that existed at its first page exactly " +
+    "once, in the order of that moment, even while messages arrive (those that moved, and new ones, are on " +
+    "the next first page). A malformed `before` is 422. `meta.unread_count` is the caller's unread count " +
+    "(the same as the inbox's and the push badge): unread notices other than chat plus every conversation's " +
+    "`unread_count`.",
   conversationsCreate:
     "A pair of users has one conversation, whoever starts it: 201 with it whether it was created now or " +
     "existed (parallel creates from both sides make one). Yourself is 422; an unknown or deleted user 404; " +
@@ -85,6 +90,6 @@ export const chatDescriptions = {
   conversationsMarkRead:
     "Moves the caller's read marker to the newest message (`last_read_seq`) and `read_at` to now; it never " +
     "moves back, so a late or repeated call is harmless. The other participant's sockets (and the caller's " +
-    `other devices) get a \`read\` frame. ${participantsOnly}`,
+    `other devices) get a \`read\` frame; the caller's chat notice of the conversation in the inbox is read with it. ${participantsOnly}`,
   conversationsRealtime: realtimeDescription,
 } satisfies DescriptionsOf<typeof chatOperations>;

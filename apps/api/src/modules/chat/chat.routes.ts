@@ -31,9 +31,13 @@ export const chatRoutes = ({
   const origins = config.allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/+$/, ""));
 
   return [
-    handle(chatOperations.conversationsList, async (c) =>
-      ok(c, (await listConversations(chat, actorOf(c))).map(toConversationDto)),
-    ),
+    handle(chatOperations.conversationsList, async (c) => {
+      const page = await listConversations(chat, actorOf(c), c.req.valid("query").before);
+
+      return ok(c, page.items.map(toConversationDto), {
+        meta: { limit: CHAT_PAGE_SIZE, next_before: page.nextBefore, unread_count: page.unreadCount },
+      });
+    }),
     handle(chatOperations.conversationsCreate, async (c) => {
       const conversation = await createConversation(chat, actorOf(c), c.req.valid("json").other_user_id);
 

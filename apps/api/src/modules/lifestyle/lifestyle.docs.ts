@@ -16,7 +16,9 @@ export const lifestyleDescriptions = {
     "Meetings that are `scheduled` or `active` and that the caller may see, soonest first (then by id), at " +
     "most 50: every open meeting, and the private ones the caller hosts or is invited to (no one else ever " +
     "sees a private meeting listed). Meetings of a host who blocks the caller, or whom the caller blocks, are " +
-    "left out.",
+    "left out. `meta.next_after` (the page's last meeting, or null on the last page) pages on with `after`: " +
+    "each page continues from that meeting's start and id, so meetings created or ended meanwhile never make " +
+    "a page repeat or skip one; an `after` that names no meeting gives an empty page.",
   meetingsCreate:
     "The caller is the host. It starts `scheduled` and becomes `active` when the host first joins. With " +
     "`invitee_ids` the meeting is `private`: only the host and the invitees see it listed and may join it; " +

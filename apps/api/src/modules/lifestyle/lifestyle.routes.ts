@@ -4,7 +4,7 @@ import { createMeeting } from "@agora/domain/lifestyle/create-meeting";
 import { endMeeting } from "@agora/domain/lifestyle/end-meeting";
 import { joinMeeting } from "@agora/domain/lifestyle/join-meeting";
 import { leaveMeeting } from "@agora/domain/lifestyle/leave-meeting";
-import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
+import { type LifestyleDeps, MEETINGS_PER_READ } from "@agora/domain/lifestyle/lifestyle.deps";
 import { listAnnouncements } from "@agora/domain/lifestyle/list-announcements";
 import { listCuratedContent } from "@agora/domain/lifestyle/list-curated-content";
 import { listMeetings } from "@agora/domain/lifestyle/list-meetings";
@@ -53,9 +53,14 @@ export const lifestyleRoutes = ({ lifestyle }: { lifestyle: LifestyleDeps }): Ha
 
     return ok(c, result.items.map(toAnnouncementDto), { meta: { ...page, total: result.total } });
   }),
-  handle(lifestyleOperations.meetingsList, async (c) =>
-    ok(c, (await listMeetings(lifestyle, actorOf(c))).map(toMeetingDto)),
-  ),
+  handle(lifestyleOperations.meetingsList, async (c) => {
+    const meetings = await listMeetings(lifestyle, actorOf(c), c.req.valid("query").after);
+    const last = meetings.length === MEETINGS_PER_READ ? meetings[meetings.length - 1] : undefined;
+
+    return ok(c, meetings.map(toMeetingDto), {
+      meta: { limit: MEETINGS_PER_READ, next_after: last?.id ?? null },
+    });
+  }),
   handle(lifestyleOperations.meetingsCreate, async (c) => {
     const input = c.req.valid("json");
     const meeting = await createMeeting(lifestyle, actorOf(c), {

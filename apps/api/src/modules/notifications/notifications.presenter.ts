@@ -16,4 +16,5 @@ export const toNotificationDto = (notification: Notification): NotificationDto =
   data: notification.data,
   read_at: notification.readAt?.toISOString() ?? null,
   created_at: notification.createdAt.toISOString(),
+  unread_count: notification.unreadCount,
 });

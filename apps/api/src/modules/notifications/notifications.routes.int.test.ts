@@ -186,9 +186,12 @@ describe("notifications and devices", () => {
     });
 
     it("lists the caller's newest 50, newest first, in the contract's shape", async () => {
-      const res = await h.get<{ data: NotificationDto[]; meta: null }>("/api/v1/notifications", {
-        token: reader.accessToken,
-      });
+      const res = await h.get<{ data: NotificationDto[]; meta: Record<string, unknown> }>(
+        "/api/v1/notifications",
+        {
+          token: reader.accessToken,
+        },
+      );
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(50);
       expect(res.body.data.map((n) => n.title)).toEqual(
@@ -202,9 +205,15 @@ describe("notifications and devices", () => {
         data: { ref: "n55" },
         read_at: null,
         created_at: expect.any(String),
+        unread_count: 1,
       });
       const times = res.body.data.map((n) => Date.parse(n.created_at));
       expect([...times].sort((a, b) => b - a)).toEqual(times);
+      expect(res.body.meta).toEqual({
+        limit: 50,
+        next_before: expect.stringMatching(/^\d+_[0-9a-f-]{36}$/),
+        unread_count: 55,
+      });
     });
 
     it("shows only the caller's own notifications", async () => {
@@ -243,7 +252,11 @@ describe("notifications and devices", () => {
         { token: s.accessToken },
       );
       expect(first.status).toBe(200);
-      expect(first.body.data).toEqual({ ...notification, read_at: h.clock.now().toISOString() });
+      expect(first.body.data).toEqual({
+        ...notification,
+        read_at: h.clock.now().toISOString(),
+        unread_count: 0,
+      });
 
       h.clock.advance(60_000);
       const second = await h.post<{ data: NotificationDto }>(

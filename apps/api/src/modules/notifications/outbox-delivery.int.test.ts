@@ -178,7 +178,9 @@ describe("outbox delivery of notifications", () => {
     expect((await t.runOnce()).claimed).toBe(0);
     const { rows } = await h.db.sql.query("SELECT 1 FROM outbox_events WHERE aggregate_id = 'rolled-back'");
     expect(rows).toEqual([]);
-    expect(await h.runtime.notifications.notifications.listByUser(user.id, 50)).toEqual([]);
+    expect(
+      (await h.runtime.notifications.notifications.listPage(user.id, { before: undefined, limit: 50 })).items,
+    ).toEqual([]);
   });
 
   it("pushes each notification once to all of the recipient's devices and sets pushed_at", async () => {
@@ -201,6 +203,8 @@ describe("outbox delivery of notifications", () => {
             notification_id: notificationId(eventId, ada.id),
             kind: "test.happened",
           },
+          // Ada's unread count (unreadTotal): this notification.
+          badge: 1,
         },
       },
     ]);

@@ -90,6 +90,79 @@ type MarkersRow = Pick<
   | "user_b_read_at"
 >;
 
+/**
+ * Microseconds since the epoch of a timestamptz expression, as text (exact: extract() is numeric),
+ * and back: the cursor's positions keep PostgreSQL's precision.
+ */
+const microsSql = (at: string) => `((extract(epoch FROM ${at}) * 1000000)::bigint)::text`;
+const fromMicrosSql = (param: string) =>
+  `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
+
+/**
+ * A walk's cursor: when the walk started (the newest activity on its first page), the position
+ * after which the next page starts (activity as of that start, id).
+ */
+type WalkCursor = { start: string; key: string; id: string };
+
+const parseWalkCursor = (cursor: string): WalkCursor | undefined => {
+  const match = /^(\d{1,18})_(\d{1,18})_([0-9a-f-]{36})$/i.exec(cursor);
+  const [, start, key, rawId] = match ?? [];
+  const id = rawId === undefined ? null : idParam(rawId);
+
+  return start === undefined || key === undefined || id === null ? undefined : { start, key, id };
+};
+
+/**
+ * The first page: two index-ordered arms (the user as either side of the pair) merged, then one
+ * probe per row for the newest message. The walk starts at its first row's activity.
+ */
+const firstPageSql = (limit: number) => `
+  WITH mine AS (
+    (SELECT c.id FROM conversations c WHERE c.user_a_id = $1 ORDER BY c.updated_at DESC, c.id DESC LIMIT ${limit})
+    UNION ALL
+    (SELECT c.id FROM conversations c WHERE c.user_b_id = $1 ORDER BY c.updated_at DESC, c.id DESC LIMIT ${limit})
+  )
+  SELECT ${summaryColumns("$1::uuid")}, ${microsSql("c.updated_at")} AS walk_key,
+         ${microsSql("max(c.updated_at) OVER ()")} AS walk_start
+    FROM mine JOIN conversations c ON c.id = mine.id ${lastMessageJoin}
+   ORDER BY c.updated_at DESC, c.id DESC
+   LIMIT ${limit}`;
+
+/**
+ * A later page of a walk that started at $2 ($3, $4: the position after which it goes on). Each
+ * conversation has the place it had when the walk started, so none is listed twice or skipped:
+ * - untouched since ($2 or earlier): their activity, as the first page ordered them; the same
+ *   two index-ordered arms, from the position on;
+ * - active since: the activity they had at $2 (their newest message then, or their creation):
+ *   few rows (the conversations that moved during the walk), one index probe each;
+ * - created since: left out (the next first page shows them).
+ */
+const nextPageSql = (limit: number) => `
+  WITH mine AS (
+    (SELECT c.id, c.updated_at AS k FROM conversations c
+      WHERE c.user_a_id = $1 AND c.updated_at <= ${fromMicrosSql("$2")}
+        AND (c.updated_at, c.id) < (${fromMicrosSql("$3")}, $4::uuid)
+      ORDER BY c.updated_at DESC, c.id DESC LIMIT ${limit})
+    UNION ALL
+    (SELECT c.id, c.updated_at AS k FROM conversations c
+      WHERE c.user_b_id = $1 AND c.updated_at <= ${fromMicrosSql("$2")}
+        AND (c.updated_at, c.id) < (${fromMicrosSql("$3")}, $4::uuid)
+      ORDER BY c.updated_at DESC, c.id DESC LIMIT ${limit})
+    UNION ALL
+    SELECT c.id, COALESCE((SELECT m.created_at FROM chat_messages m
+                            WHERE m.conversation_id = c.id AND m.created_at <= ${fromMicrosSql("$2")}
+                            ORDER BY m.seq DESC LIMIT 1), c.created_at) AS k
+      FROM conversations c
+     WHERE (c.user_a_id = $1 OR c.user_b_id = $1)
+       AND c.updated_at > ${fromMicrosSql("$2")} AND c.created_at <= ${fromMicrosSql("$2")}
+  ), page AS (
+    SELECT id, k FROM mine WHERE (k, id) < (${fromMicrosSql("$3")}, $4::uuid)
+     ORDER BY k DESC, id DESC LIMIT ${limit}
+  )
+  SELECT ${summaryColumns("$1::uuid")}, ${microsSql("page.k")} AS walk_key, ($2::bigint)::text AS walk_start
+    FROM page JOIN conversations c ON c.id = page.id ${lastMessageJoin}
+   ORDER BY page.k DESC, page.id DESC`;
+
 export const createConversationRepository = (db: SqlExecutor): ConversationRepository => ({
   async insertPair({ id, userAId, userBId, at }) {
     // A concurrent insert of the same pair waits for the first and then does nothing.
@@ -113,26 +186,23 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
     return rows[0] ? toSummary(rows[0]) : null;
   },
 
-  async listSummariesByParticipant(userId, limit) {
-    // Two index-ordered arms (the user as either side of the pair) merged, then one probe per row
-    // for the newest message: one statement, no round trip per conversation.
-    const { rows } = await db.query<SummaryRow>(
-      `WITH mine AS (
-         (SELECT c.id FROM conversations c WHERE c.user_a_id = $1
-           ORDER BY c.updated_at DESC, c.id DESC LIMIT $2)
-         UNION ALL
-         (SELECT c.id FROM conversations c WHERE c.user_b_id = $1
-           ORDER BY c.updated_at DESC, c.id DESC LIMIT $2)
-       )
-       SELECT ${summaryColumns("$1::uuid")}
-         FROM mine JOIN conversations c ON c.id = mine.id ${lastMessageJoin}
-        ORDER BY c.updated_at DESC, c.id DESC
-        LIMIT $2`,
-      [userId, limit],
-      "conversations_list_by_participant",
+  async listSummariesPage(userId, { before, limit }) {
+    const size = Math.trunc(limit);
+    const cursor = before === undefined ? undefined : parseWalkCursor(before);
+    if (before !== undefined && cursor === undefined) {
+      return { items: [], nextBefore: null };
+    }
+    const { rows } = await db.query<SummaryRow & { walk_key: string; walk_start: string }>(
+      cursor === undefined ? firstPageSql(size) : nextPageSql(size),
+      cursor === undefined ? [idParam(userId)] : [idParam(userId), cursor.start, cursor.key, cursor.id],
+      cursor === undefined ? `conversations_page_${size}` : `conversations_page_after_${size}`,
     );
+    const last = rows.length === size ? rows[rows.length - 1] : undefined;
 
-    return rows.map(toSummary);
+    return {
+      items: rows.map(toSummary),
+      nextBefore: last ? `${last.walk_start}_${last.walk_key}_${last.id}` : null,
+    };
   },
 
   async findForParticipant(id, userId) {
@@ -178,6 +248,32 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
     return row
       ? { conversationId: row.id, userId: row.user_id, lastReadSeq: row.last_read_seq, readAt: row.read_at }
       : null;
+  },
+
+  async markAllRead(userId, at) {
+    // markRead of each conversation where the user has unread messages (the partial indexes
+    // conversations_unread_{a,b}_idx find them), each signalled as markRead signals.
+    const { rows } = await db.query<{ moved: number; signals: number }>(
+      `WITH moved AS (
+         UPDATE conversations c SET
+           user_a_read_seq = CASE WHEN c.user_a_id = $1 THEN c.last_seq ELSE c.user_a_read_seq END,
+           user_a_read_at = CASE WHEN c.user_a_id = $1 THEN GREATEST(c.user_a_read_at, $2) ELSE c.user_a_read_at END,
+           user_b_read_seq = CASE WHEN c.user_b_id = $1 THEN c.last_seq ELSE c.user_b_read_seq END,
+           user_b_read_at = CASE WHEN c.user_b_id = $1 THEN GREATEST(c.user_b_read_at, $2) ELSE c.user_b_read_at END
+          WHERE (c.user_a_id = $1 AND c.last_seq > c.user_a_read_seq)
+             OR (c.user_b_id = $1 AND c.last_seq > c.user_b_read_seq)
+         RETURNING c.id, $1::uuid AS user_id,
+                   CASE WHEN c.user_a_id = $1 THEN c.user_a_read_seq ELSE c.user_b_read_seq END AS last_read_seq,
+                   CASE WHEN c.user_a_id = $1 THEN c.user_a_read_at ELSE c.user_b_read_at END AS read_at
+       ), signal AS (
+         SELECT ${readSignalSql("moved")} FROM moved
+       )
+       SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM signal)::int AS signals`,
+      [idParam(userId), at],
+      "conversations_mark_all_read",
+    );
+
+    return rows[0]?.moved ?? 0;
   },
 
   async findReadMarkers(ids) {

@@ -172,8 +172,11 @@ export const createMessageNoticeReader = (db: SqlExecutor): MessageNoticeReader 
       sender_name: string;
       recipient_id: string;
       recipient_connected: boolean;
+      recipient_unread: number;
     }>(
       `SELECT m.conversation_id, m.id, m.seq, r.recipient_id,
+              c.last_seq - CASE WHEN c.user_a_id = r.recipient_id THEN c.user_a_read_seq ELSE c.user_b_read_seq END
+                AS recipient_unread,
               COALESCE(NULLIF(u.display_name, ''), u.username::text) AS sender_name,
               EXISTS (SELECT 1 FROM chat_connections k
                        WHERE k.conversation_id = m.conversation_id AND k.user_id = r.recipient_id
@@ -197,6 +200,7 @@ export const createMessageNoticeReader = (db: SqlExecutor): MessageNoticeReader 
           senderName: row.sender_name,
           recipientId: row.recipient_id,
           recipientConnected: row.recipient_connected,
+          recipientUnread: row.recipient_unread,
         }
       : null;
   },

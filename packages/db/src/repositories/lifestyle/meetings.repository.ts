@@ -76,15 +76,26 @@ export const createMeetingRepository = (db: SqlExecutor): MeetingRepository => (
     return rows[0] ? toMeeting(rows[0]) : null;
   },
 
-  async listOpenFor(viewerId, limit) {
+  async listOpenFor(viewerId, { after, limit }) {
     const viewer = "$1::uuid";
-    const { rows } = await db.query<MeetingRow>(
-      `SELECT ${columns} FROM meetings m
-        WHERE m.status <> 'ended' AND ${meetingVisibleSql("m", viewer)} AND ${notBlockedSql("m.host_id", viewer)}
-        ORDER BY m.starts_at, m.id LIMIT $2`,
-      [idParam(viewerId), limit],
-      "meetings_open_for",
-    );
+    const where = `m.status <> 'ended' AND ${meetingVisibleSql("m", viewer)} AND ${notBlockedSql("m.host_id", viewer)}`;
+    // After a cursor: past the cursor meeting's (starts_at, id), an index condition on
+    // meetings_open_starts_at_idx (a start never changes, so the position holds).
+    const { rows } =
+      after === undefined
+        ? await db.query<MeetingRow>(
+            `SELECT ${columns} FROM meetings m WHERE ${where} ORDER BY m.starts_at, m.id LIMIT $2`,
+            [idParam(viewerId), limit],
+            "meetings_open_for",
+          )
+        : await db.query<MeetingRow>(
+            `SELECT ${columns} FROM meetings m
+              WHERE ${where}
+                AND (m.starts_at, m.id) > ((SELECT a.starts_at FROM meetings a WHERE a.id = $3), $3::uuid)
+              ORDER BY m.starts_at, m.id LIMIT $2`,
+            [idParam(viewerId), limit, idParam(after)],
+            "meetings_open_for_after",
+          );
 
     return rows.map(toMeeting);
   },

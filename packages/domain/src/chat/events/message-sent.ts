@@ -12,10 +12,13 @@ export type MessageSentDeps = NotifyDeps & { chat: MessageNoticeReader };
 export const CONNECTION_LIVE_MS = 60_000;
 
 /**
- * A new chat message: the recipient gets an inbox row, and a push unless a realtime socket of
- * theirs is open on the conversation (they see it already). Pushes collapse per conversation: the
- * device shows the newest one. The payload is ids only; who, and the sender's name, are read at
- * delivery, and the message text never goes into a notification (push travels through FCM/APNs).
+ * A new chat message: the recipient's chat notice of the conversation (one inbox row per recipient
+ * and conversation, updated in place: the latest sender, how many are unread, the newest message's
+ * ids), and a push unless a realtime socket of theirs is open on the conversation or they have read
+ * it already (they see it). Pushes collapse per conversation: the device shows the newest one, with
+ * the recipient's unread count as the badge. The payload is ids only; who, the sender's name and the
+ * count are read at delivery, and the message text never goes into a notification (push travels
+ * through FCM/APNs).
  */
 export const messageSent = defineEventKind({
   kind: "message.sent",
@@ -31,16 +34,19 @@ export const messageSent = defineEventKind({
     if (!notice) {
       return;
     }
-
     await notify(deps, event, [
       {
         userId: notice.recipientId,
         kind: event.kind,
         title: "New message",
-        body: `${notice.senderName} sent you a message.`,
+        body:
+          notice.recipientUnread > 1
+            ? `${notice.senderName} sent you ${notice.recipientUnread} messages.`
+            : `${notice.senderName} sent you a message.`,
         data: { conversation_id: notice.conversationId, message_id: notice.messageId, seq: notice.seq },
-        push: !notice.recipientConnected,
+        push: !notice.recipientConnected && notice.recipientUnread > 0,
         collapseKey: `conversation:${notice.conversationId}`,
+        chat: { conversationId: notice.conversationId, seq: notice.seq },
       },
     ]);
   },
