@@ -9,8 +9,8 @@
 // with what it did.
 // Usage: node --import ./bench/src/resolve-ts.ts bench/src/media-child.ts <agora|sharp> <images>
 import { createInterface } from "node:readline";
-import { mediaVariantWidths } from "@agora/domain/media/media.types";
 import { createSharpMediaProcessor } from "@agora/adapters/media/sharp-media-processor";
+import { mediaVariantWidths } from "@agora/domain/media/media.types";
 import sharp from "sharp";
 
 const mode = process.argv[2] === "sharp" ? "sharp" : "agora";

@@ -258,7 +258,9 @@ describe("migrator: migrations marked to run outside a transaction", () => {
       loadMigrations()
         .filter((migration) => !runsInTransaction(migration))
         .map((migration) => migration.name),
-    ).toEqual(["20261203000100_listing_visibility_indexes", "20261207000100_inbox_indexes",
+    ).toEqual([
+      "20261203000100_listing_visibility_indexes",
+      "20261207000100_inbox_indexes",
       "20261207090000_media_pending_uploads",
     ]);
   });

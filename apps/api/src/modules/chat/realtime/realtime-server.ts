@@ -18,8 +18,8 @@ import type {
 import { viewMessage } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
-import { AppError } from "@agora/domain/shared/app-error";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
+import { AppError } from "@agora/domain/shared/app-error";
 import type { Clock } from "@agora/domain/shared/clock";
 import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { RealtimeSocketLimits } from "@agora/process/config";
