@@ -146,6 +146,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       conversations: repos.conversations,
       clock,
       ids,
+      presenceTimeoutMs: config.presenceTimeoutSeconds * 1_000,
     },
     outbox: createOutboxDeps(database, {
       clock,
