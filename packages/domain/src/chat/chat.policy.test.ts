@@ -7,7 +7,6 @@ import {
   presenceTimings,
   presenceVisible,
   sendRefusal,
-  TYPING_INTERVAL_MS,
   typingAccepted,
   unreadCount,
 } from "./chat.policy";
@@ -69,9 +68,10 @@ describe("chat policy", () => {
   });
 
   it("typing: one frame per interval per socket, the first always", () => {
-    expect(typingAccepted(undefined, 0)).toBe(true);
-    expect(typingAccepted(1_000, 1_000 + TYPING_INTERVAL_MS - 1)).toBe(false);
-    expect(typingAccepted(1_000, 1_000 + TYPING_INTERVAL_MS)).toBe(true);
+    expect(typingAccepted(undefined, 0, 2_000)).toBe(true);
+    expect(typingAccepted(1_000, 1_000, 2_000)).toBe(false);
+    expect(typingAccepted(1_000, 2_999, 2_000)).toBe(false);
+    expect(typingAccepted(1_000, 3_000, 2_000)).toBe(true);
   });
 
   it("presence timing: a dead process's users show offline within the timeout, a live row is never swept", () => {

@@ -93,16 +93,14 @@ export const unreadCount = (
 export const presenceVisible = (facts: { sharesConversation: boolean; blockedEitherWay: boolean }): boolean =>
   facts.sharesConversation && !facts.blockedEitherWay;
 
-/** A socket's typing frames: one is passed on per this interval, the others are dropped. */
-export const TYPING_INTERVAL_MS = 2_000;
-
 /**
  * Typing: a socket's `typing` frame is passed on to the other participant when none was in the
- * last TYPING_INTERVAL_MS (`lastAcceptedAt`, ms, of the socket), and never across a block (the
- * signal statement, signalTyping, checks it); an extra frame is dropped silently.
+ * last `intervalMs` (the wire's typing interval; `lastAcceptedAt`, ms, is the socket's last one),
+ * and never across a block (the signal statement, signalTyping, checks it); an extra frame is
+ * dropped silently.
  */
-export const typingAccepted = (lastAcceptedAt: number | undefined, now: number): boolean =>
-  lastAcceptedAt === undefined || now - lastAcceptedAt >= TYPING_INTERVAL_MS;
+export const typingAccepted = (lastAcceptedAt: number | undefined, now: number, intervalMs: number): boolean =>
+  lastAcceptedAt === undefined || now - lastAcceptedAt >= intervalMs;
 
 /**
  * Presence timing, from the presence timeout (PRESENCE_TIMEOUT_SECONDS): the longest a user whose

@@ -87,11 +87,13 @@ export interface MessageNoticeReader {
 
 /**
  * The realtime sockets open now, shared by every API process: for "push only when no socket", and
- * for presence (a user is online while one of their rows is fresh; see `presenceVisible`). Every
- * write that can change a user's presence signals it (pg_notify, delivered on commit).
+ * for presence (a user is online while one of their rows is fresh; see `presenceVisible`). Rows
+ * are written by one process and swept by others, so their freshness (`seen_at`) is the
+ * database's clock, the one clock every process shares. Every write that can change a user's
+ * presence signals it (pg_notify, delivered on commit).
  */
 export interface ChatConnectionRepository {
-  /** Records the socket and signals its user's presence. */
+  /** Records the socket (or refreshes it, when its row is there) and signals its user's presence. */
   add(connection: {
     id: string;
     instanceId: string;
@@ -99,30 +101,30 @@ export interface ChatConnectionRepository {
     userId: string;
     at: Date;
   }): Promise<void>;
-  /** Forgets the socket, records its user last active at `at`, and signals the user's presence. */
-  remove(id: string, at: Date): Promise<void>;
+  /** Forgets the socket, records its user last active now, and signals the user's presence. */
+  remove(id: string): Promise<void>;
   /**
-   * Marks the instance's sockets seen at `at`; answers the ids it found (a row missing from them
-   * was swept while this process could not refresh it: add it again).
+   * Marks the instance's sockets seen now; answers the ids it found (a row missing from them was
+   * swept while this process could not refresh it: add it again).
    */
-  touchInstance(instanceId: string, at: Date): Promise<string[]>;
+  touchInstance(instanceId: string): Promise<string[]>;
   /**
-   * Forgets every row not seen since `staleBefore` (its process is gone), records each of their
+   * Forgets every row not seen for `staleAfterMs` (its process is gone), records each of their
    * users last active when their row was last seen, and signals each user's presence; rows another
    * process is sweeping are skipped. Answers how many rows it removed.
    */
-  sweepStale(staleBefore: Date): Promise<number>;
+  sweepStale(staleAfterMs: number): Promise<number>;
   /** Forgets every socket of the instance (it is shutting down), as `remove` does each. */
-  removeInstance(instanceId: string, at: Date): Promise<void>;
+  removeInstance(instanceId: string): Promise<void>;
   /**
-   * `userId`'s presence (online: a row seen since `liveSince`), and which of `viewerIds` may see it
-   * (`presenceVisible`: no block either way; the viewers are participants of a conversation with
-   * the user, the sockets' grants say so).
+   * `userId`'s presence (online: a row seen within `staleAfterMs`), and which of `viewerIds` may
+   * see it (`presenceVisible`: no block either way; the viewers are participants of a
+   * conversation with the user, the sockets' grants say so).
    */
   findPresence(
     userId: string,
     viewerIds: readonly string[],
-    liveSince: Date,
+    staleAfterMs: number,
   ): Promise<{ presence: Presence; viewerIds: string[] }>;
   /**
    * Signals that `userId` is typing in the conversation, unless either participant blocks the

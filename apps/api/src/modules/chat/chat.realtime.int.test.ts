@@ -83,6 +83,8 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
       `"type": "${realtimeFrameTypes.read}"`,
       `"type": "${realtimeFrameTypes.pong}"`,
       `"type": "${realtimeFrameTypes.ping}"`,
+      `"type": "${realtimeFrameTypes.typing}"`,
+      `"type": "${realtimeFrameTypes.presence}"`,
       String(realtimeCloseCodes.frameTooLarge),
       String(realtimeCloseCodes.sessionEnded),
     ]) {
@@ -184,7 +186,7 @@ describe("the realtime channel (a real ws client on a listening server)", () => 
     const socket = await api.connect(conversationId, ada.accessToken);
     socket.ws.send(JSON.stringify({ type: realtimeFrameTypes.ping }));
     await socket.waitFor(realtimeFrameTypes.pong);
-    socket.ws.send(JSON.stringify({ type: "typing" }));
+    socket.ws.send(JSON.stringify({ type: "shout" }));
     socket.ws.send("not json");
     const errors = await socket.waitFor(realtimeFrameTypes.error, 2);
     expect(errors[0]?.data).toMatchObject({ code: realtimeErrorCodes.unsupportedFrame });

@@ -11,6 +11,9 @@ const lastActiveSql = (gone: string) => `
   ON CONFLICT (user_id) DO UPDATE
     SET last_active_at = GREATEST(chat_presence.last_active_at, EXCLUDED.last_active_at)`;
 
+/** The database's now minus `$1` milliseconds: rows seen before it are stale. */
+const staleBeforeSql = "now() - make_interval(secs => $1::int / 1000.0)";
+
 /** Signals the presence of each distinct user of `gone` once. */
 const signalUsersSql = (gone: string) =>
   `SELECT ${presenceSignalSql("u.user_id")} FROM (SELECT DISTINCT user_id FROM ${gone}) u`;
@@ -25,8 +28,8 @@ export const createChatConnectionRepository = (db: SqlExecutor): ChatConnectionR
     await db.query(
       `WITH added AS (
          INSERT INTO chat_connections (id, instance_id, conversation_id, user_id, connected_at, seen_at)
-         VALUES ($1, $2, $3, $4, $5, $5)
-         ON CONFLICT (id) DO UPDATE SET seen_at = EXCLUDED.seen_at
+         VALUES ($1, $2, $3, $4, $5, now())
+         ON CONFLICT (id) DO UPDATE SET seen_at = now()
          RETURNING user_id)
        SELECT ${presenceSignalSql("added.user_id")} FROM added`,
       [id, instanceId, conversationId, userId, at],
@@ -34,65 +37,67 @@ export const createChatConnectionRepository = (db: SqlExecutor): ChatConnectionR
     );
   },
 
-  async remove(id, at) {
+  async remove(id) {
     await db.query(
-      `WITH gone AS (DELETE FROM chat_connections WHERE id = $1 RETURNING user_id, $2::timestamptz AS at),
+      `WITH gone AS (DELETE FROM chat_connections WHERE id = $1 RETURNING user_id, now() AS at),
        recorded AS (${lastActiveSql("gone")})
        ${signalUsersSql("gone")}`,
-      [id, at],
+      [id],
       "chat_connections_remove",
     );
   },
 
-  async touchInstance(instanceId, at) {
+  async touchInstance(instanceId) {
     const { rows } = await db.query<{ id: string }>(
-      "UPDATE chat_connections SET seen_at = $2 WHERE instance_id = $1 RETURNING id",
-      [instanceId, at],
+      "UPDATE chat_connections SET seen_at = now() WHERE instance_id = $1 RETURNING id",
+      [instanceId],
       "chat_connections_touch",
     );
 
     return rows.map((row) => row.id);
   },
 
-  async sweepStale(staleBefore) {
+  async sweepStale(staleAfterMs) {
     // SKIP LOCKED: processes sweeping at once each take rows the others have not.
     const { rows } = await db.query<{ removed: number }>(
       `WITH gone AS (
          DELETE FROM chat_connections
-          WHERE id IN (SELECT id FROM chat_connections WHERE seen_at < $1 FOR UPDATE SKIP LOCKED)
-            AND seen_at < $1
+          WHERE id IN (SELECT id FROM chat_connections WHERE seen_at < ${staleBeforeSql}
+                        FOR UPDATE SKIP LOCKED)
+            AND seen_at < ${staleBeforeSql}
           RETURNING user_id, seen_at AS at),
        recorded AS (${lastActiveSql("gone")}),
        signalled AS MATERIALIZED (${signalUsersSql("gone")})
        SELECT (SELECT count(*) FROM gone)::int AS removed, (SELECT count(*) FROM signalled)::int AS users`,
-      [staleBefore],
+      [staleAfterMs],
       "chat_connections_sweep",
     );
 
     return rows[0]?.removed ?? 0;
   },
 
-  async removeInstance(instanceId, at) {
+  async removeInstance(instanceId) {
     await db.query(
-      `WITH gone AS (DELETE FROM chat_connections WHERE instance_id = $1 RETURNING user_id, $2::timestamptz AS at),
+      `WITH gone AS (DELETE FROM chat_connections WHERE instance_id = $1 RETURNING user_id, now() AS at),
        recorded AS (${lastActiveSql("gone")})
        ${signalUsersSql("gone")}`,
-      [instanceId, at],
+      [instanceId],
       "chat_connections_remove_instance",
     );
   },
 
-  async findPresence(userId, viewerIds, liveSince) {
+  async findPresence(userId, viewerIds, staleAfterMs) {
     const { rows } = await db.query<{
       live_at: Date | null;
       last_active_at: Date | null;
       viewer_ids: string[];
     }>(
-      `SELECT (SELECT max(k.seen_at) FROM chat_connections k WHERE k.user_id = $1 AND k.seen_at >= $3) AS live_at,
+      `SELECT (SELECT max(k.seen_at) FROM chat_connections k WHERE k.user_id = $1
+                 AND k.seen_at >= now() - make_interval(secs => $3::int / 1000.0)) AS live_at,
               (SELECT p.last_active_at FROM chat_presence p WHERE p.user_id = $1) AS last_active_at,
               ARRAY(SELECT v.id FROM unnest($2::uuid[]) AS v(id)
                      WHERE ${notBlockedSql("$1::uuid", "v.id")})::text[] AS viewer_ids`,
-      [idParam(userId), viewerIds.map(idParam).filter((id) => id !== null), liveSince],
+      [idParam(userId), viewerIds.map(idParam).filter((id) => id !== null), staleAfterMs],
       "chat_presence_find",
     );
     const row = rows[0];

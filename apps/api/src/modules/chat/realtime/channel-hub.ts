@@ -33,8 +33,8 @@ export type ChannelHubDeps = {
   messages: Pick<MessageRepository, "listPage">;
   conversations: Pick<ConversationRepository, "findReadMarkers">;
   connections: Pick<ChatConnectionRepository, "findPresence">;
-  /** Rows seen since this are live (a user with one is online). */
-  liveSince(): Date;
+  /** Rows seen within this are live (a user with one is online). */
+  staleAfterMs: number;
   /** A failed load (it is retried shortly). */
   onError(error: unknown): void;
 };
@@ -53,7 +53,7 @@ export const createChannelHub = ({
   messages,
   conversations,
   connections,
-  liveSince,
+  staleAfterMs,
   onError,
 }: ChannelHubDeps) => {
   const rooms = new Map<string, Room>();
@@ -85,7 +85,7 @@ export const createChannelHub = ({
           break;
         }
         const viewers = [...new Set([...watchers].map((client) => client.grant.userId))];
-        const found = await connections.findPresence(userId, viewers, liveSince());
+        const found = await connections.findPresence(userId, viewers, staleAfterMs);
         const visible = new Set(found.viewerIds);
         let text: string | undefined;
         for (const client of byPeer.get(userId) ?? []) {

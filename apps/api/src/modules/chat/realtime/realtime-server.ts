@@ -138,7 +138,7 @@ export const startRealtime = async (
     messages: deps.messages,
     conversations: deps.conversations,
     connections: deps.connections,
-    liveSince: () => new Date(deps.clock.now().getTime() - presence.staleAfterMs),
+    staleAfterMs: presence.staleAfterMs,
     onError: (error) => log.warn({ err: error }, "realtime: loading messages failed; retrying"),
   });
   const fanOut = deps.openFanOut((error) => log.warn({ err: error }, "realtime: change feed interrupted"));
@@ -207,7 +207,7 @@ export const startRealtime = async (
       }
       // Typing: one per interval per socket is passed on; the others are dropped without an answer.
       const at = deps.clock.now().getTime();
-      if (!typingAccepted(state.typedAt, at)) {
+      if (!typingAccepted(state.typedAt, at, realtimeLimits.typingIntervalMs)) {
         return;
       }
       state.typedAt = at;
@@ -224,7 +224,7 @@ export const startRealtime = async (
       // After the row's last write (its insert, or a re-insert by the presence refresh).
       void state.added.then(() =>
         deps.connections
-          .remove(client.id, deps.clock.now())
+          .remove(client.id)
           .catch((error: unknown) => log.warn({ err: error }, "realtime: presence row not removed")),
       );
     });
@@ -283,8 +283,7 @@ export const startRealtime = async (
     }
     refreshing = true;
     try {
-      const now = deps.clock.now();
-      const touched = new Set(await deps.connections.touchInstance(instanceId, now));
+      const touched = new Set(await deps.connections.touchInstance(instanceId));
       for (const [client, state] of sockets) {
         if (touched.has(client.id)) {
           continue;
@@ -305,7 +304,7 @@ export const startRealtime = async (
             : undefined,
         );
       }
-      await deps.connections.sweepStale(new Date(now.getTime() - presence.staleAfterMs));
+      await deps.connections.sweepStale(presence.staleAfterMs);
     } catch (error) {
       log.warn({ err: error }, "realtime: presence not refreshed");
     } finally {
@@ -370,7 +369,7 @@ export const startRealtime = async (
       await fanOut.close();
       await Promise.all(states.map((state) => state.added));
       await deps.connections
-        .removeInstance(instanceId, deps.clock.now())
+        .removeInstance(instanceId)
         .catch((error: unknown) => log.warn({ err: error }, "realtime: presence not cleared"));
       (await wss?.catch(() => undefined))?.close();
     },
