@@ -253,12 +253,13 @@ describe("migrator: migrations marked to run outside a transaction", () => {
     expect(runsInTransaction({ sql: `${NO_TRANSACTION_MARKER}  \r\nSELECT 1;` })).toBe(false);
     expect(runsInTransaction({ sql: `-- a comment\n${NO_TRANSACTION_MARKER}\nSELECT 1;` })).toBe(true);
     expect(runsInTransaction({ sql: "SELECT 1;" })).toBe(true);
-    // The bundled one: the public listing indexes, rebuilt CONCURRENTLY.
+    // The bundled ones: the public listing indexes, rebuilt CONCURRENTLY, and chat presence's
+    // indexes on chat_connections, built CONCURRENTLY.
     expect(
       loadMigrations()
         .filter((migration) => !runsInTransaction(migration))
         .map((migration) => migration.name),
-    ).toEqual(["20261203000100_listing_visibility_indexes"]);
+    ).toEqual(["20261203000100_listing_visibility_indexes", "20261207090000_chat_presence"]);
   });
 
   it("applies one after the migrations before it committed, statement by statement, then the ones after it, and records it", async () => {
