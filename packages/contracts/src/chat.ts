@@ -188,7 +188,9 @@ export type TypingDto = z.infer<typeof typingFrameDataSchema>;
 export const presenceSchema = z
   .object({
     user_id: z.string(),
-    online: z.boolean().meta({ description: "Whether the user has a realtime socket open (any conversation)." }),
+    online: z
+      .boolean()
+      .meta({ description: "Whether the user has a realtime socket open (any conversation)." }),
     last_active_at: timestampSchema.nullable().meta({
       description:
         "When the user was last seen connected (while online, the latest heartbeat); null when never.",

@@ -249,7 +249,11 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
     },
     typing() {
       const now = Date.now();
-      if (!socket || status !== "open" || (typedAt !== undefined && now - typedAt < realtimeLimits.typingIntervalMs)) {
+      if (
+        !socket ||
+        status !== "open" ||
+        (typedAt !== undefined && now - typedAt < realtimeLimits.typingIntervalMs)
+      ) {
         return false;
       }
       typedAt = now;

@@ -99,8 +99,11 @@ export const presenceVisible = (facts: { sharesConversation: boolean; blockedEit
  * and never across a block (the signal statement, signalTyping, checks it); an extra frame is
  * dropped silently.
  */
-export const typingAccepted = (lastAcceptedAt: number | undefined, now: number, intervalMs: number): boolean =>
-  lastAcceptedAt === undefined || now - lastAcceptedAt >= intervalMs;
+export const typingAccepted = (
+  lastAcceptedAt: number | undefined,
+  now: number,
+  intervalMs: number,
+): boolean => lastAcceptedAt === undefined || now - lastAcceptedAt >= intervalMs;
 
 /**
  * Presence timing, from the presence timeout (PRESENCE_TIMEOUT_SECONDS): the longest a user whose

@@ -183,84 +183,90 @@ describe("typing and presence on the realtime channel", () => {
 // The built server entry, as production runs it (turbo builds before tests).
 const main = new URL("../../../dist/main.js", import.meta.url);
 
-describe.skipIf(!onPostgres)("typing and presence across API processes (PostgreSQL only: a second process)", () => {
-  it("reach a socket held by the other process, and a killed process's users show offline within the timeout", async () => {
-    const entry = builtEntry(main);
-    const h = await createHarness({ seed: false, config: { presenceTimeoutSeconds: PRESENCE_TIMEOUT_SECONDS } });
-    const here = await startServer(h);
-    const { child, output } = startProcess({
-      args: [entry],
-      env: {
-        APP_ENV: "test",
-        LOG_LEVEL: "info",
-        DATABASE_URL: h.databaseUrl ?? "",
-        TOKEN_SECRET: h.config.tokenSecret,
-        HOST: "127.0.0.1",
-        PORT: "0",
-        WORKER: "off",
-        PRESENCE_TIMEOUT_SECONDS: String(PRESENCE_TIMEOUT_SECONDS),
-      },
+describe.skipIf(!onPostgres)(
+  "typing and presence across API processes (PostgreSQL only: a second process)",
+  () => {
+    it("reach a socket held by the other process, and a killed process's users show offline within the timeout", async () => {
+      const entry = builtEntry(main);
+      const h = await createHarness({
+        seed: false,
+        config: { presenceTimeoutSeconds: PRESENCE_TIMEOUT_SECONDS },
+      });
+      const here = await startServer(h);
+      const { child, output } = startProcess({
+        args: [entry],
+        env: {
+          APP_ENV: "test",
+          LOG_LEVEL: "info",
+          DATABASE_URL: h.databaseUrl ?? "",
+          TOKEN_SECRET: h.config.tokenSecret,
+          HOST: "127.0.0.1",
+          PORT: "0",
+          WORKER: "off",
+          PRESENCE_TIMEOUT_SECONDS: String(PRESENCE_TIMEOUT_SECONDS),
+        },
+      });
+      try {
+        await eventually(() => output().includes("agora api ready"), 20_000);
+        const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output())?.[1]);
+        expect(port).toBeGreaterThan(0);
+        const ada = await h.signIn();
+        const bob = await h.signIn();
+        const res = await here.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
+          token: ada.accessToken,
+          body: { other_user_id: bob.user.id },
+        });
+        const conversationId = res.body.data.id;
+        const WebSocket = (await import("ws")).default;
+        const remoteFrames: Frame[] = [];
+        const remote = new WebSocket(
+          `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`,
+          { headers: { authorization: `Bearer ${bob.accessToken}` } },
+        );
+        remote.on("message", (data) => remoteFrames.push(JSON.parse(String(data)) as Frame));
+        remote.on("error", () => {});
+        await new Promise((resolve, reject) => {
+          remote.on("open", resolve);
+          remote.on("error", reject);
+        });
+        const local = await here.connect(conversationId, ada.accessToken);
+
+        // Bob's socket is on the other process: Ada here sees him online, and he sees her come online.
+        await eventually(() => presences(local).at(-1)?.online === true);
+        expect(presences(local).at(-1)?.user_id).toBe(bob.user.id);
+        await eventually(() =>
+          remoteFrames.some(
+            (frame) =>
+              frame.type === realtimeFrameTypes.presence &&
+              (frame.data as PresenceDto).user_id === ada.user.id &&
+              (frame.data as PresenceDto).online,
+          ),
+        );
+        // Typing both ways across the processes.
+        typing(local);
+        await eventually(() => remoteFrames.some((frame) => frame.type === realtimeFrameTypes.typing));
+        expect(remoteFrames.find((frame) => frame.type === realtimeFrameTypes.typing)?.data).toEqual({
+          conversation_id: conversationId,
+          user_id: ada.user.id,
+        });
+        remote.send(JSON.stringify({ type: realtimeFrameTypes.typing }));
+        const [typed] = await local.waitFor(realtimeFrameTypes.typing);
+        expect(typed?.data).toEqual({ conversation_id: conversationId, user_id: bob.user.id });
+
+        // The other process dies without a word: this one sweeps its rows and tells Ada.
+        const killedAt = Date.now();
+        child.kill("SIGKILL");
+        await eventually(() => presences(local).at(-1)?.online === false, 30_000);
+        const waited = Date.now() - killedAt;
+        expect(presences(local).at(-1)).toMatchObject({ user_id: bob.user.id, online: false });
+        // Within the timeout, with room for a loaded machine (the specification asks for 60 s).
+        expect(waited).toBeLessThan(PRESENCE_TIMEOUT_SECONDS * 1_000 + 10_000);
+        local.close();
+      } finally {
+        child.kill("SIGKILL");
+        await here.close();
+        await h.close();
+      }
     });
-    try {
-      await eventually(() => output().includes("agora api ready"), 20_000);
-      const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output())?.[1]);
-      expect(port).toBeGreaterThan(0);
-      const ada = await h.signIn();
-      const bob = await h.signIn();
-      const res = await here.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-        token: ada.accessToken,
-        body: { other_user_id: bob.user.id },
-      });
-      const conversationId = res.body.data.id;
-      const WebSocket = (await import("ws")).default;
-      const remoteFrames: Frame[] = [];
-      const remote = new WebSocket(
-        `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`,
-        { headers: { authorization: `Bearer ${bob.accessToken}` } },
-      );
-      remote.on("message", (data) => remoteFrames.push(JSON.parse(String(data)) as Frame));
-      remote.on("error", () => {});
-      await new Promise((resolve, reject) => {
-        remote.on("open", resolve);
-        remote.on("error", reject);
-      });
-      const local = await here.connect(conversationId, ada.accessToken);
-
-      // Bob's socket is on the other process: Ada here sees him online, and he sees her come online.
-      await eventually(() => presences(local).at(-1)?.online === true);
-      expect(presences(local).at(-1)?.user_id).toBe(bob.user.id);
-      await eventually(() =>
-        remoteFrames.some(
-          (frame) =>
-            frame.type === realtimeFrameTypes.presence &&
-            (frame.data as PresenceDto).user_id === ada.user.id &&
-            (frame.data as PresenceDto).online,
-        ),
-      );
-      // Typing both ways across the processes.
-      typing(local);
-      await eventually(() => remoteFrames.some((frame) => frame.type === realtimeFrameTypes.typing));
-      expect(remoteFrames.find((frame) => frame.type === realtimeFrameTypes.typing)?.data).toEqual({
-        conversation_id: conversationId,
-        user_id: ada.user.id,
-      });
-      remote.send(JSON.stringify({ type: realtimeFrameTypes.typing }));
-      const [typed] = await local.waitFor(realtimeFrameTypes.typing);
-      expect(typed?.data).toEqual({ conversation_id: conversationId, user_id: bob.user.id });
-
-      // The other process dies without a word: this one sweeps its rows and tells Ada.
-      const killedAt = Date.now();
-      child.kill("SIGKILL");
-      await eventually(() => presences(local).at(-1)?.online === false, 30_000);
-      const waited = Date.now() - killedAt;
-      expect(presences(local).at(-1)).toMatchObject({ user_id: bob.user.id, online: false });
-      // Within the timeout, with room for a loaded machine (the specification asks for 60 s).
-      expect(waited).toBeLessThan(PRESENCE_TIMEOUT_SECONDS * 1_000 + 10_000);
-      local.close();
-    } finally {
-      child.kill("SIGKILL");
-      await here.close();
-      await h.close();
-    }
-  });
-});
+  },
+);

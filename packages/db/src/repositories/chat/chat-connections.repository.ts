@@ -87,27 +87,26 @@ export const createChatConnectionRepository = (db: SqlExecutor): ChatConnectionR
   },
 
   async findPresence(userId, viewerIds, staleAfterMs) {
+    // Online: a row seen within the window. Last active: the newest of that and the recorded time
+    // (GREATEST ignores nulls: null only when neither is there).
     const { rows } = await db.query<{
-      live_at: Date | null;
+      online: boolean;
       last_active_at: Date | null;
       viewer_ids: string[];
     }>(
-      `SELECT (SELECT max(k.seen_at) FROM chat_connections k WHERE k.user_id = $1
-                 AND k.seen_at >= now() - make_interval(secs => $3::int / 1000.0)) AS live_at,
-              (SELECT p.last_active_at FROM chat_presence p WHERE p.user_id = $1) AS last_active_at,
+      `SELECT live.at IS NOT NULL AS online,
+              GREATEST(live.at, (SELECT p.last_active_at FROM chat_presence p WHERE p.user_id = $1)) AS last_active_at,
               ARRAY(SELECT v.id FROM unnest($2::uuid[]) AS v(id)
-                     WHERE ${notBlockedSql("$1::uuid", "v.id")})::text[] AS viewer_ids`,
+                     WHERE ${notBlockedSql("$1::uuid", "v.id")})::text[] AS viewer_ids
+         FROM (SELECT max(k.seen_at) AS at FROM chat_connections k
+                WHERE k.user_id = $1 AND k.seen_at >= now() - make_interval(secs => $3::int / 1000.0)) live`,
       [idParam(userId), viewerIds.map(idParam).filter((id) => id !== null), staleAfterMs],
       "chat_presence_find",
     );
     const row = rows[0];
-    const liveAt = row?.live_at ?? null;
-    const stored = row?.last_active_at ?? null;
-    const lastActiveAt =
-      liveAt && stored ? (liveAt > stored ? liveAt : stored) : (liveAt ?? stored ?? null);
 
     return {
-      presence: { userId, online: liveAt !== null, lastActiveAt },
+      presence: { userId, online: row?.online === true, lastActiveAt: row?.last_active_at ?? null },
       viewerIds: row?.viewer_ids ?? [],
     };
   },

@@ -9,13 +9,13 @@ import {
   realtimeLimits,
   type ServerFrame,
 } from "@agora/contracts/realtime";
+import { presenceTimings, typingAccepted } from "@agora/domain/chat/chat.policy";
 import type {
   ChatConnectionRepository,
   ChatFanOut,
   ConversationRepository,
   MessageRepository,
 } from "@agora/domain/chat/chat.ports";
-import { presenceTimings, typingAccepted } from "@agora/domain/chat/chat.policy";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
 import type { Clock } from "@agora/domain/shared/clock";
