@@ -148,6 +148,27 @@ describe("typing and presence on the realtime channel", () => {
     bobSocket.close();
   });
 
+  it("forgets when a deleted account was last active, also after its last socket closes", async () => {
+    const ada = await h.signIn();
+    const bob = await h.signIn();
+    const conversationId = await converse(ada, bob);
+    const lastActive = async () =>
+      (await h.db.sql.query("SELECT last_active_at FROM chat_presence WHERE user_id = $1", [ada.user.id]))
+        .rows;
+    const first = await api.connect(conversationId, ada.accessToken);
+    first.close();
+    await eventually(async () => (await lastActive()).length === 1);
+    const open = await api.connect(conversationId, ada.accessToken);
+    expect((await h.delete("/api/v1/auth/me", { token: ada.accessToken })).status).toBeLessThan(300);
+    await open.closed;
+    await eventually(
+      async () =>
+        (await h.db.sql.query("SELECT 1 FROM chat_connections WHERE user_id = $1", [ada.user.id])).rows
+          .length === 0,
+    );
+    expect(await lastActive()).toEqual([]);
+  });
+
   it("never shows presence or typing across a block, either way; others still see it", async () => {
     const ada = await h.signIn();
     const bob = await h.signIn();

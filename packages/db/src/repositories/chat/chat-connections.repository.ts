@@ -4,10 +4,15 @@ import type { SqlExecutor } from "../../sql";
 import { notBlockedSql } from "../community/user-blocks.repository";
 import { presenceSignalSql, typingSignalSql } from "./chat-signals";
 
-/** Records `gone`'s users (user_id, at) last active at `at`, never moving back. */
+/**
+ * Records `gone`'s users (user_id, at) last active at `at`, never moving back; not a deleted
+ * account's (deleting it erased the record, and its sockets close after).
+ */
 const lastActiveSql = (gone: string) => `
   INSERT INTO chat_presence (user_id, last_active_at)
-  SELECT user_id, max(at) FROM ${gone} GROUP BY user_id
+  SELECT g.user_id, max(g.at) FROM ${gone} g
+    JOIN users u ON u.id = g.user_id AND u.status <> 'deleted'
+   GROUP BY g.user_id
   ON CONFLICT (user_id) DO UPDATE
     SET last_active_at = GREATEST(chat_presence.last_active_at, EXCLUDED.last_active_at)`;
 
