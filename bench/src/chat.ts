@@ -221,6 +221,129 @@ const measureFanOut = async (context: BenchContext): Promise<string> => {
   }
 };
 
+const TYPING_FRAMES = Number(process.env.BENCH_TYPING_FRAMES ?? 2_000);
+
+/**
+ * Typing frames sent at RATE per second over `pairs` (sender socket, recipient socket), each pair in
+ * turn (a pair's turns are SOCKETS / RATE seconds apart, beyond the 2 s throttle), timed from the
+ * send to the typing frame on the recipient's socket. Answers the latencies and how many never came.
+ */
+const timeTyping = async (pairs: { from: WebSocket; arrived: { at?: (at: number) => void } }[]) => {
+  const latencies: number[] = [];
+  let missed = 0;
+  const began = performance.now();
+  for (let index = 0; index < TYPING_FRAMES; index += 1) {
+    const wait = began + (index * 1000) / RATE - performance.now();
+    if (wait > 0) {
+      await sleep(wait);
+    }
+    const pair = pairs[index % pairs.length];
+    if (!pair) {
+      break;
+    }
+    if (pair.arrived.at) {
+      missed += 1;
+    }
+    const started = performance.now();
+    pair.arrived.at = (at) => {
+      pair.arrived.at = undefined;
+      latencies.push(at - started);
+    };
+    pair.from.send(JSON.stringify({ type: "typing" }));
+  }
+  for (let waited = 0; pairs.some((pair) => pair.arrived.at) && waited < 10_000; waited += 50) {
+    await sleep(50);
+  }
+  missed += pairs.filter((pair) => pair.arrived.at).length;
+  latencies.sort((a, b) => a - b);
+
+  return { latencies, missed };
+};
+
+/**
+ * Typing across processes: 1,000 sockets of one member (one per conversation) on API 1 and the
+ * other participants' 1,000 on API 2; a typing frame on API 1 timed to its frame on API 2. Beside
+ * it in the same run, the raw reference: the same sockets on raw `ws` in the reference process, the
+ * same typing statement on a raw pool and one raw LISTEN relaying to the socket (reference.ts).
+ */
+const measureTyping = async (context: BenchContext): Promise<string> => {
+  const second = await context.startApi();
+  const sockets: WebSocket[] = [];
+  try {
+    const world = await chatWorld(context, SOCKETS);
+    const pairsOn = async (
+      open: (index: number, side: "from" | "to", onFrame: (text: string) => void) => Promise<WebSocket>,
+    ) => {
+      const pairs: { from: WebSocket; arrived: { at?: (at: number) => void } }[] = [];
+      for (let start = 0; start < SOCKETS; start += 50) {
+        const batch = Array.from({ length: Math.min(50, SOCKETS - start) }, async (_, offset) => {
+          const index = start + offset;
+          const arrived: { at?: (at: number) => void } = {};
+          const onFrame = (text: string) => {
+            const at = performance.now();
+            if ((JSON.parse(text) as { type: string }).type === "typing") {
+              arrived.at?.(at);
+            }
+          };
+          const [from, to] = await Promise.all([open(index, "from", () => {}), open(index, "to", onFrame)]);
+          sockets.push(from, to);
+
+          return { from, arrived };
+        });
+        pairs.push(...(await Promise.all(batch)));
+      }
+
+      return pairs;
+    };
+    const agoraPairs = await pairsOn((index, side, onFrame) =>
+      side === "from"
+        ? openSocket(context.apiUrl, world.conversationIds[index] ?? "", world.sender.token, onFrame)
+        : openSocket(
+            second.url,
+            world.conversationIds[index] ?? "",
+            world.recipients[index]?.token ?? "",
+            onFrame,
+          ),
+    );
+    await sleep(1_000);
+    const agora = await timeTyping(agoraPairs);
+    for (const socket of sockets.splice(0)) {
+      socket.terminate();
+    }
+    const referencePairs = await pairsOn(
+      (index, side, onFrame) =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const recipient = world.recipients[index]?.id ?? "";
+          const [user, peer] = side === "from" ? [world.sender.id, recipient] : [recipient, world.sender.id];
+          const ws = new WebSocket(
+            `${context.referenceUrl.replace("http", "ws")}/ref/chat/typing?conversation=${world.conversationIds[index]}&user=${user}&peer=${peer}`,
+          );
+          ws.on("message", (data) => onFrame(String(data)));
+          ws.once("open", () => resolve(ws));
+          ws.once("error", reject);
+        }),
+    );
+    await sleep(1_000);
+    const reference = await timeTyping(referencePairs);
+    const ms = (value: number) => value.toFixed(1);
+    const figures = ({ latencies, missed }: { latencies: number[]; missed: number }) =>
+      `p50 ${ms(percentile(latencies, 0.5))} ms, p99 ${ms(percentile(latencies, 0.99))} ms, ` +
+      `max ${ms(latencies.at(-1) ?? Number.NaN)} ms, never received: ${missed}`;
+
+    return (
+      `typing frame on a socket of API 1 → typing frame on the peer's socket of API 2 (${SOCKETS} sockets open on ` +
+      `each, ${TYPING_FRAMES} frames at ${RATE}/s, each to another conversation): ${figures(agora)}; ` +
+      `raw reference (ws + the same typing statement + one LISTEN, one process): ${figures(reference)}; ` +
+      `p99 ratio ${(percentile(agora.latencies, 0.99) / percentile(reference.latencies, 0.99)).toFixed(2)}`
+    );
+  } finally {
+    for (const socket of sockets) {
+      socket.terminate();
+    }
+    await second.stop();
+  }
+};
+
 export const chatScenarios: Scenario[] = [
   {
     name: "POST /chat/…/messages",
@@ -248,5 +371,12 @@ export const chatScenarios: Scenario[] = [
     reference: false,
     connections: [],
     report: (context) => measureFanOut(context),
+  },
+  {
+    name: "realtime typing fan-out across processes",
+    request: { path: "/" },
+    reference: false,
+    connections: [],
+    report: (context) => measureTyping(context),
   },
 ];

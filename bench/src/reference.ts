@@ -6,6 +6,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createReportExportSource } from "@agora/db/repositories/administration/report-export.repository";
+import { createChatConnectionRepository } from "@agora/db/repositories/chat/chat-connections.repository";
+import { CHAT_CHANNEL, decodeChatSignal } from "@agora/db/repositories/chat/chat-signals";
 import { createConversationRepository } from "@agora/db/repositories/chat/conversations.repository";
 import { createMessageRepository } from "@agora/db/repositories/chat/messages.repository";
 import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/community/moment-queries";
@@ -22,6 +24,7 @@ import { stringify } from "csv-stringify";
 import { jwtVerify } from "jose";
 import pg from "pg";
 import { v7 } from "uuid";
+import { type WebSocket, WebSocketServer } from "ws";
 
 type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>;
 
@@ -62,6 +65,7 @@ const onPool = {
   notifications: createNotificationRepository(executor(pool)),
   conversations: createConversationRepository(executor(pool)),
   messages: createMessageRepository(executor(pool), ids),
+  connections: createChatConnectionRepository(executor(pool)),
   orders: createOrderRepository(executor(pool)),
   reportExport: createReportExportSource(executor(pool)),
 };
@@ -476,6 +480,44 @@ const routes = new Map<string, Handler>([
   ["GET /api/v1/admin/exports/reports.csv", reportsCsv],
 ]);
 
+/**
+ * The typing reference: raw `ws` sockets (`/ref/chat/typing?conversation=&user=&peer=`, no
+ * authentication: the upgrade is not what is measured), a typing frame becomes Agora's own typing
+ * statement (signalTyping: pg_notify unless the pair is blocked), and one raw LISTEN client
+ * relays each signal (Agora's decoder) to the conversation's other sockets. No throttle, no
+ * validation, no hub.
+ */
+const typingRooms = new Map<string, Set<{ ws: WebSocket; userId: string }>>();
+let typingListener: Promise<pg.Client> | undefined;
+const listenForTyping = () => {
+  typingListener ??= (async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    client.on("error", () => {});
+    client.on("notification", (notification) => {
+      const signal = decodeChatSignal(notification.payload);
+      if (signal?.type !== "typing") {
+        return;
+      }
+      const text = JSON.stringify({
+        type: "typing",
+        data: { conversation_id: signal.conversationId, user_id: signal.userId },
+      });
+      for (const member of typingRooms.get(signal.conversationId) ?? []) {
+        if (member.userId !== signal.userId) {
+          member.ws.send(text);
+        }
+      }
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHAT_CHANNEL}`);
+
+    return client;
+  })();
+
+  return typingListener;
+};
+const typingServer = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+
 const reported = new Set<string>();
 const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
 const server = createServer((request, response) => {
@@ -498,6 +540,41 @@ const server = createServer((request, response) => {
     }
     send(response, 500, { success: false });
   });
+});
+server.on("upgrade", (request, socket, head) => {
+  const url = new URL(request.url ?? "/", "http://reference");
+  const conversationId = url.searchParams.get("conversation") ?? "";
+  const userId = url.searchParams.get("user") ?? "";
+  const peerId = url.searchParams.get("peer") ?? "";
+  if (url.pathname !== "/ref/chat/typing" || !conversationId || !userId) {
+    socket.destroy();
+
+    return;
+  }
+  void listenForTyping().then(() =>
+    typingServer.handleUpgrade(request, socket, head, (ws) => {
+      const member = { ws, userId };
+      let room = typingRooms.get(conversationId);
+      if (!room) {
+        room = new Set();
+        typingRooms.set(conversationId, room);
+      }
+      room.add(member);
+      ws.on("message", (data) => {
+        let type: unknown;
+        try {
+          type = (JSON.parse(String(data)) as { type?: unknown }).type;
+        } catch {
+          return;
+        }
+        if (type === "typing") {
+          onPool.connections.signalTyping(conversationId, userId, peerId).catch(() => {});
+        }
+      });
+      ws.on("error", () => {});
+      ws.on("close", () => room?.delete(member));
+    }),
+  );
 });
 server.keepAliveTimeout = 5_000;
 server.listen(port, "127.0.0.1", () => {

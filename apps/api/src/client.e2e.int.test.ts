@@ -12,7 +12,13 @@ import type { MessageDto } from "@agora/contracts/chat";
 import { type AgoraClientOptions, AgoraError, createAgoraClient } from "@agora/contracts/client";
 import { createAgoraAdminClient } from "@agora/contracts/client.admin";
 import type { SessionDto } from "@agora/contracts/identity";
-import { connectChat, defaultSocketFactory, type WebSocketLike } from "@agora/contracts/realtime";
+import {
+  connectChat,
+  defaultSocketFactory,
+  type PresenceDto,
+  type TypingDto,
+  type WebSocketLike,
+} from "@agora/contracts/realtime";
 import { eventually } from "@agora/testing/eventually";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../test/harness";
@@ -344,6 +350,37 @@ describe("the typed client against a listening server", () => {
         data: [listed],
       } = await b.chat.conversations();
       expect(listed).toMatchObject({ id: conversation.id, unread_count: 0 });
+    });
+
+    it("the realtime helper brings the other participant's presence and typing, and sends typing at most once per 2 s", async () => {
+      const alice = await h.signIn();
+      const bob = await h.signIn();
+      const a = clientOf(alice);
+      const b = clientOf(bob);
+      const conversation = await a.chat.openConversation({ other_user_id: bob.user.id });
+      const seen: PresenceDto[] = [];
+      const typed: TypingDto[] = [];
+      const bobs = b.chat.connect(conversation.id, {
+        onPresence: (presence) => void seen.push(presence),
+        onTyping: (typing) => void typed.push(typing),
+      });
+      const alices = a.chat.connect(conversation.id);
+      try {
+        expect(alices.typing()).toBe(false); // not open yet: nothing is sent
+        await eventually(() => alices.status === "open" && bobs.status === "open");
+        await eventually(() => seen.at(-1)?.online === true);
+        expect(seen.at(-1)).toMatchObject({ user_id: alice.user.id, online: true });
+        expect(alices.typing()).toBe(true);
+        expect(alices.typing()).toBe(false);
+        await eventually(() => typed.length === 1);
+        expect(typed).toEqual([{ conversation_id: conversation.id, user_id: alice.user.id }]);
+        alices.close();
+        await eventually(() => seen.at(-1)?.online === false);
+        expect(seen.at(-1)?.last_active_at).toEqual(expect.any(String));
+      } finally {
+        alices.close();
+        bobs.close();
+      }
     });
 
     it("the realtime helper reconnects after a drop and catches up with after=<last seq>, each message once", async () => {

@@ -150,6 +150,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       ids,
       limits: config.realtimeSockets,
       refused: (reason) => metrics.realtimeRefused(reason),
+      presenceTimeoutMs: config.presenceTimeoutSeconds * 1_000,
     },
     outbox: createOutboxDeps(database, {
       clock,

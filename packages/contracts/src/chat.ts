@@ -159,7 +159,14 @@ export const realtimeFrameTypes = {
   pong: "pong",
   /** Server → client: a text frame it does not understand (ignored; the socket stays open). */
   error: "error",
-  /** Client → server: the only frame a client sends. */
+  /**
+   * Client → server: the caller is typing (passed on at most once per 2 s per socket, extra ones are
+   * dropped silently); server → client: the other participant is typing.
+   */
+  typing: "typing",
+  /** Server → client: the other participant's presence (on open, then on each change). */
+  presence: "presence",
+  /** Client → server: asks for a pong. */
   ping: "ping",
 } as const;
 
@@ -190,6 +197,8 @@ export const realtimeLimits = {
   maxFrameBytes: 1024,
   /** The server's keepalive: a WebSocket ping this often; a socket that missed the last is cut. */
   pingIntervalMs: 25_000,
+  /** A socket's typing frames: one is passed on per this interval, the others are dropped. */
+  typingIntervalMs: 2_000,
 } as const;
 
 /**
@@ -203,6 +212,27 @@ export const realtimeProtocols = {
   /** The prefix of the subprotocol that carries the access token (`bearer.<token>`). */
   bearerPrefix: "bearer.",
 } as const;
+export const typingFrameDataSchema = z
+  .object({
+    conversation_id: z.string(),
+    user_id: z.string().meta({ description: "Who is typing: the other participant." }),
+  })
+  .meta({ id: "TypingFrameData" });
+export type TypingDto = z.infer<typeof typingFrameDataSchema>;
+
+export const presenceSchema = z
+  .object({
+    user_id: z.string(),
+    online: z
+      .boolean()
+      .meta({ description: "Whether the user has a realtime socket open (any conversation)." }),
+    last_active_at: timestampSchema.nullable().meta({
+      description:
+        "When the user was last seen connected (while online, the latest heartbeat); null when never.",
+    }),
+  })
+  .meta({ id: "Presence" });
+export type PresenceDto = z.infer<typeof presenceSchema>;
 
 /** Frames the server sends on the realtime channel (JSON text frames). */
 export const serverFrameSchema = z.discriminatedUnion("type", [
@@ -213,8 +243,20 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     type: z.literal(realtimeFrameTypes.error),
     data: z.object({ code: z.literal(realtimeErrorCodes.unsupportedFrame), message: z.string() }),
   }),
+  z.object({ type: z.literal(realtimeFrameTypes.typing), data: typingFrameDataSchema }),
+  z.object({ type: z.literal(realtimeFrameTypes.presence), data: presenceSchema }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
+
+/**
+ * Frames a client sends (JSON text, at most `realtimeLimits.maxFrameBytes`). Extra keys are
+ * ignored; anything else is answered with an error frame.
+ */
+export const clientFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal(realtimeFrameTypes.ping) }),
+  z.object({ type: z.literal(realtimeFrameTypes.typing) }),
+]);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
 const tags = ["Chat"];
 

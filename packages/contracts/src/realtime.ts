@@ -1,21 +1,32 @@
 import {
+  type ClientFrame,
   chatOperations,
   type MessageDto,
+  type PresenceDto,
   type ReadMarkerDto,
   realtimeCloseCodes,
   realtimeFrameTypes,
+  realtimeLimits,
   realtimeProtocols,
   type ServerFrame,
   serverFrameSchema,
+  type TypingDto,
 } from "./chat";
 
 export {
+  type ClientFrame,
+  clientFrameSchema,
+  type PresenceDto,
+  presenceSchema,
   realtimeCloseCodes,
   realtimeErrorCodes,
   realtimeFrameTypes,
   realtimeLimits,
   realtimeProtocols,
   type ServerFrame,
+  serverFrameSchema,
+  type TypingDto,
+  typingFrameDataSchema,
 } from "./chat";
 
 /**
@@ -83,6 +94,10 @@ export type ChatChannelHandlers = {
   /** Each message once, in seq order (replayed ones first after a reconnect). */
   onMessage?: (message: MessageDto) => void;
   onRead?: (marker: ReadMarkerDto) => void;
+  /** The other participant is typing (at most one per 2 s per socket of theirs; show it for a few seconds). */
+  onTyping?: (typing: TypingDto) => void;
+  /** The other participant's presence: once after each (re)connect, then on each change. */
+  onPresence?: (presence: PresenceDto) => void;
   onStatus?: (status: ChatChannelStatus) => void;
   /** The session ended (close `realtimeCloseCodes.sessionEnded`, 4401): the helper stops; sign in again. */
   onSessionEnded?: () => void;
@@ -108,6 +123,13 @@ export type ChatChannel = {
   /** The highest seq delivered so far (what a reconnect resumes after). */
   readonly lastSeq: number | undefined;
   readonly status: ChatChannelStatus;
+  /**
+   * Tells the other participant the caller is typing: call it on each keystroke; it sends at most
+   * one frame per `realtimeLimits.typingIntervalMs` (the server drops more), and nothing while
+   * the socket is not open (typing is momentary: it is never queued or retried). Answers whether a
+   * frame was sent.
+   */
+  typing(): boolean;
   /** Closes the socket for good (no reconnect). */
   close(): void;
 };
@@ -127,6 +149,7 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
   let opened = false;
   let refreshed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let typedAt: number | undefined;
 
   const setStatus = (next: ChatChannelStatus) => {
     if (status !== next) {
@@ -144,6 +167,10 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
       }
     } else if (frame.type === realtimeFrameTypes.read) {
       options.onRead?.(frame.data);
+    } else if (frame.type === realtimeFrameTypes.typing) {
+      options.onTyping?.(frame.data);
+    } else if (frame.type === realtimeFrameTypes.presence) {
+      options.onPresence?.(frame.data);
     }
   };
 
@@ -238,6 +265,20 @@ export const connectChat = (options: ChatChannelOptions): ChatChannel => {
     },
     get status() {
       return status;
+    },
+    typing() {
+      const now = Date.now();
+      if (
+        !socket ||
+        status !== "open" ||
+        (typedAt !== undefined && now - typedAt < realtimeLimits.typingIntervalMs)
+      ) {
+        return false;
+      }
+      typedAt = now;
+      socket.send(JSON.stringify({ type: realtimeFrameTypes.typing } satisfies ClientFrame));
+
+      return true;
     },
     close() {
       stopped = true;

@@ -253,7 +253,8 @@ describe("migrator: migrations marked to run outside a transaction", () => {
     expect(runsInTransaction({ sql: `${NO_TRANSACTION_MARKER}  \r\nSELECT 1;` })).toBe(false);
     expect(runsInTransaction({ sql: `-- a comment\n${NO_TRANSACTION_MARKER}\nSELECT 1;` })).toBe(true);
     expect(runsInTransaction({ sql: "SELECT 1;" })).toBe(true);
-    // The bundled ones: the public listing indexes, rebuilt CONCURRENTLY, the inbox's and the pending-upload index.
+    // The bundled ones: the public listing indexes, rebuilt CONCURRENTLY, the inbox's, the
+    // pending-upload index, and chat presence's indexes on chat_connections, built CONCURRENTLY.
     expect(
       loadMigrations()
         .filter((migration) => !runsInTransaction(migration))
@@ -262,6 +263,7 @@ describe("migrator: migrations marked to run outside a transaction", () => {
       "20261203000100_listing_visibility_indexes",
       "20261207000100_inbox_indexes",
       "20261207090000_media_pending_uploads",
+      "20261207091000_chat_presence",
     ]);
   });
 

@@ -148,6 +148,7 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTER_PER_EMAIL: intFrom(0, 1_000_000, 5),
   RATE_LIMIT_RESET_PER_EMAIL: intFrom(0, 1_000_000, 5),
   RESEND_COOLDOWN_SECONDS: intFrom(1, 3_600, 60),
+  PRESENCE_TIMEOUT_SECONDS: intFrom(1, 60, 60),
   LOGIN_FAILURES_PER_CLIENT: intFrom(1, 1_000, 10),
   LOGIN_FAILURE_NOTICE_PER_EMAIL: intFrom(0, 1_000_000, 20),
   RATE_LIMIT_GUEST_ORDERS_PER_IP: intFrom(0, 1_000_000, 30),
@@ -346,6 +347,8 @@ export type Config = Readonly<{
   rateLimitResetPerEmail: number;
   /** A second code resend for one address (as given, account or not) within this answers 429. */
   resendCooldownSeconds: number;
+  /** The longest a chat user whose API process died still shows online (their sockets' rows expire). */
+  presenceTimeoutSeconds: number;
   /** Sign-in tries per email from one client address (IPv6 /64) per 15 minutes, then 429. */
   loginFailuresPerClient: number;
   /** Wrong passwords per email from all clients per 15 minutes that mail the owner a notice (0 = none). */
@@ -635,6 +638,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     rateLimitRegisterPerEmail: env.RATE_LIMIT_REGISTER_PER_EMAIL,
     rateLimitResetPerEmail: env.RATE_LIMIT_RESET_PER_EMAIL,
     resendCooldownSeconds: env.RESEND_COOLDOWN_SECONDS,
+    presenceTimeoutSeconds: env.PRESENCE_TIMEOUT_SECONDS,
     loginFailuresPerClient: env.LOGIN_FAILURES_PER_CLIENT,
     loginFailureNoticePerEmail: env.LOGIN_FAILURE_NOTICE_PER_EMAIL,
     rateLimitGuestOrdersPerIp: env.RATE_LIMIT_GUEST_ORDERS_PER_IP,
@@ -707,6 +711,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     rateLimitRegisterPerEmail: 5,
     rateLimitResetPerEmail: 5,
     resendCooldownSeconds: 60,
+    presenceTimeoutSeconds: 60,
     loginFailuresPerClient: 10,
     loginFailureNoticePerEmail: 20,
     rateLimitGuestOrdersPerIp: 30,

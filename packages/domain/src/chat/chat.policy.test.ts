@@ -4,7 +4,10 @@ import {
   markerAfterRead,
   markersAfterSend,
   orderedPair,
+  presenceTimings,
+  presenceVisible,
   sendRefusal,
+  typingAccepted,
   unreadCount,
 } from "./chat.policy";
 import type { ReadMarker } from "./chat.types";
@@ -56,5 +59,29 @@ describe("chat policy", () => {
     expect(markerAfterRead(marker(ada, 3, at(5)), 7, at(6))).toEqual(marker(ada, 7, at(6)));
     // A late request (an earlier time) moves neither back.
     expect(markerAfterRead(marker(ada, 7, at(6)), 7, at(4))).toEqual(marker(ada, 7, at(6)));
+  });
+
+  it("presence: seen by who shares a conversation, never across a block", () => {
+    expect(presenceVisible({ sharesConversation: true, blockedEitherWay: false })).toBe(true);
+    expect(presenceVisible({ sharesConversation: true, blockedEitherWay: true })).toBe(false);
+    expect(presenceVisible({ sharesConversation: false, blockedEitherWay: false })).toBe(false);
+  });
+
+  it("typing: one frame per interval per socket, the first always", () => {
+    expect(typingAccepted(undefined, 0, 2_000)).toBe(true);
+    expect(typingAccepted(1_000, 1_000, 2_000)).toBe(false);
+    expect(typingAccepted(1_000, 2_999, 2_000)).toBe(false);
+    expect(typingAccepted(1_000, 3_000, 2_000)).toBe(true);
+  });
+
+  it("presence timing: a dead process's users show offline within the timeout, a live row is never swept", () => {
+    const { refreshMs, staleAfterMs } = presenceTimings(60_000);
+    expect(refreshMs).toBe(15_000);
+    expect(staleAfterMs).toBe(45_000);
+    // Last refresh at 0, death right after: swept by the first sweep after staleAfterMs.
+    expect(staleAfterMs + refreshMs).toBeLessThanOrEqual(60_000);
+    // A live row is refreshed every refreshMs: it never reaches staleAfterMs, with room for a slow refresh.
+    expect(staleAfterMs - refreshMs).toBeGreaterThanOrEqual(refreshMs);
+    expect(presenceTimings(1_000)).toEqual({ refreshMs: 250, staleAfterMs: 750 });
   });
 });

@@ -82,3 +82,37 @@ export const unreadCount = (
   conversation: Pick<Conversation, "lastSeq">,
   marker: Pick<ReadMarker, "lastReadSeq">,
 ): number => conversation.lastSeq - marker.lastReadSeq;
+
+/**
+ * Presence: a user's presence (online, last active) is seen only by people who share a
+ * conversation with them (the realtime sockets of their conversations' other participants), and
+ * never across a block either way. In SQL it is findPresence (chat-connections.repository.ts),
+ * which keeps the viewers with no block with the user; the viewers come from the sockets' grants,
+ * each a participant of a conversation with the user.
+ */
+export const presenceVisible = (facts: { sharesConversation: boolean; blockedEitherWay: boolean }): boolean =>
+  facts.sharesConversation && !facts.blockedEitherWay;
+
+/**
+ * Typing: a socket's `typing` frame is passed on to the other participant when none was in the
+ * last `intervalMs` (the wire's typing interval; `lastAcceptedAt`, ms, is the socket's last one),
+ * and never across a block (the signal statement, signalTyping, checks it); an extra frame is
+ * dropped silently.
+ */
+export const typingAccepted = (
+  lastAcceptedAt: number | undefined,
+  now: number,
+  intervalMs: number,
+): boolean => lastAcceptedAt === undefined || now - lastAcceptedAt >= intervalMs;
+
+/**
+ * Presence timing, from the presence timeout (PRESENCE_TIMEOUT_SECONDS): the longest a user whose
+ * process died may still show online. Each process refreshes its sockets' rows every quarter of
+ * it and sweeps rows stale for three quarters of it, every quarter: a row last refreshed at t is
+ * swept, and its user shown offline, by t + timeout at the latest, while a live row is never
+ * older than a quarter (half the timeout of margin for a slow refresh).
+ */
+export const presenceTimings = (timeoutMs: number) => ({
+  refreshMs: Math.max(1, Math.floor(timeoutMs / 4)),
+  staleAfterMs: Math.floor((timeoutMs * 3) / 4),
+});

@@ -10,6 +10,7 @@ import type {
   MessagePage,
   MessageType,
   PageCursor,
+  Presence,
   ReadMarker,
 } from "./chat.types";
 
@@ -106,8 +107,15 @@ export interface MessageNoticeReader {
   findNotice(messageId: string, liveSince: Date): Promise<MessageNotice | null>;
 }
 
-/** The realtime sockets open now, shared by every API process (for "push only when no socket"). */
+/**
+ * The realtime sockets open now, shared by every API process: for "push only when no socket", and
+ * for presence (a user is online while one of their rows is fresh; see `presenceVisible`). Rows
+ * are written by one process and swept by others, so their freshness (`seen_at`) is the
+ * database's clock, the one clock every process shares. Every write that can change a user's
+ * presence signals it (pg_notify, delivered on commit).
+ */
 export interface ChatConnectionRepository {
+  /** Records the socket (or refreshes it, when its row is there) and signals its user's presence. */
   add(connection: {
     id: string;
     instanceId: string;
@@ -115,17 +123,46 @@ export interface ChatConnectionRepository {
     userId: string;
     at: Date;
   }): Promise<void>;
+  /** Forgets the socket, records its user last active now, and signals the user's presence. */
   remove(id: string): Promise<void>;
-  /** Marks the instance's sockets seen at `at` and forgets every row not seen since `staleBefore`. */
-  touchInstance(instanceId: string, at: Date, staleBefore: Date): Promise<void>;
-  /** Forgets every socket of the instance (it is shutting down). */
+  /**
+   * Marks the instance's sockets seen now; answers the ids it found (a row missing from them was
+   * swept while this process could not refresh it: add it again).
+   */
+  touchInstance(instanceId: string): Promise<string[]>;
+  /**
+   * Forgets every row not seen for `staleAfterMs` (its process is gone), records each of their
+   * users last active when their row was last seen, and signals each user's presence; rows another
+   * process is sweeping are skipped. Answers how many rows it removed.
+   */
+  sweepStale(staleAfterMs: number): Promise<number>;
+  /** Forgets every socket of the instance (it is shutting down), as `remove` does each. */
   removeInstance(instanceId: string): Promise<void>;
+  /**
+   * `userId`'s presence (online: a row seen within `staleAfterMs`), and which of `viewerIds` may
+   * see it (`presenceVisible`: no block either way; the viewers are participants of a
+   * conversation with the user, the sockets' grants say so).
+   */
+  findPresence(
+    userId: string,
+    viewerIds: readonly string[],
+    staleAfterMs: number,
+  ): Promise<{ presence: Presence; viewerIds: string[] }>;
+  /**
+   * Signals that `userId` is typing in the conversation, unless either participant blocks the
+   * other (then nothing is signalled): one statement.
+   */
+  signalTyping(conversationId: string, userId: string, peerId: string): Promise<void>;
 }
 
 /** A committed chat change, as every API process hears it: ids and positions, never content. */
 export type ChatSignal =
   | { type: "message"; conversationId: string; seq: number }
-  | { type: "read"; conversationId: string; userId: string; lastReadSeq: number; readAt: Date };
+  | { type: "read"; conversationId: string; userId: string; lastReadSeq: number; readAt: Date }
+  /** The user is typing in the conversation (never signalled across a block). */
+  | { type: "typing"; conversationId: string; userId: string }
+  /** The user's presence may have changed: receivers read it (`findPresence`). */
+  | { type: "presence"; userId: string };
 
 export type ChatSignalListener = {
   /** A change that committed (in this process or another). */

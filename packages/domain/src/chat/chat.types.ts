@@ -62,6 +62,14 @@ export type ReadMarker = {
   readAt: Date | null;
 };
 
+/**
+ * A user's presence on the realtime channel: online while a socket of theirs is open (on any
+ * conversation, in any API process); `lastActiveAt` is when they were last seen connected (the
+ * latest heartbeat while online, the close or the last heartbeat of a dead process after), null
+ * when they never were.
+ */
+export type Presence = { userId: string; online: boolean; lastActiveAt: Date | null };
+
 /** One page of messages, in ascending seq; `hasMore` says whether the direction asked for goes on. */
 export type MessagePage = { messages: Message[]; hasMore: boolean };
 

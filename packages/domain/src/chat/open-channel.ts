@@ -6,6 +6,8 @@ import type { ChatDeps } from "./chat.deps";
 export type ChannelGrant = {
   conversationId: string;
   userId: string;
+  /** The conversation's other participant (whose typing and presence the socket is sent). */
+  peerId: string;
   /** The socket lives as long as this session (logout, suspension and deletion end it). */
   sessionId: string;
   /** Messages after this seq are pushed: `after` when given (capped at the newest), else the newest. */
@@ -30,6 +32,7 @@ export const openChannel = async (
   return {
     conversationId: conversation.id,
     userId: actor.userId,
+    peerId: conversation.participantIds.find((id) => id !== actor.userId) ?? actor.userId,
     sessionId: actor.sessionId,
     afterSeq: after === undefined ? conversation.lastSeq : Math.min(after, conversation.lastSeq),
   };

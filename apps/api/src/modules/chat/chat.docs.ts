@@ -35,11 +35,20 @@ LISTEN/NOTIFY, so a message sent through any API process reaches sockets on ever
 **Server → client frames** (JSON text):
 - \`{ "type": "message", "data": <Message> }\` — a new message (the Message shape, with \`seq\` and its \`media\`, URLs signed for 5 minutes);
 - \`{ "type": "read", "data": { "conversation_id", "user_id", "read_at", "last_read_seq" } }\` — a participant's read marker moved;
+- \`{ "type": "typing", "data": { "conversation_id", "user_id" } }\` — the other participant is typing (show it for a few seconds; at most one per ${realtimeLimits.typingIntervalMs / 1000} s per socket of theirs);
+- \`{ "type": "presence", "data": { "user_id", "online", "last_active_at" } }\` — the other participant's presence: once when the socket opens, then on each change. \`online\` while they have a realtime socket open on any conversation; \`last_active_at\` is when they were last seen connected (null: never);
 - \`{ "type": "pong" }\` — the answer to a ping frame;
-- \`{ "type": "error", "data": { "code": "unsupported_frame", "message" } }\` — the answer to a text frame that is not \`{"type":"ping"}\` (not JSON, or an unknown type); the frame is ignored and the socket stays open.
+- \`{ "type": "error", "data": { "code": "unsupported_frame", "message" } }\` — the answer to a text frame that is not \`{"type":"ping"}\` or \`{"type":"typing"}\` (not JSON, or an unknown type); the frame is ignored and the socket stays open.
 
-**Client → server frames**: \`{ "type": "ping" }\` only (messages are sent with \`POST …/messages\`). A frame
+**Client → server frames**: \`{ "type": "ping" }\` and \`{ "type": "typing" }\` (messages are sent with \`POST …/messages\`). A
+typing frame is passed on to the other participant's sockets when the socket sent none in the last ${realtimeLimits.typingIntervalMs / 1000} s; extra
+ones are dropped silently (no answer), so a client may send one per keystroke. A frame
 larger than ${realtimeLimits.maxFrameBytes} bytes closes the socket with ${close.frameTooLarge}; a binary frame closes it with ${close.binaryFrame}.
+
+**Typing and presence** reach sockets on every server process, like messages. Presence is only ever sent to
+the participants of a conversation with that user, and neither presence nor typing crosses a block (either
+way): a blocked user gets no frame of the other. A user whose server process stops without closing their
+sockets (a crash) shows offline within \`PRESENCE_TIMEOUT_SECONDS\` (60 s by default); a closed socket at once.
 
 **Keepalive.** The server sends a WebSocket ping every ${realtimeLimits.pingIntervalMs / 1000} s; a socket that has not
 answered the previous ping by then is terminated (browsers and WebSocket libraries answer pings

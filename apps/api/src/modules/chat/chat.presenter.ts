@@ -1,5 +1,5 @@
-import type { ConversationDto, MessageDto, ReadMarkerDto } from "@agora/contracts/chat";
-import type { ReadMarker } from "@agora/domain/chat/chat.types";
+import type { ConversationDto, MessageDto, PresenceDto, ReadMarkerDto } from "@agora/contracts/chat";
+import type { Presence, ReadMarker } from "@agora/domain/chat/chat.types";
 import type { ConversationView, MessageView } from "@agora/domain/chat/message-views";
 import { toMediaItemDto } from "../media/media.presenter";
 
@@ -28,4 +28,10 @@ export const toReadMarkerDto = (marker: ReadMarker): ReadMarkerDto => ({
   user_id: marker.userId,
   read_at: marker.readAt?.toISOString() ?? null,
   last_read_seq: marker.lastReadSeq,
+});
+
+export const toPresenceDto = (presence: Presence): PresenceDto => ({
+  user_id: presence.userId,
+  online: presence.online,
+  last_active_at: presence.lastActiveAt?.toISOString() ?? null,
 });

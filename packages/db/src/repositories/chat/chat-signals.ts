@@ -18,6 +18,18 @@ export const readSignalSql = (alias: string) =>
   `pg_notify('${CHAT_CHANNEL}', json_build_object('t', 'r', 'c', ${alias}.id, 'u', ${alias}.user_id,
      's', ${alias}.last_read_seq, 'a', (extract(epoch FROM ${alias}.read_at) * 1000)::bigint)::text)`;
 
+/**
+ * The SQL of a presence signal for the user id expression `userId`: "this user's presence may have
+ * changed". Receivers read the presence itself (and who may see it), so signals can arrive in any
+ * order, or twice, and the last one read still tells the truth.
+ */
+export const presenceSignalSql = (userId: string) =>
+  `pg_notify('${CHAT_CHANNEL}', json_build_object('t', 'p', 'u', ${userId})::text)`;
+
+/** The SQL of a typing signal: `userId` is typing in `conversationId` (expressions). */
+export const typingSignalSql = (conversationId: string, userId: string) =>
+  `pg_notify('${CHAT_CHANNEL}', json_build_object('t', 'y', 'c', ${conversationId}, 'u', ${userId})::text)`;
+
 type Payload = { t?: unknown; c?: unknown; s?: unknown; u?: unknown; a?: unknown };
 
 /** A payload of CHAT_CHANNEL as a signal; undefined for anything else (never throws). */
@@ -32,7 +44,16 @@ export const decodeChatSignal = (payload: string | undefined): ChatSignal | unde
     return undefined;
   }
   const { t, c, s, u, a } = parsed;
-  if (typeof c !== "string" || typeof s !== "number") {
+  if (t === "p") {
+    return typeof u === "string" ? { type: "presence", userId: u } : undefined;
+  }
+  if (typeof c !== "string") {
+    return undefined;
+  }
+  if (t === "y") {
+    return typeof u === "string" ? { type: "typing", conversationId: c, userId: u } : undefined;
+  }
+  if (typeof s !== "number") {
     return undefined;
   }
   if (t === "m") {

@@ -191,8 +191,10 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
   },
 
   async markDeleted(id, at) {
+    // With the account, when it was last active on chat (chat presence's record).
     await db.query(
-      `UPDATE users
+      `WITH presence AS (DELETE FROM chat_presence WHERE user_id = $1)
+       UPDATE users
           SET status = 'deleted', deleted_at = $2, updated_at = $2,
               email = 'deleted+' || id || '@deleted.invalid', username = 'deleted-' || id,
               display_name = '', locale = NULL, password_hash = ''

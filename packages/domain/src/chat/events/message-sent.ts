@@ -6,7 +6,8 @@ import type { MessageNoticeReader } from "../chat.ports";
 export type MessageSentDeps = NotifyDeps & { chat: MessageNoticeReader };
 
 /**
- * A realtime socket counts as open while its process refreshed it within this long (every 25 s);
+ * A realtime socket counts as open while its process refreshed it within this long (every quarter
+ * of PRESENCE_TIMEOUT_SECONDS, at most 15 s);
  * a process that died leaves rows that stop counting after it.
  */
 export const CONNECTION_LIVE_MS = 60_000;

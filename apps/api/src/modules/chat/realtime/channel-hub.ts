@@ -1,9 +1,14 @@
 import { realtimeFrameTypes, type ServerFrame } from "@agora/contracts/realtime";
-import type { ChatSignal, ConversationRepository, MessageRepository } from "@agora/domain/chat/chat.ports";
+import type {
+  ChatConnectionRepository,
+  ChatSignal,
+  ConversationRepository,
+  MessageRepository,
+} from "@agora/domain/chat/chat.ports";
 import { CHAT_PAGE_SIZE, type Message, type ReadMarker } from "@agora/domain/chat/chat.types";
 import type { MessageView } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
-import { toMessageDto, toReadMarkerDto } from "../chat.presenter";
+import { toMessageDto, toPresenceDto, toReadMarkerDto } from "../chat.presenter";
 
 /** What the hub needs of a socket: a way to send text, and where it stands. */
 export type ChannelClient = {
@@ -13,6 +18,8 @@ export type ChannelClient = {
   cursor: number;
   /** The newest read marker this socket was sent, per participant. */
   readonly reads: Map<string, { seq: number; at: number }>;
+  /** The peer's presence this socket was last sent (undefined: none yet). */
+  peerOnline?: boolean;
   send(text: string): void;
 };
 
@@ -28,6 +35,9 @@ export type ChannelHubDeps = {
   /** Signs the read URLs of a message's media (both participants get the same frame). */
   viewMessage(message: Message): Promise<MessageView>;
   conversations: Pick<ConversationRepository, "findReadMarkers">;
+  connections: Pick<ChatConnectionRepository, "findPresence">;
+  /** Rows seen within this are live (a user with one is online). */
+  staleAfterMs: number;
   /** A failed load (it is retried shortly). */
   onError(error: unknown): void;
 };
@@ -42,8 +52,74 @@ const frame = (value: ServerFrame): string => JSON.stringify(value);
  * by the next one (or by `resync`). Seqs commit in order (the send takes the conversation's row
  * lock), so the messages after a cursor are always a gapless run.
  */
-export const createChannelHub = ({ messages, viewMessage, conversations, onError }: ChannelHubDeps) => {
+export const createChannelHub = ({
+  messages,
+  viewMessage,
+  conversations,
+  connections,
+  staleAfterMs,
+  onError,
+}: ChannelHubDeps) => {
   const rooms = new Map<string, Room>();
+  /** The sockets by their peer: who is sent a user's presence. */
+  const byPeer = new Map<string, Set<ChannelClient>>();
+  /** Presence loads in flight, by user: a signal meanwhile loads again once it ends. */
+  const presenceLoads = new Map<string, { again: boolean }>();
+
+  /**
+   * Reads `userId`'s presence and who of this process's sockets on their conversations may see it
+   * (a block either way hides it), and sends it to each such socket whose last frame said otherwise.
+   * Signals only say "may have changed": the read after the last signal tells the truth, so order
+   * and duplicates of signals do not matter.
+   */
+  const loadPresence = async (userId: string): Promise<void> => {
+    const running = presenceLoads.get(userId);
+    if (running) {
+      running.again = true;
+
+      return;
+    }
+    const load = { again: true };
+    presenceLoads.set(userId, load);
+    try {
+      while (load.again) {
+        load.again = false;
+        const watchers = byPeer.get(userId);
+        if (!watchers || watchers.size === 0) {
+          break;
+        }
+        const viewers = [...new Set([...watchers].map((client) => client.grant.userId))];
+        const found = await connections.findPresence(userId, viewers, staleAfterMs);
+        const visible = new Set(found.viewerIds);
+        let text: string | undefined;
+        for (const client of byPeer.get(userId) ?? []) {
+          if (visible.has(client.grant.userId) && client.peerOnline !== found.presence.online) {
+            client.peerOnline = found.presence.online;
+            text ??= frame({ type: realtimeFrameTypes.presence, data: toPresenceDto(found.presence) });
+            client.send(text);
+          }
+        }
+      }
+    } catch (error) {
+      onError(error);
+      setTimeout(() => void loadPresence(userId), 1_000).unref();
+    } finally {
+      presenceLoads.delete(userId);
+    }
+  };
+
+  const sendTyping = (room: Room, userId: string) => {
+    let text: string | undefined;
+    for (const client of room.clients) {
+      if (client.grant.userId !== userId) {
+        text ??= frame({
+          type: realtimeFrameTypes.typing,
+          data: { conversation_id: room.conversationId, user_id: userId },
+        });
+        client.send(text);
+      }
+    }
+  };
 
   const lowestCursor = (room: Room) => {
     let lowest = Number.POSITIVE_INFINITY;
@@ -124,6 +200,14 @@ export const createChannelHub = ({ messages, viewMessage, conversations, onError
       }
       room.clients.add(client);
       void pump(room);
+      let watchers = byPeer.get(client.grant.peerId);
+      if (!watchers) {
+        watchers = new Set();
+        byPeer.set(client.grant.peerId, watchers);
+      }
+      watchers.add(client);
+      // The peer's presence as it is now (this socket has none yet).
+      void loadPresence(client.grant.peerId);
     },
 
     remove(client: ChannelClient) {
@@ -131,10 +215,21 @@ export const createChannelHub = ({ messages, viewMessage, conversations, onError
       if (room?.clients.delete(client) && room.clients.size === 0) {
         rooms.delete(room.conversationId);
       }
+      const watchers = byPeer.get(client.grant.peerId);
+      if (watchers?.delete(client) && watchers.size === 0) {
+        byPeer.delete(client.grant.peerId);
+      }
     },
 
     /** A committed change heard through the fan-out. */
     signal(signal: ChatSignal) {
+      if (signal.type === "presence") {
+        if (byPeer.has(signal.userId)) {
+          void loadPresence(signal.userId);
+        }
+
+        return;
+      }
       const room = rooms.get(signal.conversationId);
       if (!room) {
         return;
@@ -146,14 +241,23 @@ export const createChannelHub = ({ messages, viewMessage, conversations, onError
 
         return;
       }
+      if (signal.type === "typing") {
+        sendTyping(room, signal.userId);
+
+        return;
+      }
       sendRead(room, signal);
     },
 
-    /** Signals may have been lost: every room reloads messages after its cursors, and read markers. */
+    /**
+     * Signals may have been lost: every room reloads messages after its cursors, read markers, and
+     * the presence of every peer.
+     */
     async resync() {
       for (const room of rooms.values()) {
         void pump(room);
       }
+
       const ids = [...rooms.keys()];
       for (let start = 0; start < ids.length; start += 500) {
         for (const marker of await conversations.findReadMarkers(ids.slice(start, start + 500))) {
@@ -162,6 +266,10 @@ export const createChannelHub = ({ messages, viewMessage, conversations, onError
             sendRead(room, marker);
           }
         }
+      }
+      // One at a time: a resync must not queue a read per peer on the pool at once.
+      for (const userId of [...byPeer.keys()]) {
+        await loadPresence(userId);
       }
     },
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import {
+  clientFrameSchema,
   realtimeCloseCodes,
   realtimeErrorCodes,
   realtimeFrameTypes,
@@ -9,6 +10,7 @@ import {
   realtimeProtocols,
   type ServerFrame,
 } from "@agora/contracts/realtime";
+import { presenceTimings, typingAccepted } from "@agora/domain/chat/chat.policy";
 import type {
   ChatConnectionRepository,
   ChatFanOut,
@@ -37,9 +39,6 @@ const SESSION_CHECK_MS = 2_000;
 /** A socket whose unsent frames exceed this is too slow to keep: it is closed (1013). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-/** Presence rows not refreshed for this long are deleted (their process is gone). */
-const STALE_CONNECTION_MS = 10 * 60_000;
-
 /** The Retry-After of an upgrade refused past a socket cap (a place frees when a socket closes). */
 const CAP_RETRY_AFTER_SECONDS = 30;
 
@@ -59,6 +58,8 @@ export type RealtimeDeps = {
   limits: RealtimeSocketLimits;
   /** An upgrade refused past a cap (counted on /metrics). */
   refused(reason: RealtimeRefusal): void;
+  /** PRESENCE_TIMEOUT_SECONDS in ms: the longest a user whose process died still shows online. */
+  presenceTimeoutMs: number;
 };
 
 export type RealtimeOptions = { pingIntervalMs?: number; sessionCheckMs?: number };
@@ -75,7 +76,8 @@ const unsupportedFrame = JSON.stringify({
   type: realtimeFrameTypes.error,
   data: {
     code: realtimeErrorCodes.unsupportedFrame,
-    message: 'Only {"type":"ping"} is understood; the frame was ignored. Send messages with POST …/messages.',
+    message:
+      'Only {"type":"ping"} and {"type":"typing"} are understood; the frame was ignored. Send messages with POST …/messages.',
   },
 } satisfies ServerFrame);
 
@@ -182,11 +184,17 @@ export const startRealtime = async (
 
     return wss;
   };
-  const sockets = new Map<ChannelClient, { ws: WebSocket; alive: boolean; added: Promise<void> }>();
+  const sockets = new Map<
+    ChannelClient,
+    { ws: WebSocket; alive: boolean; added: Promise<void>; typedAt?: number }
+  >();
+  const presence = presenceTimings(deps.presenceTimeoutMs);
   const hub = createChannelHub({
     messages: deps.messages,
     viewMessage: (message) => viewMessage(deps.objects, message, deps.clock.now()),
     conversations: deps.conversations,
+    connections: deps.connections,
+    staleAfterMs: presence.staleAfterMs,
     onError: (error) => log.warn({ err: error }, "realtime: loading messages failed; retrying"),
   });
   const fanOut = deps.openFanOut((error) => log.warn({ err: error }, "realtime: change feed interrupted"));
@@ -222,7 +230,11 @@ export const startRealtime = async (
     const added = deps.connections
       .add({ id: client.id, instanceId, conversationId: grant.conversationId, userId: grant.userId, at: now })
       .catch((error: unknown) => log.warn({ err: error }, "realtime: presence row not written"));
-    const state = { ws, alive: true, added };
+    const state: { ws: WebSocket; alive: boolean; added: Promise<void>; typedAt?: number } = {
+      ws,
+      alive: true,
+      added,
+    };
     sockets.set(client, state);
     ws.on("pong", () => {
       state.alive = true;
@@ -239,13 +251,26 @@ export const startRealtime = async (
       } catch {
         parsed = undefined;
       }
-      client.send(
-        parsed &&
-          typeof parsed === "object" &&
-          (parsed as { type?: unknown }).type === realtimeFrameTypes.ping
-          ? pong
-          : unsupportedFrame,
-      );
+      const incoming = clientFrameSchema.safeParse(parsed);
+      if (!incoming.success) {
+        client.send(unsupportedFrame);
+
+        return;
+      }
+      if (incoming.data.type === realtimeFrameTypes.ping) {
+        client.send(pong);
+
+        return;
+      }
+      // Typing: one per interval per socket is passed on; the others are dropped without an answer.
+      const at = deps.clock.now().getTime();
+      if (!typingAccepted(state.typedAt, at, realtimeLimits.typingIntervalMs)) {
+        return;
+      }
+      state.typedAt = at;
+      deps.connections
+        .signalTyping(grant.conversationId, grant.userId, grant.peerId)
+        .catch((error: unknown) => log.warn({ err: error }, "realtime: typing not signalled"));
     });
     // Protocol errors (a frame over maxPayload: ws closes with realtimeCloseCodes.frameTooLarge; a bad
     // frame) are followed by close; nothing to add.
@@ -254,7 +279,8 @@ export const startRealtime = async (
       place.release();
       sockets.delete(client);
       hub.remove(client);
-      void added.then(() =>
+      // After the row's last write (its insert, or a re-insert by the presence refresh).
+      void state.added.then(() =>
         deps.connections
           .remove(client.id)
           .catch((error: unknown) => log.warn({ err: error }, "realtime: presence row not removed")),
@@ -333,7 +359,7 @@ export const startRealtime = async (
   };
   server.on("upgrade", onUpgrade);
 
-  // Keepalive: a socket that did not answer the previous ping is cut; presence rows are refreshed.
+  // Keepalive: a socket that did not answer the previous ping is cut.
   const heartbeat = setInterval(() => {
     for (const state of sockets.values()) {
       if (!state.alive) {
@@ -343,12 +369,47 @@ export const startRealtime = async (
       state.alive = false;
       state.ws.ping();
     }
-    const now = deps.clock.now();
-    deps.connections
-      .touchInstance(instanceId, now, new Date(now.getTime() - STALE_CONNECTION_MS))
-      .catch((error: unknown) => log.warn({ err: error }, "realtime: presence not refreshed"));
   }, options.pingIntervalMs ?? realtimeLimits.pingIntervalMs);
   heartbeat.unref();
+
+  // Presence: this process's rows are refreshed, and rows a dead process left are swept (which
+  // signals their users' presence), every quarter of the presence timeout (presenceTimings).
+  let refreshing = false;
+  const presenceRefresh = setInterval(async () => {
+    if (refreshing) {
+      return;
+    }
+    refreshing = true;
+    try {
+      const touched = new Set(await deps.connections.touchInstance(instanceId));
+      for (const [client, state] of sockets) {
+        if (touched.has(client.id)) {
+          continue;
+        }
+        // Not refreshed: its insert is still running, or another process swept the row while this
+        // one could not refresh it (a database outage longer than the window). Written again.
+        state.added = state.added.then(() =>
+          sockets.has(client)
+            ? deps.connections
+                .add({
+                  id: client.id,
+                  instanceId,
+                  conversationId: client.grant.conversationId,
+                  userId: client.grant.userId,
+                  at: deps.clock.now(),
+                })
+                .catch((error: unknown) => log.warn({ err: error }, "realtime: presence row not written"))
+            : undefined,
+        );
+      }
+      await deps.connections.sweepStale(presence.staleAfterMs);
+    } catch (error) {
+      log.warn({ err: error }, "realtime: presence not refreshed");
+    } finally {
+      refreshing = false;
+    }
+  }, presence.refreshMs);
+  presenceRefresh.unref();
 
   // Sockets of a session that ended (logout, suspension, deletion) close within seconds.
   let checking = false;
@@ -386,6 +447,7 @@ export const startRealtime = async (
       closing = true;
       server.off("upgrade", onUpgrade);
       clearInterval(heartbeat);
+      clearInterval(presenceRefresh);
       clearInterval(sessionCheck);
       const states = [...sockets.values()];
       const closed = states.map(
