@@ -6,6 +6,7 @@ const grant = (sessionId: string, conversationId: string, userId = "u1"): Channe
   sessionId,
   conversationId,
   userId,
+  peerId: "u2",
   afterSeq: 0,
 });
 
