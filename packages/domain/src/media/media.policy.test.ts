@@ -22,7 +22,15 @@ const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
   image: null,
   ...overrides,
 });
-const nowhere: MediaAttachments = { onVisibleMoment: false, onVisibleListing: false, paymentEvidence: null };
+const nowhere: MediaAttachments = {
+  onVisibleMoment: false,
+  onVisibleListing: false,
+  onVisibleMenuItem: false,
+  onVisibleProvider: false,
+  onVisibleDatingProfile: false,
+  onVisibleAvatar: false,
+  paymentEvidence: null,
+};
 
 describe("canReadMedia", () => {
   it("lets the owner read, and nobody else while the asset is attached nowhere", () => {
@@ -46,6 +54,23 @@ describe("canReadMedia", () => {
     expect(canReadMedia(actor("other"), asset({ visibility: "public", purpose: "listing" }), nowhere)).toBe(
       false,
     );
+  });
+
+  it("lets others read a menu item's image, a logo, dating photos and an avatar only while their record is visible", () => {
+    const cases = [
+      ["menu_item", "onVisibleMenuItem"],
+      ["provider_logo", "onVisibleProvider"],
+      ["dating_photo", "onVisibleDatingProfile"],
+      ["avatar", "onVisibleAvatar"],
+    ] as const;
+    for (const [purpose, fact] of cases) {
+      const image = asset({ visibility: "public", purpose });
+      expect(canReadMedia(actor("other"), image, { ...nowhere, [fact]: true })).toBe(true);
+      expect(canReadMedia(actor("other"), image, nowhere)).toBe(false);
+      expect(
+        canReadMedia(actor("other"), { ...image, visibility: "private" }, { ...nowhere, [fact]: true }),
+      ).toBe(false);
+    }
   });
 
   it("lets a payment's reviewers read its evidence: the listed reviewers and administrators", () => {
