@@ -58,11 +58,11 @@ describe("images of menu items, providers, dating profiles and users", () => {
 
   it("a menu item's image: on the item's answers and the public listing; refused to others once the provider is suspended", async () => {
     const { seller, listingId } = await h.orderable({ displayName: "Pictured Kitchen" });
-    const photo = await image(seller.seller, "menu_item");
+    const photo = await image(seller, "menu_item");
     const created = await h.post<WithMedia & { data: { id: string } } & ErrorBody>(
       `/api/v1/listings/${listingId}/menu-items`,
       { name: "Noodles", price_amount: 900, currency: "USD", media_asset_ids: [photo.id] },
-      { token: seller.seller.accessToken },
+      { token: seller.accessToken },
     );
     expect(created.status).toBe(201);
     expectProcessed(created.body.data.media[0], photo.id);
@@ -80,27 +80,34 @@ describe("images of menu items, providers, dating profiles and users", () => {
 
     const visitor = await h.signIn();
     expect((await readMedia(photo.id, visitor)).status).toBe(200);
-    await setStatus(seller.seller, "suspended");
-    expect((await readMedia(photo.id, visitor)).status).toBe(403);
-    await setStatus(seller.seller, "active");
-    expect((await readMedia(photo.id, visitor)).status).toBe(200);
 
-    // Removing the image ([]) detaches it for the orphan purge; the item is then read without it.
-    const removed = await h.patch<WithMedia>(
+    // Replacing the image detaches the old one for the orphan purge; others can no longer read it.
+    const next = await image(seller, "menu_item");
+    const replaced = await h.patch<WithMedia>(
       `/api/v1/menu-items/${created.body.data.id}`,
-      { media_asset_ids: [] },
-      { token: seller.seller.accessToken },
+      { media_asset_ids: [next.id] },
+      { token: seller.accessToken },
     );
-    expect(removed.status).toBe(200);
-    expect(removed.body.data.media).toEqual([]);
-    expect(await attachedState([photo.id])).toEqual({ [photo.id]: [false, "private"] });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.data.media.map((entry) => entry.id)).toEqual([next.id]);
+    expect(await attachedState([photo.id, next.id])).toEqual({
+      [photo.id]: [false, "private"],
+      [next.id]: [true, "public"],
+    });
     expect((await readMedia(photo.id, visitor)).status).toBe(403);
+    expect((await readMedia(next.id, visitor)).status).toBe(200);
+
+    // A suspended provider's images are refused to others, and come back on reactivation.
+    await setStatus(seller, "suspended");
+    expect((await readMedia(next.id, visitor)).status).toBe(403);
+    await setStatus(seller, "active");
+    expect((await readMedia(next.id, visitor)).status).toBe(200);
   });
 
   it("a provider's logo: on the profile's answers and the public listing; a wrong purpose or another's asset is 422 and changes nothing", async () => {
     const { seller, listingId } = await h.orderable({ displayName: "Logo House" });
-    const token = seller.seller.accessToken;
-    const logo = await image(seller.seller, "provider_logo");
+    const token = seller.accessToken;
+    const logo = await image(seller, "provider_logo");
     const updated = await h.patch<WithMedia>(
       "/api/v1/providers/me",
       { media_asset_ids: [logo.id] },
@@ -111,7 +118,7 @@ describe("images of menu items, providers, dating profiles and users", () => {
     const listing = await h.get<{ data: { provider_media: MediaItem[] } }>(`/api/v1/listings/${listingId}`);
     expectProcessed(listing.body.data.provider_media[0], logo.id);
 
-    const gallery = await image(seller.seller, "listing");
+    const gallery = await image(seller, "listing");
     const wrongPurpose = await h.patch<ErrorBody>(
       "/api/v1/providers/me",
       { media_asset_ids: [gallery.id] },
@@ -214,9 +221,6 @@ describe("images of menu items, providers, dating profiles and users", () => {
 
     const other = await h.signIn();
     expect((await readMedia(avatar.id, other)).status).toBe(200);
-    await setStatus(member, "suspended");
-    expect((await readMedia(avatar.id, other)).status).toBe(403);
-    await setStatus(member, "active");
 
     // A dating photo is not an avatar.
     const photo = await image(member, "dating_photo");
