@@ -77,6 +77,7 @@ export const marketplaceDescriptions = {
     "image is unchanged. The answer carries the image as `media`.",
   menuItemsDelete:
     "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404). " +
+    "The item's image is detached and deleted later by the orphan purge. " +
     "403 when the caller's provider approval was withdrawn.",
   adminProvidersApprove:
     "pending (or withdrawn) → approved in one transaction: the owner's role becomes `provider` when it is " +

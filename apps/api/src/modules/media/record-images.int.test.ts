@@ -104,6 +104,23 @@ describe("images of menu items, providers, dating profiles and users", () => {
     expect((await readMedia(next.id, visitor)).status).toBe(200);
   });
 
+  it("deleting a menu item detaches its image for the orphan purge", async () => {
+    const { seller, listingId } = await h.orderable({ displayName: "Deleting Kitchen" });
+    const photo = await image(seller, "menu_item");
+    const created = await h.post<{ data: { id: string } }>(
+      `/api/v1/listings/${listingId}/menu-items`,
+      { name: "Soup", price_amount: 500, currency: "USD", media_asset_ids: [photo.id] },
+      { token: seller.accessToken },
+    );
+    expect(created.status).toBe(201);
+    expect(await attachedState([photo.id])).toEqual({ [photo.id]: [true, "public"] });
+    const deleted = await h.delete(`/api/v1/menu-items/${created.body.data.id}?listing_id=${listingId}`, {
+      token: seller.accessToken,
+    });
+    expect(deleted.status).toBe(200);
+    expect(await attachedState([photo.id])).toEqual({ [photo.id]: [false, "private"] });
+  });
+
   it("a provider's logo: on the profile's answers and the public listing; a wrong purpose or another's asset is 422 and changes nothing", async () => {
     const { seller, listingId } = await h.orderable({ displayName: "Logo House" });
     const token = seller.accessToken;
