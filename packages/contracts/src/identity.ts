@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestampSchema } from "./common";
+import { mediaAssetIdsSchema, mediaItemSchema } from "./media";
 import { defineOperations } from "./operation";
 
 export const roleSchema = z.enum(["member", "provider", "accountant", "admin"]);
@@ -43,6 +44,12 @@ export const userSchema = z
   })
   .meta({ id: "User" });
 export type UserDto = z.infer<typeof userSchema>;
+
+export const meSchema = userSchema
+  .extend({
+    media: mediaItemSchema.array().meta({ description: "The avatar: one image, or none (an empty array)." }),
+  })
+  .meta({ id: "Me", description: "The caller's account, with its avatar." });
 
 export const registerRequestSchema = z
   .object({
@@ -106,6 +113,7 @@ export const updateMeRequestSchema = z
   .object({
     username,
     display_name: z.string().trim().min(1).max(100),
+    media_asset_ids: mediaAssetIdsSchema(1, "avatar").optional(),
   })
   .meta({ example: { username: "ada_l", display_name: "Ada L." } });
 
@@ -232,7 +240,7 @@ export const identityOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "The current user",
-    responses: { 200: { description: "The caller's account.", data: userSchema } },
+    responses: { 200: { description: "The caller's account.", data: meSchema } },
     errors: ["unauthorized"],
   },
   authMeUpdate: {
@@ -242,8 +250,14 @@ export const identityOperations = defineOperations({
     tags,
     summary: "Change username and display name",
     body: updateMeRequestSchema,
-    responses: { 200: { description: "Updated.", data: userSchema } },
-    errors: ["unauthorized", "username_taken", "validation_failed"],
+    responses: { 200: { description: "Updated.", data: meSchema } },
+    errors: [
+      "unauthorized",
+      "username_taken",
+      "media_processing",
+      "validation_failed",
+      "storage_unavailable",
+    ],
   },
   authMeDelete: {
     method: "DELETE",

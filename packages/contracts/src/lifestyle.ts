@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateTimeInputSchema, idParamSchema, pageQuerySchema, timestampSchema } from "./common";
 import { pageMetaSchema } from "./envelope";
+import { mediaAssetIdsSchema, mediaItemSchema } from "./media";
 import { defineOperations } from "./operation";
 
 export const datingProfileRequestSchema = z
@@ -17,6 +18,14 @@ export const datingProfileRequestSchema = z
       .max(2100)
       .optional()
       .meta({ description: "Optional; it must make the member at least 18 this year (422 otherwise)." }),
+    media_asset_ids: mediaAssetIdsSchema(6, "dating_photo")
+      .optional()
+      .meta({
+        description:
+          "The profile's photos: up to 6 of the caller's own asset ids uploaded for `dating_photo`, processed, " +
+          "in order. The list replaces the photos (photos dropped are deleted later by the orphan purge); " +
+          "absent, the photos stay as they are.",
+      }),
   })
   .meta({
     id: "DatingProfileRequest",
@@ -28,6 +37,10 @@ export const datingProfileRequestSchema = z
     },
   });
 
+const photosField = mediaItemSchema
+  .array()
+  .meta({ description: "The profile's photos, in order (up to 6)." });
+
 export const datingProfileSchema = z
   .object({
     user_id: z.string(),
@@ -37,6 +50,7 @@ export const datingProfileSchema = z
     birth_year: z.number().int().nullable(),
     created_at: timestampSchema,
     updated_at: timestampSchema,
+    media: photosField,
   })
   .meta({ id: "DatingProfile" });
 export type DatingProfileDto = z.infer<typeof datingProfileSchema>;
@@ -48,6 +62,7 @@ export const browsedProfileSchema = z
     bio: z.string(),
     interests: z.array(z.string()),
     birth_year: z.number().int().nullable(),
+    media: photosField,
   })
   .meta({ id: "BrowsedDatingProfile" });
 export type BrowsedProfileDto = z.infer<typeof browsedProfileSchema>;

@@ -40,11 +40,19 @@ export const providerSchema = z
   .meta({ id: "ProviderProfile" });
 export type ProviderDto = z.infer<typeof providerSchema>;
 
+export const ownProviderSchema = providerSchema
+  .extend({
+    media: mediaItemSchema.array().meta({ description: "The logo: one image, or none (an empty array)." }),
+  })
+  .meta({ id: "OwnProviderProfile", description: "The caller's provider profile, with its logo." });
+export type OwnProviderDto = z.infer<typeof ownProviderSchema>;
+
 export const createProviderRequestSchema = z
   .object({
     display_name: z.string().trim().min(1).max(100),
     bio: z.string().trim().max(2000).optional(),
     phone: phone.optional(),
+    media_asset_ids: mediaAssetIdsSchema(1, "provider_logo").optional(),
   })
   .meta({
     example: { display_name: "Mira's Kitchen", bio: "Home-cooked meals, delivered.", phone: "+1 555 0100" },
@@ -55,6 +63,7 @@ export const updateProviderRequestSchema = z
     display_name: z.string().trim().min(1).max(100).optional(),
     bio: z.string().trim().max(2000).optional(),
     phone: phone.nullable().optional().meta({ description: "`null` removes the phone number." }),
+    media_asset_ids: mediaAssetIdsSchema(1, "provider_logo").optional(),
   })
   .meta({ example: { bio: "Home-cooked meals, delivered daily." } });
 
@@ -118,6 +127,7 @@ export const menuItemSchema = z
     active: z.boolean(),
     created_at: timestampSchema,
     updated_at: timestampSchema,
+    media: mediaItemSchema.array().meta({ description: "The item's image: one, or none (an empty array)." }),
   })
   .meta({ id: "MenuItem" });
 export type MenuItemDto = z.infer<typeof menuItemSchema>;
@@ -158,15 +168,44 @@ export type ListingDto = z.infer<typeof listingSchema>;
 
 const galleryField = mediaItemSchema.array().meta({ description: "The gallery, in order (up to 10)." });
 
+export const listedMenuItemDetailSchema = publicMenuItemSchema
+  .extend({
+    media: mediaItemSchema.array().meta({ description: "The item's image: one, or none (an empty array)." }),
+  })
+  .meta({ id: "ListedMenuItemDetail" });
+
 export const publicListingDetailSchema = publicListingSchema
-  .extend({ media: galleryField })
-  .meta({ id: "ListingDetail", description: "A public listing with its gallery." });
+  .extend({
+    menu_items: z
+      .array(listedMenuItemDetailSchema)
+      .meta({ description: "Active items only, with their images." }),
+    media: galleryField,
+    provider_media: mediaItemSchema
+      .array()
+      .meta({ description: "The provider's logo: one image, or none (an empty array)." }),
+  })
+  .meta({
+    id: "ListingDetail",
+    description: "A public listing with its gallery, its items' images and its provider's logo.",
+  });
 export type PublicListingDetailDto = z.infer<typeof publicListingDetailSchema>;
 
 export const ownListingSchema = listingSchema
   .extend({ media: galleryField })
   .meta({ id: "OwnListing", description: "A listing as its owner sees it, with its gallery." });
 export type OwnListingDto = z.infer<typeof ownListingSchema>;
+
+export const listingSearchItemSchema = publicListingSchema
+  .extend({
+    cover: mediaItemSchema
+      .nullable()
+      .meta({ description: "The first image of the listing's gallery; null without a gallery." }),
+  })
+  .meta({
+    id: "ListingSearchItem",
+    description: "A public listing in search results, with its cover image.",
+  });
+export type ListingSearchItemDto = z.infer<typeof listingSearchItemSchema>;
 
 /** The shortest `q` the trigram index can serve (it indexes three-character sequences). */
 export const MIN_SEARCH_QUERY_LENGTH = 3;
@@ -237,6 +276,7 @@ export const createMenuItemRequestSchema = z
     description: z.string().trim().max(2000).optional(),
     price_amount: amountSchema.meta({ description: "Minor units, 0 or more." }),
     currency: currencySchema,
+    media_asset_ids: mediaAssetIdsSchema(1, "menu_item").optional(),
   })
   .meta({ example: { name: "Lasagne", description: "Serves two.", price_amount: 1450, currency: "USD" } });
 
@@ -247,6 +287,7 @@ export const updateMenuItemRequestSchema = z
     price_amount: amountSchema.optional(),
     currency: currencySchema.optional(),
     active: z.boolean().optional(),
+    media_asset_ids: mediaAssetIdsSchema(1, "menu_item").optional(),
   })
   .meta({ example: { price_amount: 1500, active: true } });
 
@@ -285,8 +326,8 @@ export const marketplaceOperations = defineOperations({
     tags: providers,
     summary: "Create the caller's provider profile",
     body: createProviderRequestSchema,
-    responses: { 201: { description: "Created, pending approval.", data: providerSchema } },
-    errors: ["unauthorized", "validation_failed"],
+    responses: { 201: { description: "Created, pending approval.", data: ownProviderSchema } },
+    errors: ["unauthorized", "media_processing", "validation_failed", "storage_unavailable"],
   },
   providersMeUpdate: {
     method: "PATCH",
@@ -295,8 +336,15 @@ export const marketplaceOperations = defineOperations({
     tags: providers,
     summary: "Change the caller's provider profile",
     body: updateProviderRequestSchema,
-    responses: { 200: { description: "Updated.", data: providerSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
+    responses: { 200: { description: "Updated.", data: ownProviderSchema } },
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "media_processing",
+      "validation_failed",
+      "storage_unavailable",
+    ],
   },
   providersMeDashboard: {
     method: "GET",
@@ -327,7 +375,11 @@ export const marketplaceOperations = defineOperations({
     writeLimit: "searches",
     query: listingSearchQuerySchema,
     responses: {
-      200: { description: "A page of listings.", data: z.array(publicListingSchema), meta: pageMetaSchema },
+      200: {
+        description: "A page of listings.",
+        data: z.array(listingSearchItemSchema),
+        meta: pageMetaSchema,
+      },
     },
     errors: ["invalid_pagination", "validation_failed"],
   },
@@ -405,7 +457,14 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: createMenuItemRequestSchema,
     responses: { 201: { description: "Created.", data: menuItemSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "media_processing",
+      "validation_failed",
+      "storage_unavailable",
+    ],
   },
   menuItemsUpdate: {
     method: "PATCH",
@@ -416,7 +475,14 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateMenuItemRequestSchema,
     responses: { 200: { description: "Updated.", data: menuItemSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "media_processing",
+      "validation_failed",
+      "storage_unavailable",
+    ],
   },
   menuItemsDelete: {
     method: "DELETE",

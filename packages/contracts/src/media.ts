@@ -2,13 +2,27 @@ import { z } from "zod";
 import { idParamSchema, timestampSchema } from "./common";
 import { defineOperations } from "./operation";
 
-export const mediaPurposeSchema = z.enum(["moment", "message", "payment_evidence", "listing"]).meta({
-  description:
-    "What the asset is for; only a record of that kind takes it. `moment`: a community moment (the asset " +
-    "becomes public once attached). `message`: a chat message. `payment_evidence`: a payment's evidence " +
-    "(readable by the payment's reviewers). `listing`: a listing's gallery (readable by anyone while the " +
-    "listing is public).",
-});
+export const mediaPurposeSchema = z
+  .enum([
+    "moment",
+    "message",
+    "payment_evidence",
+    "listing",
+    "menu_item",
+    "provider_logo",
+    "dating_photo",
+    "avatar",
+  ])
+  .meta({
+    description:
+      "What the asset is for; only a record of that kind takes it. `moment`: a community moment (the asset " +
+      "becomes public once attached). `message`: a chat message. `payment_evidence`: a payment's evidence " +
+      "(readable by the payment's reviewers). `listing`: a listing's gallery (readable by anyone while the " +
+      "listing is public). `menu_item`: a menu item's image (while its listing is public and the item " +
+      "active). `provider_logo`: a provider's logo (while the provider is approved and its owner active). " +
+      "`dating_photo`: a dating profile's photos (to the members who may browse the profile: visible, no " +
+      "block either way). `avatar`: a user's picture (to signed-in users, no block either way, owner active).",
+  });
 
 export const mediaMimeTypeSchema = z.enum(["image/jpeg", "image/png", "image/webp", "video/mp4"]);
 

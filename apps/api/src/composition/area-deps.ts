@@ -84,6 +84,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
         loginFailureNoticePerEmail: config.loginFailureNoticePerEmail,
         verifyEmailUrl: config.verifyEmailUrl,
       },
+      objects,
     },
     notifications: {
       notifications: repos.notifications,
@@ -124,7 +125,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
     },
     community: { uow, repos, clock, ids, objects },
     media: { uow, repos, clock, ids, objects, uploadQuota: config.mediaUploadQuota },
-    lifestyle: { uow, repos, clock, ids, video: parts.videoTokens },
+    lifestyle: { uow, repos, clock, ids, objects, video: parts.videoTokens },
     administration: { uow, repos, clock },
     chat: { repos, uow, clock, ids, objects },
   };

@@ -1,3 +1,4 @@
+import { type RecordMedia, recordMedia } from "../media/record-media";
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import type { IdentityDeps } from "./identity.deps";
@@ -5,12 +6,18 @@ import type { User } from "./identity.types";
 
 const toUser = ({ passwordHash: _secret, ...user }: User & { passwordHash?: string }): User => user;
 
-/** The caller's own account. */
-export const getMe = async ({ repos }: Pick<IdentityDeps, "repos">, actor: Actor): Promise<User> => {
-  const user = await repos.users.findById(actor.userId);
+/** The caller's own account, with its avatar (`media`: one image or none). */
+export const getMe = async (
+  { repos, clock, objects }: Pick<IdentityDeps, "repos" | "clock" | "objects">,
+  actor: Actor,
+): Promise<{ user: User; media: RecordMedia[] }> => {
+  const [user, avatar] = await Promise.all([
+    repos.users.findById(actor.userId),
+    repos.media.findOnRecord("user", actor.userId),
+  ]);
   if (!user) {
     throw new NotFoundError("User");
   }
 
-  return toUser(user);
+  return { user: toUser(user), media: await recordMedia(objects, avatar, clock.now()) };
 };

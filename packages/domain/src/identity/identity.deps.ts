@@ -1,3 +1,4 @@
+import type { ObjectStore } from "../media/media.ports";
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
 import type { Mailer } from "../shared/mail";
@@ -58,6 +59,8 @@ export type IdentityDeps = {
   passwords: PasswordHasher;
   accessTokens: AccessTokenIssuer;
   settings: IdentitySettings;
+  /** The object store: confirming avatar uploads, and the avatar's read URL. */
+  objects: ObjectStore;
 };
 
 /**

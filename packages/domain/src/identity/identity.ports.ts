@@ -152,6 +152,8 @@ export type IdentityRepositories = {
   audit: AuditLog;
   rateLimits: RateLimiter;
   outbox: OutboxWriter;
+  /** The avatar; confirming an upload queues its processing in the outbox. */
+  media: MediaAssetRepository;
 };
 
 /**
@@ -167,7 +169,6 @@ export type IdentityTransaction = IdentityRepositories & {
   datingProfiles: Pick<DatingProfileRepository, "deleteForUser">;
   moments: Pick<MomentRepository, "deleteByAuthor">;
   comments: Pick<CommentRepository, "deleteByAuthor">;
-  media: Pick<MediaAssetRepository, "deletePublishedBy">;
   orders: Pick<OrderRepository, "clearCustomerNotes">;
   notifications: Pick<NotificationRepository, "deleteForUser">;
   devices: Pick<DeviceRepository, "deleteForUser">;

@@ -1,26 +1,39 @@
+import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import type { IdentityDeps } from "./identity.deps";
 import { UsernameTakenError } from "./identity.errors";
 import type { User } from "./identity.types";
 
-/** Changes the caller's username and display name (409 username_taken when another account has it). */
+/**
+ * Changes the caller's username and display name (409 username_taken when another account has
+ * it). `mediaAssetIds`, when given, replaces the avatar (at most one of the caller's processed
+ * assets uploaded for `avatar`; `[]` removes it, and the old one is left to the orphan purge).
+ */
 export const updateMe = async (
-  { repos, clock }: Pick<IdentityDeps, "repos" | "clock">,
+  deps: Pick<IdentityDeps, "uow" | "repos" | "clock" | "objects">,
   actor: Actor,
-  input: { username: string; displayName: string },
-): Promise<User> => {
-  const updated = await repos.users.updateProfile(
-    actor.userId,
-    { username: input.username.trim(), displayName: input.displayName.trim() },
-    clock.now(),
-  );
-  if (updated === "username_taken") {
-    throw new UsernameTakenError();
-  }
-  if (!updated) {
-    throw new NotFoundError("User");
-  }
+  input: { username: string; displayName: string; mediaAssetIds?: readonly string[] | undefined },
+): Promise<{ user: User; media: RecordMedia[] }> => {
+  const { uow, clock } = deps;
+  const record = { kind: "user", id: actor.userId, purpose: "avatar" } as const;
+  const change = await prepareMediaChange(deps, actor, record, input.mediaAssetIds);
+  const { user, assets } = await uow.run(async (tx) => {
+    const now = clock.now();
+    const updated = await tx.users.updateProfile(
+      actor.userId,
+      { username: input.username.trim(), displayName: input.displayName.trim() },
+      now,
+    );
+    if (updated === "username_taken") {
+      throw new UsernameTakenError();
+    }
+    if (!updated) {
+      throw new NotFoundError("User");
+    }
 
-  return updated;
+    return { user: updated, assets: await applyMediaChange(tx, actor, record, change, now) };
+  });
+
+  return { user, media: await recordMedia(deps.objects, assets, clock.now()) };
 };

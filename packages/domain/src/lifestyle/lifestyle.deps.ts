@@ -1,3 +1,4 @@
+import type { ObjectStore } from "../media/media.ports";
 import type { Clock } from "../shared/clock";
 import type { IdGenerator } from "../shared/ids";
 import type { UnitOfWork } from "../shared/unit-of-work";
@@ -14,6 +15,8 @@ export type LifestyleDeps = {
   repos: LifestyleRepositories;
   clock: Clock;
   ids: IdGenerator;
+  /** The object store: confirming dating photo uploads, and the photos' read URLs. */
+  objects: ObjectStore;
   /**
    * Undefined when no video service is configured: joins answer 503 video_unavailable, and end
    * and leave change the rows only (no outbox event for the video service is written).

@@ -1,4 +1,5 @@
 import type { BlockRepository } from "../community/community.ports";
+import type { MediaAssetRepository } from "../media/media.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { AuditLog } from "../shared/audit";
 import type { Page, PageRequest } from "../shared/page";
@@ -86,6 +87,8 @@ export type LifestyleRepositories = {
   blocks: Pick<BlockRepository, "isBlockedEitherWay">;
   outbox: OutboxWriter;
   audit: AuditLog;
+  /** A dating profile's photos; confirming an upload queues its processing in the outbox. */
+  media: MediaAssetRepository;
 };
 
 /** Issues a video service's participant credentials (a LiveKit access token). */

@@ -1,3 +1,4 @@
+import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
 import type { Actor } from "../shared/actor";
 import { ValidationError } from "../shared/app-error";
 import type { LifestyleDeps } from "./lifestyle.deps";
@@ -7,12 +8,22 @@ import type { DatingProfile } from "./lifestyle.types";
 /**
  * Creates or replaces the caller's dating profile. Interests are trimmed and de-duplicated
  * (case-insensitively, first spelling kept); a birth year must make the member an adult.
+ * `mediaAssetIds`, when given, becomes the photos in that order (up to 6 of the caller's processed
+ * assets uploaded for `dating_photo`; photos dropped are left to the orphan purge); absent, the
+ * photos stay as they are.
  */
 export const upsertDatingProfile = async (
-  { repos, clock }: Pick<LifestyleDeps, "repos" | "clock">,
+  deps: Pick<LifestyleDeps, "uow" | "repos" | "clock" | "objects">,
   actor: Actor,
-  input: { visible: boolean; bio: string; interests: string[]; birthYear?: number | undefined },
-): Promise<DatingProfile> => {
+  input: {
+    visible: boolean;
+    bio: string;
+    interests: string[];
+    birthYear?: number | undefined;
+    mediaAssetIds?: readonly string[] | undefined;
+  },
+): Promise<{ profile: DatingProfile; media: RecordMedia[] }> => {
+  const { uow, clock } = deps;
   const now = clock.now();
   if (input.birthYear !== undefined && !isAdultBirthYear(input.birthYear, now)) {
     throw new ValidationError([
@@ -32,14 +43,23 @@ export const upsertDatingProfile = async (
       return true;
     });
 
-  return repos.datingProfiles.upsert(
-    {
-      userId: actor.userId,
-      visible: input.visible,
-      bio: input.bio.trim(),
-      interests,
-      birthYear: input.birthYear ?? null,
-    },
-    now,
-  );
+  const record = { kind: "dating_profile", id: actor.userId, purpose: "dating_photo" } as const;
+  const change = await prepareMediaChange(deps, actor, record, input.mediaAssetIds);
+  const { profile, assets } = await uow.run(async (tx) => {
+    const at = clock.now();
+    const saved = await tx.datingProfiles.upsert(
+      {
+        userId: actor.userId,
+        visible: input.visible,
+        bio: input.bio.trim(),
+        interests,
+        birthYear: input.birthYear ?? null,
+      },
+      at,
+    );
+
+    return { profile: saved, assets: await applyMediaChange(tx, actor, record, change, at) };
+  });
+
+  return { profile, media: await recordMedia(deps.objects, assets, clock.now()) };
 };

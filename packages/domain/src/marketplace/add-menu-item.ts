@@ -1,19 +1,36 @@
+import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
 import type { Actor } from "../shared/actor";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { MenuItem } from "./marketplace.types";
 import { findOwnedListing } from "./ownership";
 
-/** Adds an active item to the caller's own listing (404 when it is not theirs). */
+/**
+ * Adds an active item to the caller's own listing (404 when it is not theirs). `mediaAssetIds`: its
+ * image (at most one of the caller's processed assets uploaded for `menu_item`).
+ */
 export const addMenuItem = async (
-  { uow, clock, ids }: Pick<MarketplaceDeps, "uow" | "clock" | "ids">,
+  deps: Pick<MarketplaceDeps, "uow" | "repos" | "clock" | "ids" | "objects">,
   actor: Actor,
   listingId: string,
-  input: { name: string; description?: string | undefined; priceAmount: number; currency: string },
-): Promise<MenuItem> =>
-  uow.run(async (tx) => {
+  input: {
+    name: string;
+    description?: string | undefined;
+    priceAmount: number;
+    currency: string;
+    mediaAssetIds?: readonly string[] | undefined;
+  },
+): Promise<{ item: MenuItem; media: RecordMedia[] }> => {
+  const { uow, clock, ids } = deps;
+  const change = await prepareMediaChange(
+    deps,
+    actor,
+    { kind: "menu_item", id: null, purpose: "menu_item" },
+    input.mediaAssetIds,
+  );
+  const { item, assets } = await uow.run(async (tx) => {
     const now = clock.now();
     const listing = await findOwnedListing(tx, actor, listingId, now);
-    const item: MenuItem = {
+    const created: MenuItem = {
       id: ids.next(),
       listingId: listing.id,
       name: input.name,
@@ -24,8 +41,12 @@ export const addMenuItem = async (
       createdAt: now,
       updatedAt: now,
     };
-    await tx.menuItems.create(item);
+    await tx.menuItems.create(created);
     await tx.listings.touch(listing.id, now);
+    const record = { kind: "menu_item", id: created.id, purpose: "menu_item" } as const;
 
-    return item;
+    return { item: created, assets: await applyMediaChange(tx, actor, record, change, now) };
   });
+
+  return { item, media: await recordMedia(deps.objects, assets, clock.now()) };
+};

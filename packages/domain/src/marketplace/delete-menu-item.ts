@@ -5,7 +5,8 @@ import { findOwnedItem } from "./ownership";
 
 /**
  * Deletes an item of the caller's listing `listingId`; the item must be on that listing (404
- * otherwise). Deleted items never come back; orders keep their own copy of name and price.
+ * otherwise). Deleted items never come back; orders keep their own copy of name and price. Its
+ * image is detached, so the orphan purge deletes it.
  */
 export const deleteMenuItem = async (
   { uow, clock }: Pick<MarketplaceDeps, "uow" | "clock">,
@@ -20,5 +21,6 @@ export const deleteMenuItem = async (
     }
     const now = clock.now();
     await tx.menuItems.markDeleted(item.id, now);
+    await tx.media.setRecordMedia("menu_item", item.id, []);
     await tx.listings.touch(item.listingId, now);
   });

@@ -3,16 +3,44 @@ import { NotFoundError } from "../shared/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { PublicListing } from "./marketplace.types";
 
-/** A publicly visible listing with its active menu items and its gallery; anything else is 404. */
+/** A public listing's images: its gallery, each active menu item's image, its provider's logo. */
+export type PublicListingMedia = {
+  media: RecordMedia[];
+  /** By menu item id; an item without an image is absent. */
+  menuItemMedia: Map<string, RecordMedia[]>;
+  providerMedia: RecordMedia[];
+};
+
+/**
+ * A publicly visible listing with its active menu items, its gallery, the items' images and the
+ * provider's logo (three statements, none per item); anything else is 404.
+ */
 export const getPublicListing = async (
   { repos, clock, objects }: Pick<MarketplaceDeps, "repos" | "clock" | "objects">,
   listingId: string,
-): Promise<{ listing: PublicListing; media: RecordMedia[] }> => {
+): Promise<{ listing: PublicListing } & PublicListingMedia> => {
   const now = clock.now();
   const listing = await repos.listings.findPublic(listingId, now);
   if (!listing) {
     throw new NotFoundError("Listing");
   }
+  const [gallery, items, logo] = await Promise.all([
+    repos.media.findOnRecord("listing", listing.id),
+    repos.media.findOnRecords(
+      "menu_item",
+      listing.menuItems.map((item) => item.id),
+    ),
+    repos.media.findOnRecord("provider", listing.providerId),
+  ]);
+  const menuItemMedia = new Map<string, RecordMedia[]>();
+  for (const [itemId, assets] of items) {
+    menuItemMedia.set(itemId, await recordMedia(objects, assets, now));
+  }
 
-  return { listing, media: await recordMedia(objects, await repos.media.findOnListing(listing.id), now) };
+  return {
+    listing,
+    media: await recordMedia(objects, gallery, now),
+    menuItemMedia,
+    providerMedia: await recordMedia(objects, logo, now),
+  };
 };

@@ -1,12 +1,16 @@
+import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
 import type { Actor } from "../shared/actor";
 import { NotFoundError } from "../shared/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { MenuItem } from "./marketplace.types";
 import { findOwnedItem } from "./ownership";
 
-/** Changes an item of the caller's own listing, including (de)activating it. */
+/**
+ * Changes an item of the caller's own listing, including (de)activating it. `mediaAssetIds`, when
+ * given, replaces its image (`[]` removes it; the old one is left to the orphan purge).
+ */
 export const updateMenuItem = async (
-  { uow, clock }: Pick<MarketplaceDeps, "uow" | "clock">,
+  deps: Pick<MarketplaceDeps, "uow" | "repos" | "clock" | "objects">,
   actor: Actor,
   itemId: string,
   changes: {
@@ -15,16 +19,38 @@ export const updateMenuItem = async (
     priceAmount?: number | undefined;
     currency?: string | undefined;
     active?: boolean | undefined;
+    mediaAssetIds?: readonly string[] | undefined;
   },
-): Promise<MenuItem> =>
-  uow.run(async (tx) => {
-    const item = await findOwnedItem(tx, actor, itemId);
+): Promise<{ item: MenuItem; media: RecordMedia[] }> => {
+  const { uow, clock } = deps;
+  const record = { kind: "menu_item", id: itemId, purpose: "menu_item" } as const;
+  let change: Awaited<ReturnType<typeof prepareMediaChange>>;
+  if (changes.mediaAssetIds !== undefined) {
+    // Ownership is checked again in the transaction; the image's checks need the store, outside it.
+    await findOwnedItem(deps.repos, actor, itemId);
+    change = await prepareMediaChange(deps, actor, record, changes.mediaAssetIds);
+  }
+  const { item, assets } = await uow.run(async (tx) => {
+    const owned = await findOwnedItem(tx, actor, itemId);
     const now = clock.now();
-    const updated = await tx.menuItems.update(item.id, changes, now);
+    const updated = await tx.menuItems.update(
+      owned.id,
+      {
+        name: changes.name,
+        description: changes.description,
+        priceAmount: changes.priceAmount,
+        currency: changes.currency,
+        active: changes.active,
+      },
+      now,
+    );
     if (!updated) {
       throw new NotFoundError("Menu item");
     }
-    await tx.listings.touch(item.listingId, now);
+    await tx.listings.touch(owned.listingId, now);
 
-    return updated;
+    return { item: updated, assets: await applyMediaChange(tx, actor, record, change, now) };
   });
+
+  return { item, media: await recordMedia(deps.objects, assets, clock.now()) };
+};

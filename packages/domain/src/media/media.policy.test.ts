@@ -25,6 +25,10 @@ const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
 const nowhere: MediaAttachments = {
   onVisibleMoment: false,
   onVisibleListing: false,
+  onVisibleMenuItem: false,
+  onVisibleProvider: false,
+  onVisibleDatingProfile: false,
+  onVisibleAvatar: false,
   paymentEvidence: null,
   messageParticipantIds: [],
 };
@@ -51,6 +55,23 @@ describe("canReadMedia", () => {
     expect(canReadMedia(actor("other"), asset({ visibility: "public", purpose: "listing" }), nowhere)).toBe(
       false,
     );
+  });
+
+  it("lets others read a menu item's image, a logo, dating photos and an avatar only while their record is visible", () => {
+    const cases = [
+      ["menu_item", "onVisibleMenuItem"],
+      ["provider_logo", "onVisibleProvider"],
+      ["dating_photo", "onVisibleDatingProfile"],
+      ["avatar", "onVisibleAvatar"],
+    ] as const;
+    for (const [purpose, fact] of cases) {
+      const image = asset({ visibility: "public", purpose });
+      expect(canReadMedia(actor("other"), image, { ...nowhere, [fact]: true })).toBe(true);
+      expect(canReadMedia(actor("other"), image, nowhere)).toBe(false);
+      expect(
+        canReadMedia(actor("other"), { ...image, visibility: "private" }, { ...nowhere, [fact]: true }),
+      ).toBe(false);
+    }
   });
 
   it("lets a payment's reviewers read its evidence: the listed reviewers and administrators", () => {

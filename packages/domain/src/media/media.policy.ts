@@ -3,12 +3,24 @@ import type { Actor } from "../shared/actor";
 import type { MediaAttachments } from "./media.ports";
 import type { MediaAsset } from "./media.types";
 
+/** Attached to a record the viewer may see (each fact states that record's visibility rule). */
+const onVisibleRecord = (attachments: MediaAttachments): boolean =>
+  attachments.onVisibleMoment ||
+  attachments.onVisibleListing ||
+  attachments.onVisibleMenuItem ||
+  attachments.onVisibleProvider ||
+  attachments.onVisibleDatingProfile ||
+  attachments.onVisibleAvatar;
+
 /**
  * Who may read an asset (403 for anyone else; docs/areas.md, "Media and the community"):
  * - its owner;
  * - any signed-in user, once it is attached to a public moment that user may see (not hidden
  *   unless theirs, no block either way with its author), or to a listing the public sees (so a
- *   suspended provider's or an unpublished listing's images are refused);
+ *   suspended provider's or an unpublished listing's images are refused), or as the image of an
+ *   active menu item on such a listing, the logo of an approved provider whose owner is active, a
+ *   photo of a visible dating profile or the avatar of an active account (neither across a block
+ *   either way with the viewer);
  * - for payment evidence, the payment's reviewers: the order's provider owner and administrators;
  * - for an asset sent in a chat message, the two participants of its conversation (the asset stays
  *   private: nobody else, administrators included).
@@ -17,7 +29,7 @@ export const canReadMedia = (actor: Actor, asset: MediaAsset, attachments: Media
   if (asset.ownerId === actor.userId) {
     return true;
   }
-  if (asset.visibility === "public" && (attachments.onVisibleMoment || attachments.onVisibleListing)) {
+  if (asset.visibility === "public" && onVisibleRecord(attachments)) {
     return true;
   }
   if (attachments.messageParticipantIds.includes(actor.userId)) {

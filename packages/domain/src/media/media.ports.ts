@@ -67,11 +67,26 @@ export type MediaAttachments = {
   onVisibleMoment: boolean;
   /** In the gallery of a listing the public sees (active, subscribed, provider approved and active). */
   onVisibleListing: boolean;
+  /** The image of an active menu item on a listing the public sees. */
+  onVisibleMenuItem: boolean;
+  /** The logo of an approved provider whose owner's account is active. */
+  onVisibleProvider: boolean;
+  /** A photo of a visible dating profile of an active account, no block either way with the viewer. */
+  onVisibleDatingProfile: boolean;
+  /** The avatar of an active account, no block either way with the viewer. */
+  onVisibleAvatar: boolean;
   /** Attached as a payment's evidence: who reviews it besides administrators (the order's provider owner). */
   paymentEvidence: { reviewerIds: string[] } | null;
   /** Sent in a chat message: the two participants of its conversation (empty otherwise). */
   messageParticipantIds: string[];
 };
+
+/**
+ * The records that hold their media in a link table (record id, position, asset), in order:
+ * a listing's gallery, a menu item's image, a provider's logo, a dating profile's photos (keyed by
+ * its user id) and a user's avatar.
+ */
+export type MediaRecordKind = "listing" | "menu_item" | "provider" | "dating_profile" | "user";
 
 export interface MediaAssetRepository {
   create(asset: MediaAsset): Promise<void>;
@@ -97,6 +112,19 @@ export interface MediaAssetRepository {
    * record holds them any more, so the orphan purge deletes them.
    */
   setListingMedia(listingId: string, ids: readonly string[]): Promise<void>;
+  /** findOnListing for any record kind (`lock` locks the record's row first). */
+  findOnRecord(kind: MediaRecordKind, recordId: string, options?: { lock?: boolean }): Promise<MediaAsset[]>;
+  /**
+   * The media of many records of one kind in one statement, by record id, each in order (records
+   * without media are absent). `first` reads only each record's first image (a cover).
+   */
+  findOnRecords(
+    kind: MediaRecordKind,
+    recordIds: readonly string[],
+    options?: { first?: boolean },
+  ): Promise<Map<string, MediaAsset[]>>;
+  /** setListingMedia for any record kind. */
+  setRecordMedia(kind: MediaRecordKind, recordId: string, ids: readonly string[]): Promise<void>;
   /**
    * pending → uploaded, with processing queued; false (a no-op) for an asset in another state, so
    * of two confirmations racing only one queues the processing.

@@ -2,8 +2,20 @@
  * What an asset is for; it decides the record that may take it. `moment`: a community moment
  * (the asset then becomes public). `message`: a chat message. `payment_evidence`: the evidence
  * of a payment (readable by its reviewers). `listing`: a listing's gallery (public while the listing is).
+ * `menu_item`, `provider_logo`: a menu item's image and a provider's logo (public while the listing,
+ * the provider, is). `dating_photo`: a dating profile's photos (to those who may browse it). `avatar`:
+ * a user's picture (to signed-in users, blocks applied). docs/media.md, "Records that carry media".
  */
-export const mediaPurposes = ["moment", "message", "payment_evidence", "listing"] as const;
+export const mediaPurposes = [
+  "moment",
+  "message",
+  "payment_evidence",
+  "listing",
+  "menu_item",
+  "provider_logo",
+  "dating_photo",
+  "avatar",
+] as const;
 export type MediaPurpose = (typeof mediaPurposes)[number];
 
 /** The four media types an upload may declare. */

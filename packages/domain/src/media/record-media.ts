@@ -2,7 +2,7 @@ import type { Actor } from "../shared/actor";
 import { type AssetField, attachMedia, prepareAttachment } from "./attach-media";
 import type { ConfirmDeps } from "./confirm-upload";
 import { UnusableMediaError } from "./media.errors";
-import type { MediaRepositories, ObjectStore } from "./media.ports";
+import type { MediaRecordKind, MediaRepositories, ObjectStore } from "./media.ports";
 import type { MediaAsset, MediaPurpose } from "./media.types";
 import { type MediaUrls, mediaUrls } from "./media-urls";
 
@@ -63,4 +63,60 @@ export const attachRecordMedia = async (
     public: true,
     field: (index) => options.field(ids.indexOf(fresh[index] ?? "")),
   });
+};
+
+/** Names the request field of the image at `index` (every record's body calls it `media_asset_ids`). */
+export const mediaField: AssetField = (index) => `media_asset_ids.${index}`;
+
+/** A record's new media, checked before its transaction (see prepareMediaChange). */
+export type MediaChange = { ids: readonly string[]; fresh: string[] };
+
+/**
+ * Before the transaction that changes a record (`recordId`, null for a new one): when `ids` is
+ * given, the assets the record does not hold yet are checked as prepareRecordMedia says. Undefined
+ * `ids` leaves the media as they are (undefined answer).
+ */
+export const prepareMediaChange = async (
+  deps: ConfirmDeps,
+  actor: Actor,
+  record: { kind: MediaRecordKind; id: string | null; purpose: MediaPurpose },
+  ids: readonly string[] | undefined,
+): Promise<MediaChange | undefined> => {
+  if (ids === undefined) {
+    return undefined;
+  }
+  const held = record.id
+    ? (await deps.repos.media.findOnRecord(record.kind, record.id)).map((a) => a.id)
+    : [];
+
+  return {
+    ids,
+    fresh: await prepareRecordMedia(deps, actor, { ids, held, purpose: record.purpose, field: mediaField }),
+  };
+};
+
+/**
+ * Inside the record's transaction, after the record row exists: locks the record's row, checks the
+ * kept images are still the record's, attaches the fresh ones and makes `ids` the record's media
+ * (the images dropped are detached and left to the orphan purge). Answers the media, in order.
+ */
+export const applyMediaChange = async (
+  tx: MediaRepositories,
+  actor: Actor,
+  record: { kind: MediaRecordKind; id: string; purpose: MediaPurpose },
+  change: MediaChange | undefined,
+  at: Date,
+): Promise<MediaAsset[]> => {
+  if (change) {
+    const held = (await tx.media.findOnRecord(record.kind, record.id, { lock: true })).map((a) => a.id);
+    await attachRecordMedia(
+      tx,
+      actor,
+      { fresh: change.fresh, ids: change.ids, held },
+      { purpose: record.purpose, at, field: mediaField },
+    );
+    await tx.media.setRecordMedia(record.kind, record.id, change.ids);
+  }
+
+  return tx.media.findOnRecord(record.kind, record.id);
 };

@@ -75,6 +75,14 @@ export const identityDescriptions = {
     "default 90 days from sign-in) that rotation does not extend: refresh tokens never outlive it, and past " +
     "it the answer is 401 and the user signs in again.",
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
+  authMeGet: "The caller's account with its avatar as `media` (one image or none; docs/media.md).",
+  authMeUpdate:
+    "`media_asset_ids`: the avatar, at most one of the caller's own assets uploaded for `avatar`, processed " +
+    "(409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, " +
+    "of another purpose or on another record). It replaces the avatar (`[]` removes it; the old one is " +
+    "deleted later by the orphan purge); absent, the avatar is unchanged. The answer carries it as `media`. " +
+    "Other signed-in members read the avatar while the account is active and no block stands either way " +
+    "(`GET /api/v1/media/{id}`, 403 otherwise).",
   authMeDelete:
     "The account is marked deleted and scrubbed (email, username, name, password; both become free to " +
     "register again); every session is revoked, so access tokens fail on the next request. What the " +

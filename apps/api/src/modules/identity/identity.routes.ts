@@ -16,6 +16,7 @@ import { verifyLogin } from "@agora/domain/identity/verify-login";
 import { actorOf, clientIp } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
+import { toMediaItemDto } from "../media/media.presenter";
 import { toSessionDto, toUserDto } from "./identity.presenter";
 
 export type IdentityRoutesDeps = { identity: IdentityDeps; config: { trustProxy: boolean } };
@@ -90,15 +91,20 @@ export const identityRoutes = ({ identity, config: { trustProxy } }: IdentityRou
 
     return ok(c, { status: "logged_out" as const });
   }),
-  handle(identityOperations.authMeGet, async (c) => ok(c, toUserDto(await getMe(identity, actorOf(c))))),
+  handle(identityOperations.authMeGet, async (c) => {
+    const { user, media } = await getMe(identity, actorOf(c));
+
+    return ok(c, { ...toUserDto(user), media: media.map(toMediaItemDto) });
+  }),
   handle(identityOperations.authMeUpdate, async (c) => {
     const input = c.req.valid("json");
-    const user = await updateMe(identity, actorOf(c), {
+    const { user, media } = await updateMe(identity, actorOf(c), {
       username: input.username,
       displayName: input.display_name,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toUserDto(user));
+    return ok(c, { ...toUserDto(user), media: media.map(toMediaItemDto) });
   }),
   handle(identityOperations.authMeDelete, async (c) => {
     const actor = actorOf(c);

@@ -173,18 +173,19 @@ describe("sessions: refresh, logout and the current user", () => {
   });
 
   describe("GET /api/v1/auth/me and bearer handling", () => {
-    it("answers the user: id, username, display_name, email, role, status, created_at", async () => {
+    it("answers the user: id, username, display_name, email, role, status, created_at, media (the avatar)", async () => {
       const s = await h.signIn({ role: "provider" });
       const res = await h.get<{ data: Record<string, unknown> }>("/api/v1/auth/me", { token: s.accessToken });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.data).sort()).toEqual(
-        ["created_at", "display_name", "email", "id", "role", "status", "username"].sort(),
+        ["created_at", "display_name", "email", "id", "media", "role", "status", "username"].sort(),
       );
       expect(res.body.data).toMatchObject({
         id: s.user.id,
         email: s.user.email,
         role: "provider",
         status: "active",
+        media: [],
       });
     });
 

@@ -5,11 +5,18 @@ import type { DescriptionsOf } from "../../http/operations";
 /** The lifestyle operations' OpenAPI descriptions, by operationId. */
 export const lifestyleDescriptions = {
   datingProfilePut:
-    "Replaces the whole profile (fields left out take their defaults). `visible: false` takes it out of browse.",
+    "Replaces the whole profile (fields left out take their defaults). `visible: false` takes it out of browse. " +
+    "`media_asset_ids`: the photos, up to 6 of the caller's own assets uploaded for `dating_photo`, each " +
+    "once, in order, processed (409 `media_processing` while one is; 422 when rejected, not the caller's, of " +
+    "another purpose or on another record); the list replaces the photos (photos dropped are deleted later by " +
+    "the orphan purge), and leaving it out keeps them. The answer carries the photos as `media`. Others read " +
+    "them exactly while they may browse the profile (visible, account active, no block either way; " +
+    "`GET /api/v1/media/{id}` is 403 otherwise).",
   datingBrowse:
     "Other members whose profile is `visible`, never the caller; anyone the caller blocks or who blocks the " +
     "caller is left out, as are suspended and deleted accounts. The order is stable: the profile created " +
-    "first comes first, then by user id. `meta` carries `{ limit, offset, total }`.",
+    "first comes first, then by user id. `meta` carries `{ limit, offset, total }`. Each profile carries " +
+    "its photos as `media`, in order (read for the whole page in one statement).",
   curatedContentList: "Newest first; `meta` carries `{ limit, offset, total }`.",
   announcementsList: "Newest first; `meta` carries `{ limit, offset, total }`.",
   meetingsList:

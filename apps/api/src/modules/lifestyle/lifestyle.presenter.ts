@@ -15,7 +15,7 @@ import type {
   MeetingParticipant,
 } from "@agora/domain/lifestyle/lifestyle.types";
 
-export const toDatingProfileDto = (profile: DatingProfile): DatingProfileDto => ({
+export const toDatingProfileDto = (profile: DatingProfile): Omit<DatingProfileDto, "media"> => ({
   user_id: profile.userId,
   visible: profile.visible,
   bio: profile.bio,
@@ -25,7 +25,7 @@ export const toDatingProfileDto = (profile: DatingProfile): DatingProfileDto => 
   updated_at: profile.updatedAt.toISOString(),
 });
 
-export const toBrowsedProfileDto = (profile: BrowsedProfile): BrowsedProfileDto => ({
+export const toBrowsedProfileDto = (profile: BrowsedProfile): Omit<BrowsedProfileDto, "media"> => ({
   user_id: profile.userId,
   display_name: profile.displayName,
   bio: profile.bio,

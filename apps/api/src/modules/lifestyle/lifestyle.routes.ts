@@ -12,6 +12,7 @@ import { upsertDatingProfile } from "@agora/domain/lifestyle/upsert-dating-profi
 import { actorOf } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
+import { toMediaItemDto } from "../media/media.presenter";
 import {
   toAnnouncementDto,
   toBrowsedProfileDto,
@@ -24,20 +25,26 @@ import {
 export const lifestyleRoutes = ({ lifestyle }: { lifestyle: LifestyleDeps }): Handled[] => [
   handle(lifestyleOperations.datingProfilePut, async (c) => {
     const input = c.req.valid("json");
-    const profile = await upsertDatingProfile(lifestyle, actorOf(c), {
+    const { profile, media } = await upsertDatingProfile(lifestyle, actorOf(c), {
       visible: input.visible,
       bio: input.bio,
       interests: input.interests,
       birthYear: input.birth_year,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toDatingProfileDto(profile));
+    return ok(c, { ...toDatingProfileDto(profile), media: media.map(toMediaItemDto) });
   }),
   handle(lifestyleOperations.datingBrowse, async (c) => {
     const page = c.req.valid("query");
     const result = await browseDatingProfiles(lifestyle, actorOf(c), page);
 
-    return ok(c, result.items.map(toBrowsedProfileDto), { meta: { ...page, total: result.total } });
+    const items = result.items.map((profile) => ({
+      ...toBrowsedProfileDto(profile),
+      media: (result.photos.get(profile.userId) ?? []).map(toMediaItemDto),
+    }));
+
+    return ok(c, items, { meta: { ...page, total: result.total } });
   }),
   handle(lifestyleOperations.curatedContentList, async (c) => {
     const page = c.req.valid("query");

@@ -51,7 +51,13 @@ export const listingRoutes = ({ marketplace }: { marketplace: MarketplaceDeps })
       const { q, category_id, limit, offset } = c.req.valid("query");
       const result = await searchListings(marketplace, { q, categoryId: category_id, limit, offset });
 
-      return ok(c, result.items.map(toPublicListingDto), { meta: { limit, offset, total: result.total } });
+      const items = result.items.map((listing) => {
+        const cover = result.covers.get(listing.id);
+
+        return { ...toPublicListingDto(listing), cover: cover ? toMediaItemDto(cover) : null };
+      });
+
+      return ok(c, items, { meta: { limit, offset, total: result.total } });
     },
     { hook: nonIntegerPaginationIs400 },
   ),
@@ -68,9 +74,18 @@ export const listingRoutes = ({ marketplace }: { marketplace: MarketplaceDeps })
     return ok(c, { ...toListingDto(listing), media: media.map(toMediaItemDto) }, { status: 201 });
   }),
   handle(marketplaceOperations.listingsGet, async (c) => {
-    const { listing, media } = await getPublicListing(marketplace, c.req.valid("param").id);
+    const found = await getPublicListing(marketplace, c.req.valid("param").id);
+    const listing = toPublicListingDto(found.listing);
 
-    return ok(c, { ...toPublicListingDto(listing), media: media.map(toMediaItemDto) });
+    return ok(c, {
+      ...listing,
+      menu_items: listing.menu_items.map((item) => ({
+        ...item,
+        media: (found.menuItemMedia.get(item.id) ?? []).map(toMediaItemDto),
+      })),
+      media: found.media.map(toMediaItemDto),
+      provider_media: found.providerMedia.map(toMediaItemDto),
+    });
   }),
   handle(marketplaceOperations.listingsUpdate, async (c) => {
     const input = c.req.valid("json");
@@ -94,26 +109,28 @@ export const listingRoutes = ({ marketplace }: { marketplace: MarketplaceDeps })
   }),
   handle(marketplaceOperations.menuItemsCreate, async (c) => {
     const input = c.req.valid("json");
-    const item = await addMenuItem(marketplace, actorOf(c), c.req.valid("param").id, {
+    const { item, media } = await addMenuItem(marketplace, actorOf(c), c.req.valid("param").id, {
       name: input.name,
       description: input.description,
       priceAmount: input.price_amount,
       currency: input.currency,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toMenuItemDto(item), { status: 201 });
+    return ok(c, { ...toMenuItemDto(item), media: media.map(toMediaItemDto) }, { status: 201 });
   }),
   handle(marketplaceOperations.menuItemsUpdate, async (c) => {
     const input = c.req.valid("json");
-    const item = await updateMenuItem(marketplace, actorOf(c), c.req.valid("param").id, {
+    const { item, media } = await updateMenuItem(marketplace, actorOf(c), c.req.valid("param").id, {
       name: input.name,
       description: input.description,
       priceAmount: input.price_amount,
       currency: input.currency,
       active: input.active,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toMenuItemDto(item));
+    return ok(c, { ...toMenuItemDto(item), media: media.map(toMediaItemDto) });
   }),
   handle(marketplaceOperations.menuItemsDelete, async (c) => {
     const { id } = c.req.valid("param");

@@ -6,10 +6,16 @@ import type { DescriptionsOf } from "../../http/operations";
 export const marketplaceDescriptions = {
   providersCreate:
     "The owner is the caller (never the body). Starts `pending` approval and `offline`. One profile per user: " +
-    "a second is 422.",
+    "a second is 422. " +
+    "`media_asset_ids`: at most one of the caller's own assets uploaded for `provider_logo`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    "The answer carries the logo as `media` (one image or none). The logo is read by others while the " +
+    "provider is approved and its owner's account active (docs/media.md).",
   providersMeUpdate:
     "A new display name also changes what listing search matches. A withdrawn approval (the owner's role " +
-    "set to `member`) is 403 `forbidden`.",
+    "set to `member`) is 403 `forbidden`. " +
+    "`media_asset_ids`: at most one of the caller's own assets uploaded for `provider_logo`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    "It replaces the logo (`[]` removes it; the old one is deleted later by the orphan purge); absent, the " +
+    "logo is unchanged. The answer carries the logo as `media`.",
   providersMeDashboard:
     "Aggregates over the caller's own rows: listings by status, orders by status, revenue of the last 30 days " +
     "(primary sales of completed orders and manual sales, per currency) and payments awaiting review. " +
@@ -29,7 +35,8 @@ export const marketplaceDescriptions = {
     "served from the server's cache, but only while they are still exactly the answer: every committed " +
     "change to a listing, menu item, provider or category, and every expiry or featured end that " +
     "touches a page, is seen by the next request. Limited per client address (`RATE_LIMIT_SEARCHES_PER_HOUR`, " +
-    "3000 an hour by default): past it, 429 `rate_limited`.",
+    "3000 an hour by default): past it, 429 `rate_limited`. Each listing carries its `cover`: the first " +
+    "image of its gallery (null without one), read for the whole page in one statement.",
   listingsCreate:
     "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
@@ -43,8 +50,9 @@ export const marketplaceDescriptions = {
     "404 when the listing is absent or not publicly visible (including when its provider's account is " +
     "suspended or deleted). `media`: the gallery, in order, each image with its URL, size, blurhash and WebP " +
     "variants; public URLs are signed at the start of the hour for two hours, so they are the same all hour " +
-    "(docs/media.md). The images follow the listing: while it is not public, `GET /api/v1/media/{id}` " +
-    "refuses them to anyone but their owner (403).",
+    "(docs/media.md). Each of `menu_items` carries its image as `media` (one or none), and `provider_media` " +
+    "is the provider's logo (one or none). The images follow the listing: while it is not public, " +
+    "`GET /api/v1/media/{id}` refuses them to anyone but their owner (403).",
   listingsUpdate:
     "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller " +
     "owns it. " +
@@ -58,12 +66,18 @@ export const marketplaceDescriptions = {
     "provider approval was withdrawn.",
   menuItemsCreate:
     "Created active. Currency is uppercased; price is minor units. 403 when the caller's provider approval " +
-    "was withdrawn.",
+    "was withdrawn. " +
+    "`media_asset_ids`: at most one of the caller's own assets uploaded for `menu_item`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    "The answer carries the image as `media` (one or none).",
   menuItemsUpdate:
-    "`active: false` hides it from listings and from ordering. 403 when the caller's provider approval was " +
-    "withdrawn.",
+    "`active: false` hides it from listings and from ordering (and its image from others). 403 when the " +
+    "caller's provider approval was withdrawn. " +
+    "`media_asset_ids`: at most one of the caller's own assets uploaded for `menu_item`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    "It replaces the image (`[]` removes it; the old one is deleted later by the orphan purge); absent, the " +
+    "image is unchanged. The answer carries the image as `media`.",
   menuItemsDelete:
     "`listing_id` is required (422 without it) and must be the caller's listing holding the item (404). " +
+    "The item's image is detached and deleted later by the orphan purge. " +
     "403 when the caller's provider approval was withdrawn.",
   adminProvidersApprove:
     "pending (or withdrawn) → approved in one transaction: the owner's role becomes `provider` when it is " +

@@ -9,7 +9,7 @@ import type {
   PublicListing,
 } from "@agora/domain/marketplace/marketplace.types";
 
-export const toMenuItemDto = (item: MenuItem): MenuItemDto => ({
+export const toMenuItemDto = (item: MenuItem): Omit<MenuItemDto, "media"> => ({
   id: item.id,
   listing_id: item.listingId,
   name: item.name,

@@ -7,6 +7,7 @@ import { updateOwnProvider } from "@agora/domain/marketplace/update-own-provider
 import { actorOf } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
+import { toMediaItemDto } from "../media/media.presenter";
 import { toDashboardDto, toManualSaleDto, toProviderDto } from "./marketplace.presenter";
 
 const providersOnly = { roles: ["provider"] } as const;
@@ -14,23 +15,25 @@ const providersOnly = { roles: ["provider"] } as const;
 export const providerRoutes = ({ marketplace }: { marketplace: MarketplaceDeps }): Handled[] => [
   handle(marketplaceOperations.providersCreate, async (c) => {
     const input = c.req.valid("json");
-    const provider = await createProvider(marketplace, actorOf(c), {
+    const { profile, media } = await createProvider(marketplace, actorOf(c), {
       displayName: input.display_name,
       bio: input.bio,
       phone: input.phone,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toProviderDto(provider), { status: 201 });
+    return ok(c, { ...toProviderDto(profile), media: media.map(toMediaItemDto) }, { status: 201 });
   }),
   handle(marketplaceOperations.providersMeUpdate, async (c) => {
     const input = c.req.valid("json");
-    const provider = await updateOwnProvider(marketplace, actorOf(c), {
+    const { profile, media } = await updateOwnProvider(marketplace, actorOf(c), {
       displayName: input.display_name,
       bio: input.bio,
       phone: input.phone,
+      mediaAssetIds: input.media_asset_ids,
     });
 
-    return ok(c, toProviderDto(provider));
+    return ok(c, { ...toProviderDto(profile), media: media.map(toMediaItemDto) });
   }),
   handle(
     marketplaceOperations.providersMeDashboard,

@@ -104,7 +104,7 @@ describe("media through the object store", () => {
         { purpose: "moment", mime_type: "image/png", size_bytes: 0 },
         { purpose: "moment", mime_type: "image/png", size_bytes: 10_485_761 },
         { purpose: "moment", mime_type: "image/png", size_bytes: 1.5 },
-        { purpose: "avatar", mime_type: "image/png", size_bytes: 10 },
+        { purpose: "banner", mime_type: "image/png", size_bytes: 10 },
         { mime_type: "image/png", size_bytes: 10 },
       ];
       for (const body of cases) {
