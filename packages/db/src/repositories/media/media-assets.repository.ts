@@ -135,6 +135,21 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       );
     },
 
+    async lockPendingUploads(ownerId, since) {
+      // The account's row serializes its upload requests: the count and the insert that follows are
+      // one step for each (FOR NO KEY UPDATE leaves the foreign-key checks of other inserts alone).
+      await db.query("SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE", [ownerId], "media_lock_uploader");
+      // media_assets_owner_unattached_idx: the owner's unattached assets, newest last.
+      const { rows } = await db.query<{ created_at: Date; size_bytes: number }>(
+        `SELECT created_at, size_bytes FROM media_assets
+          WHERE owner_id = $1 AND attached_at IS NULL AND status <> 'expired' AND created_at > $2`,
+        [ownerId, since],
+        "media_pending_uploads",
+      );
+
+      return rows.map((row) => ({ createdAt: row.created_at, sizeBytes: row.size_bytes }));
+    },
+
     async findById(id) {
       const { rows } = await db.query<MediaAssetRow>(
         `SELECT ${assetColumns} FROM media_assets WHERE id = $1`,
