@@ -164,6 +164,48 @@ describe("DELETE /api/v1/auth/me erases what the account published", () => {
     expect(audit.rows.map((row) => row.action)).toContain("user.deleted");
   });
 
+  it("deletes a provider whose listing, menu item and profile carry images: the images go, the listing stays for the books", async () => {
+    const { seller, listingId } = await h.orderable({ displayName: "Pictured Leaver" });
+    const as_ = as(seller);
+    const gallery = await processedMedia(h, seller.accessToken, { purpose: "listing" });
+    const itemImage = await processedMedia(h, seller.accessToken, { purpose: "menu_item" });
+    const logo = await processedMedia(h, seller.accessToken, { purpose: "provider_logo" });
+    expect(
+      (await h.patch(`/api/v1/listings/${listingId}`, { media_asset_ids: [gallery.id] }, as_)).status,
+    ).toBe(200);
+    expect(
+      (
+        await h.post(
+          `/api/v1/listings/${listingId}/menu-items`,
+          { name: "Pictured dish", price_amount: 900, currency: "EUR", media_asset_ids: [itemImage.id] },
+          as_,
+        )
+      ).status,
+    ).toBe(201);
+    expect((await h.patch("/api/v1/providers/me", { media_asset_ids: [logo.id] }, as_)).status).toBe(200);
+    const links = async () =>
+      (
+        await h.db.sql.query<{ n: number }>(
+          `SELECT ((SELECT count(*) FROM listing_media WHERE media_asset_id = ANY($1::uuid[]))
+                 + (SELECT count(*) FROM menu_item_media WHERE media_asset_id = ANY($1::uuid[]))
+                 + (SELECT count(*) FROM provider_media WHERE media_asset_id = ANY($1::uuid[])))::int AS n`,
+          [[gallery.id, itemImage.id, logo.id]],
+        )
+      ).rows[0]?.n;
+    expect(await links()).toBe(3);
+
+    expect((await h.delete("/api/v1/auth/me", as_)).status).toBe(200);
+
+    expect(await links()).toBe(0);
+    const listing = await h.db.sql.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM listings WHERE id = $1",
+      [listingId],
+    );
+    expect(listing.rows[0]?.n).toBe(1);
+    expect((await h.get(`/api/v1/listings/${listingId}`)).status).toBe(404);
+    expect((await h.get(`/api/v1/media/${gallery.id}`, as(viewer))).status).toBe(404);
+  });
+
   it("leaves other accounts' moments, comments and media alone", async () => {
     const leaving = await h.signIn();
     const staying = await h.signIn();
