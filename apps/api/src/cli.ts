@@ -3,11 +3,11 @@
 import { parseArgs } from "node:util";
 import { registerRequestSchema, roleSchema } from "@agora/contracts/identity";
 import { curatedContentPublishSchema } from "@agora/contracts/lifestyle.admin";
+import { AppError } from "@agora/domain/common/app-error";
+import { isUuid } from "@agora/domain/common/ids";
 import { createVerifiedUser } from "@agora/domain/identity/create-verified-user";
 import { publishCuratedContent } from "@agora/domain/lifestyle/publish-curated-content";
 import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
-import { AppError } from "@agora/domain/shared/app-error";
-import { isUuid } from "@agora/domain/shared/ids";
 import { configOrExit } from "@agora/process/config-or-exit";
 import {
   backupCommand,

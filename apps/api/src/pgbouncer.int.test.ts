@@ -9,7 +9,7 @@ import { openDatabase } from "@agora/db/client";
 import { migrate } from "@agora/db/migrator";
 import { seedCatalog } from "@agora/db/seed";
 import { createEmptyPostgresDatabase, onPostgres, testDatabaseUrl } from "@agora/db/test/databases";
-import { uuidV7Ids } from "@agora/domain/shared/ids";
+import { uuidV7Ids } from "@agora/domain/common/ids";
 import { testConfig } from "@agora/process/config";
 import { databaseOptions } from "@agora/process/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

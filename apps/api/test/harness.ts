@@ -1,14 +1,14 @@
 import { Writable } from "node:stream";
 import { seedCatalog } from "@agora/db/seed";
 import { createTestDatabase, type TestDatabase } from "@agora/db/test/databases";
+import type { Role } from "@agora/domain/common/actor";
+import { createManualClock, type ManualClock } from "@agora/domain/common/clock";
+import { uuidV7Ids } from "@agora/domain/common/ids";
+import { type WriteLimitKind, writeLimitKinds } from "@agora/domain/common/write-limits";
 import type { UserStatus } from "@agora/domain/identity/identity.types";
 import { addRefreshToken, presentSession } from "@agora/domain/identity/issue-session";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import { type OutboxBatchOptions, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
-import type { Role } from "@agora/domain/shared/actor";
-import { createManualClock, type ManualClock } from "@agora/domain/shared/clock";
-import { uuidV7Ids } from "@agora/domain/shared/ids";
-import { type WriteLimitKind, writeLimitKinds } from "@agora/domain/shared/write-limits";
 import { type Config, testConfig } from "@agora/process/config";
 import { createLogger } from "@agora/process/logging";
 import { createApp } from "../src/app";

@@ -1,4 +1,4 @@
-import { isUuid } from "@agora/domain/shared/ids";
+import { isUuid } from "@agora/domain/common/ids";
 
 /**
  * An id parameter as the data layer binds it: ids arrive from paths and bodies as free text, and

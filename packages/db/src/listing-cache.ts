@@ -1,4 +1,4 @@
-import { createBoundedMap } from "@agora/domain/shared/bounded-map";
+import { createBoundedMap } from "@agora/domain/common/bounded-map";
 import { createSingleFlight } from "./single-flight";
 
 /**

@@ -1,4 +1,4 @@
-import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { IdGenerator } from "@agora/domain/common/ids";
 import type { Sql } from "./sql";
 
 type SeedCategory = { slug: string; name: string };

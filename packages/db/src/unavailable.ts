@@ -1,4 +1,4 @@
-import { AppError } from "@agora/domain/shared/app-error";
+import { AppError } from "@agora/domain/common/app-error";
 
 /**
  * Thrown by the SQL executors when the database cannot be reached or dropped the connection: the

@@ -1,4 +1,4 @@
-import { uuidV7Ids } from "@agora/domain/shared/ids";
+import { uuidV7Ids } from "@agora/domain/common/ids";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUnitOfWork } from "../src/repositories/index";
 import { createTestDatabase, type TestDatabase } from "./databases";

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:net";
-import { AppError } from "@agora/domain/shared/app-error";
+import { AppError } from "@agora/domain/common/app-error";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, type DatabaseTimeouts, openDatabase } from "../src/client";
 import {

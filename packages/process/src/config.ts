@@ -2,8 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type WriteLimitKind, writeLimitDefaults } from "@agora/domain/common/write-limits";
 import { type UploadQuota, uploadQuotaDefaults } from "@agora/domain/media/upload-quota";
-import { type WriteLimitKind, writeLimitDefaults } from "@agora/domain/shared/write-limits";
 import { z } from "zod";
 
 const appEnvs = ["development", "test", "staging", "production"] as const;

@@ -1,7 +1,8 @@
 // What the background loops (outbox worker, housekeeping) report, as log lines: the domain never
 // logs, it reports through `observe` callbacks and the processes log here.
+
+import type { PurgeCounts } from "@agora/domain/common/housekeeping";
 import type { OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
-import type { PurgeCounts } from "@agora/domain/shared/housekeeping";
 import type { Logger } from "pino";
 
 /** Logs what the outbox loop reports: retries as warnings, dead letters and store failures as errors. */

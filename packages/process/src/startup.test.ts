@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { AppError } from "@agora/domain/shared/app-error";
+import { AppError } from "@agora/domain/common/app-error";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "./logging";
 import { StartupAbortedError, StartupTimeoutError, waitUntilAvailable } from "./startup";

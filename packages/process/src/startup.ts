@@ -1,4 +1,4 @@
-import { AppError } from "@agora/domain/shared/app-error";
+import { AppError } from "@agora/domain/common/app-error";
 import type { Logger } from "pino";
 
 /** The database (or another dependency) could not be reached: worth another try, unlike a refusal. */

@@ -6,6 +6,10 @@ import { createJwtAccessTokens } from "@agora/adapters/security/jwt-access-token
 import type { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
 import type { ChatDeps } from "@agora/domain/chat/chat.deps";
+import type { Clock } from "@agora/domain/common/clock";
+import type { IdGenerator } from "@agora/domain/common/ids";
+import type { Mailer } from "@agora/domain/common/mail";
+import { createSecretBox } from "@agora/domain/common/secret-box";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { refreshKeyFor } from "@agora/domain/identity/secrets";
@@ -20,10 +24,6 @@ import { GUEST_CAPABILITY_BOX, guestMailStopKeyOf } from "@agora/domain/orders/g
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import { createRecentItems } from "@agora/domain/orders/recent-items";
 import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
-import type { Clock } from "@agora/domain/shared/clock";
-import type { IdGenerator } from "@agora/domain/shared/ids";
-import type { Mailer } from "@agora/domain/shared/mail";
-import { createSecretBox } from "@agora/domain/shared/secret-box";
 import type { Config } from "@agora/process/config";
 import type { IdempotencyDeps } from "../http/idempotency";
 

@@ -3,7 +3,7 @@ import type { Database } from "@agora/db/client";
 import { backupEmbeddedDatabase, restoreEmbeddedDatabase } from "@agora/db/embedded-backup";
 import { migrate } from "@agora/db/migrator";
 import { seedCatalog } from "@agora/db/seed";
-import { type IdGenerator, uuidV7Ids } from "@agora/domain/shared/ids";
+import { type IdGenerator, uuidV7Ids } from "@agora/domain/common/ids";
 import type { Config } from "@agora/process/config";
 import { databaseOptions } from "@agora/process/database";
 import { createLogger } from "@agora/process/logging";

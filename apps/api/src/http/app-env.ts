@@ -1,6 +1,6 @@
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
+import type { Actor } from "@agora/domain/common/actor";
 import type { AccessClaims } from "@agora/domain/identity/identity.types";
-import type { Actor } from "@agora/domain/shared/actor";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import type { Logger } from "pino";

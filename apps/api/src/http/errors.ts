@@ -1,6 +1,6 @@
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
-import { AppError } from "@agora/domain/shared/app-error";
-import { ReplayedRefusal } from "@agora/domain/shared/idempotency";
+import { AppError } from "@agora/domain/common/app-error";
+import { ReplayedRefusal } from "@agora/domain/common/idempotency";
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";

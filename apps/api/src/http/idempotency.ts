@@ -1,5 +1,5 @@
 import type { Operation } from "@agora/contracts/operation";
-import type { Clock } from "@agora/domain/shared/clock";
+import type { Clock } from "@agora/domain/common/clock";
 import {
   fingerprintOf,
   type IdempotencyRequest,
@@ -7,8 +7,8 @@ import {
   type IdempotentOutcome,
   runClaimed,
   type SecretPart,
-} from "@agora/domain/shared/idempotency";
-import type { SecretBox } from "@agora/domain/shared/secret-box";
+} from "@agora/domain/common/idempotency";
+import type { SecretBox } from "@agora/domain/common/secret-box";
 import type { Context, Next } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./app-env";

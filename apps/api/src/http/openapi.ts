@@ -1,5 +1,5 @@
 import type { ErrorCode } from "@agora/contracts/errors";
-import { ValidationError } from "@agora/domain/shared/app-error";
+import { ValidationError } from "@agora/domain/common/app-error";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "./app-env";

@@ -1,17 +1,17 @@
 import { idempotencyKeyHeaderSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
 import type { Operation, OperationResponse } from "@agora/contracts/operation";
-import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
-import type { Role } from "@agora/domain/shared/actor";
-import { AppError } from "@agora/domain/shared/app-error";
-import type { Clock } from "@agora/domain/shared/clock";
-import { addressBucket, type RateLimiter } from "@agora/domain/shared/rate-limit";
+import type { Role } from "@agora/domain/common/actor";
+import { AppError } from "@agora/domain/common/app-error";
+import type { Clock } from "@agora/domain/common/clock";
+import { addressBucket, type RateLimiter } from "@agora/domain/common/rate-limit";
 import {
   WRITE_LIMIT_WINDOW_SECONDS,
   type WriteLimitKind,
   writeLimitKey,
   writeLimitKinds,
-} from "@agora/domain/shared/write-limits";
+} from "@agora/domain/common/write-limits";
+import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { createRoute, type OpenAPIHono, type RouteHandler, type RouteHook } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { z } from "zod";

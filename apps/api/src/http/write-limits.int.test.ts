@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { operations } from "@agora/contracts/operations";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
-import { writeLimitDefaults } from "@agora/domain/shared/write-limits";
+import { writeLimitDefaults } from "@agora/domain/common/write-limits";
 import { eventually } from "@agora/testing/eventually";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import type { Mailer } from "@agora/domain/shared/mail";
+import type { Mailer } from "@agora/domain/common/mail";
 import type { Logger } from "pino";
 import { loadOnce } from "../lazy";
 import { createMemoryMailer, type MemoryMailer } from "./memory-mailer";

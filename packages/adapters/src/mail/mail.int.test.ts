@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { Writable } from "node:stream";
-import { MailDeliveryError, type OutgoingMail } from "@agora/domain/shared/mail";
+import { MailDeliveryError, type OutgoingMail } from "@agora/domain/common/mail";
 import pino from "pino";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";

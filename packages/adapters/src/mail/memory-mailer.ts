@@ -1,4 +1,4 @@
-import type { Mailer, OutgoingMail } from "@agora/domain/shared/mail";
+import type { Mailer, OutgoingMail } from "@agora/domain/common/mail";
 import type { Logger } from "pino";
 
 export type MemoryMailer = Mailer & {

@@ -1,4 +1,4 @@
-import { MailDeliveryError, type Mailer, type OutgoingMail } from "@agora/domain/shared/mail";
+import { MailDeliveryError, type Mailer, type OutgoingMail } from "@agora/domain/common/mail";
 import { Resend } from "resend";
 
 export type ResendSettings = {

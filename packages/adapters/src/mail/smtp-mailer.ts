@@ -1,4 +1,4 @@
-import { MailDeliveryError, type Mailer, type OutgoingMail } from "@agora/domain/shared/mail";
+import { MailDeliveryError, type Mailer, type OutgoingMail } from "@agora/domain/common/mail";
 import { createTransport } from "nodemailer";
 import { withDeadline } from "../deadline";
 

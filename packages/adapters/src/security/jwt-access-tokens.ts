@@ -1,7 +1,7 @@
+import { type Role, roles } from "@agora/domain/common/actor";
+import { createBoundedMap } from "@agora/domain/common/bounded-map";
 import type { AccessTokenIssuer } from "@agora/domain/identity/identity.ports";
 import type { AccessClaims } from "@agora/domain/identity/identity.types";
-import { type Role, roles } from "@agora/domain/shared/actor";
-import { createBoundedMap } from "@agora/domain/shared/bounded-map";
 import { jwtVerify, SignJWT } from "jose";
 
 export const TOKEN_ISSUER = "agora";

@@ -1,5 +1,5 @@
-import type { AuditLog } from "@agora/domain/shared/audit";
-import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { AuditLog } from "@agora/domain/common/audit";
+import type { IdGenerator } from "@agora/domain/common/ids";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
 const json = (value: Record<string, unknown> | undefined) =>

@@ -1,4 +1,4 @@
-import { type Housekeeper, OUTBOX_RETENTION_MS } from "@agora/domain/shared/housekeeping";
+import { type Housekeeper, OUTBOX_RETENTION_MS } from "@agora/domain/common/housekeeping";
 import type { Sql } from "../sql";
 import { createUserRepository } from "./identity/users.repository";
 

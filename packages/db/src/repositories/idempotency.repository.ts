@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, IdempotencyStore, StoredOutcome } from "@agora/domain/shared/idempotency";
+import type { IdempotencyRecord, IdempotencyStore, StoredOutcome } from "@agora/domain/common/idempotency";
 import type { IdempotencyKey } from "../generated/prisma/client";
 import type { RowOf } from "../rows";
 import type { SqlExecutor } from "../sql";

@@ -4,6 +4,9 @@ import type {
   ChatRepositories,
   MessageNoticeReader,
 } from "@agora/domain/chat/chat.ports";
+import type { IdGenerator } from "@agora/domain/common/ids";
+import type { RateLimiter } from "@agora/domain/common/rate-limit";
+import type { UnitOfWork } from "@agora/domain/common/unit-of-work";
 import type { CommunityRepositories } from "@agora/domain/community/community.ports";
 import type {
   CodeRepository,
@@ -20,9 +23,6 @@ import type {
 import type { GuestReceiptRepository, OrderRepositories } from "@agora/domain/orders/orders.ports";
 import type { OutboxStore } from "@agora/domain/outbox/outbox.ports";
 import type { PaymentRepositories } from "@agora/domain/payments/payments.ports";
-import type { IdGenerator } from "@agora/domain/shared/ids";
-import type { RateLimiter } from "@agora/domain/shared/rate-limit";
-import type { UnitOfWork } from "@agora/domain/shared/unit-of-work";
 import type { Database } from "../client";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SqlExecutor } from "../sql";

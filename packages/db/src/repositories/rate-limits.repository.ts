@@ -1,4 +1,4 @@
-import type { RateLimiter } from "@agora/domain/shared/rate-limit";
+import type { RateLimiter } from "@agora/domain/common/rate-limit";
 import type { SqlExecutor } from "../sql";
 
 const secondsLeft = (windowStartedAt: Date, windowSeconds: number, now: Date): number =>

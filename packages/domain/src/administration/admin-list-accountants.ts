@@ -1,7 +1,7 @@
+import type { Actor } from "../common/actor";
+import type { Page, PageRequest } from "../common/page";
 import { requireRole } from "../identity/identity.policy";
 import type { User, UserStatus } from "../identity/identity.types";
-import type { Actor } from "../shared/actor";
-import type { Page, PageRequest } from "../shared/page";
 import type { AdministrationDeps } from "./administration.deps";
 import type { CollectionFilter } from "./administration.types";
 

@@ -1,8 +1,8 @@
+import type { AuditLog } from "../common/audit";
+import type { Clock } from "../common/clock";
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { IdentityRepositories } from "../identity/identity.ports";
 import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
-import type { AuditLog } from "../shared/audit";
-import type { Clock } from "../shared/clock";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import type { AdministrationRepositories } from "./administration.ports";
 
 export type AdministrationDeps = {

@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
 import type { AdministrationDeps } from "./administration.deps";
 import type { ReportExportRow } from "./administration.types";
 

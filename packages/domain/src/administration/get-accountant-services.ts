@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
 import type { AdministrationDeps } from "./administration.deps";
 
 /** An accountant's assigned services (admins only); 404 unless the user is an accountant. */

@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import type { Page, PageRequest } from "../common/page";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import type { Page, PageRequest } from "../shared/page";
 import type { AdministrationDeps } from "./administration.deps";
 import type { AuditEvent, AuditFilter } from "./administration.types";
 

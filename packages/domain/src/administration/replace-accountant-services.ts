@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { ValidationError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import { ValidationError } from "../shared/app-error";
 import type { AdministrationDeps } from "./administration.deps";
 
 /**

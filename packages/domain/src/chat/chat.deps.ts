@@ -1,8 +1,8 @@
+import type { Clock } from "../common/clock";
+import type { IdGenerator } from "../common/ids";
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
-import type { Clock } from "../shared/clock";
-import type { IdGenerator } from "../shared/ids";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import type { ChatRepositories } from "./chat.ports";
 
 /**

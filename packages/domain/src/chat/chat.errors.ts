@@ -1,4 +1,4 @@
-import { AppError } from "../shared/app-error";
+import { AppError } from "../common/app-error";
 
 /**
  * Thrown when a client_message_id the sender already used in this conversation comes with another

@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError, ValidationError } from "../common/app-error";
 import { assertNotBlocked } from "../community/blocks.policy";
-import type { Actor } from "../shared/actor";
-import { NotFoundError, ValidationError } from "../shared/app-error";
 import type { ChatDeps } from "./chat.deps";
 import { orderedPair } from "./chat.policy";
 import { type ConversationView, viewConversation } from "./message-views";

@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { unreadTotal } from "../notifications/unread-total";
-import type { Actor } from "../shared/actor";
 import type { ChatDeps } from "./chat.deps";
 import { CHAT_PAGE_SIZE } from "./chat.types";
 import { type ConversationView, viewConversation } from "./message-views";

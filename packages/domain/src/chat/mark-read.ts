@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import type { ChatDeps } from "./chat.deps";
 import type { ReadMarker } from "./chat.types";
 

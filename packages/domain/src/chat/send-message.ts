@@ -1,7 +1,7 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError, ValidationError } from "../common/app-error";
 import { assertNotBlocked, BlockedError } from "../community/blocks.policy";
 import { attachMedia, prepareAttachment } from "../media/attach-media";
-import type { Actor } from "../shared/actor";
-import { NotFoundError, ValidationError } from "../shared/app-error";
 import type { ChatDeps } from "./chat.deps";
 import { ClientMessageConflictError } from "./chat.errors";
 import type { SendOutcome } from "./chat.ports";

@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { NotFoundError, ValidationError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { NotFoundError, ValidationError } from "../common/app-error";
 import type { CommunityDeps } from "./community.deps";
 
 /** The user a block names: not oneself (422), and an account that exists and is not deleted (404). */

@@ -1,4 +1,4 @@
-import { ForbiddenError } from "../shared/app-error";
+import { ForbiddenError } from "../common/app-error";
 import type { BlockRepository } from "./community.ports";
 
 /** Thrown when either user of a pair has blocked the other (403). */

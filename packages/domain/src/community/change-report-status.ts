@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { AppError, NotFoundError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ReportStatus } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";

@@ -1,10 +1,10 @@
+import type { AuditLog } from "../common/audit";
+import type { Clock } from "../common/clock";
+import type { IdGenerator } from "../common/ids";
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { IdentityTransaction, UserRepository } from "../identity/identity.ports";
 import type { ObjectStore } from "../media/media.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
-import type { AuditLog } from "../shared/audit";
-import type { Clock } from "../shared/clock";
-import type { IdGenerator } from "../shared/ids";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import type { CommunityRepositories } from "./community.ports";
 
 export type CommunityDeps = {

@@ -1,5 +1,5 @@
+import type { Page, PageRequest } from "../common/page";
 import type { MediaRepositories } from "../media/media.ports";
-import type { Page, PageRequest } from "../shared/page";
 import type {
   Comment,
   ModeratedReport,

@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError, ValidationError } from "../common/app-error";
 import { attachMedia, prepareAttachment } from "../media/attach-media";
-import type { Actor } from "../shared/actor";
-import { NotFoundError, ValidationError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { Moment } from "./community.types";
 

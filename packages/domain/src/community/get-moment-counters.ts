@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import type { CommunityDeps } from "./community.deps";
 import type { MomentCounters } from "./community.types";
 import { findVisibleMoment } from "./moments.policy";

@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import type { CommunityDeps } from "./community.deps";
 import { FEED_PAGE_SIZE, type Moment } from "./community.types";
 

@@ -1,7 +1,7 @@
+import type { Actor } from "../common/actor";
+import { AppError, NotFoundError } from "../common/app-error";
 import { keepAnActiveAdmin } from "../identity/change-user-role";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import { AppError, NotFoundError } from "../shared/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ModerationAction } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { roles } from "../common/actor";
 import { userStatuses } from "../identity/identity.types";
-import { roles } from "../shared/actor";
 import { moderationActions, type ReportStatus, reportStatuses } from "./community.types";
 import {
   canMoveReport,

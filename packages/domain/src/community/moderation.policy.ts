@@ -1,5 +1,5 @@
+import type { Role } from "../common/actor";
 import type { UserStatus } from "../identity/identity.types";
-import type { Role } from "../shared/actor";
 import type { ModerationAction, ReportStatus } from "./community.types";
 
 /** Who moderates (moves reports, decides them): administrators; any other role is 403. */

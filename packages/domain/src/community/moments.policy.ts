@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import { assertNotBlocked } from "./blocks.policy";
 import type { CommunityRepositories } from "./community.ports";
 import type { Moment } from "./community.types";

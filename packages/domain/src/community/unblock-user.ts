@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { findBlockTarget } from "./block-target";
 import type { CommunityDeps } from "./community.deps";
 

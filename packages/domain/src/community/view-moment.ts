@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import type { CommunityDeps } from "./community.deps";
 import type { MomentCounters } from "./community.types";
 import { findVisibleMoment } from "./moments.policy";

@@ -1,6 +1,6 @@
 import type { CollectionFilter } from "../administration/administration.types";
-import type { Actor } from "../shared/actor";
-import type { Page, PageRequest } from "../shared/page";
+import type { Actor } from "../common/actor";
+import type { Page, PageRequest } from "../common/page";
 import type { IdentityDeps } from "./identity.deps";
 import { requireRole } from "./identity.policy";
 import type { User, UserStatus } from "./identity.types";

@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { UnauthorizedError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { UnauthorizedError } from "../common/app-error";
 import type { IdentityDeps } from "./identity.deps";
 import type { SessionRepository } from "./identity.ports";
 import type { AccessClaims } from "./identity.types";

@@ -1,8 +1,8 @@
+import type { Actor, Role } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
+import type { Clock } from "../common/clock";
+import type { UnitOfWork } from "../common/unit-of-work";
 import { withdrawProviderApproval } from "../marketplace/provider-standing";
-import type { Actor, Role } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
-import type { Clock } from "../shared/clock";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import { LastAdminError } from "./identity.errors";
 import { requireRole } from "./identity.policy";
 import type { IdentityRepositories, IdentityTransaction } from "./identity.ports";

@@ -1,4 +1,4 @@
-import type { Role } from "../shared/actor";
+import type { Role } from "../common/actor";
 import type { IdentityDeps } from "./identity.deps";
 import { insertUser, newUser, type UserInput } from "./new-user";
 

@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
 import { mediaObjectsDeleted, OBJECTS_PER_EVENT } from "../media/events/objects-deleted";
 import { allObjectKeys } from "../media/media.types";
-import type { Actor } from "../shared/actor";
 import { keepAnActiveAdmin } from "./change-user-role";
 import type { IdentityDeps } from "./identity.deps";
 import type { IdentityTransaction } from "./identity.ports";

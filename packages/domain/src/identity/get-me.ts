@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import { type RecordMedia, recordMedia } from "../media/record-media";
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
 import type { IdentityDeps } from "./identity.deps";
 import type { User } from "./identity.types";
 

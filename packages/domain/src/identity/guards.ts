@@ -1,5 +1,5 @@
-import { RateLimitedError } from "../shared/app-error";
-import { addressBucket, enforceLimit } from "../shared/rate-limit";
+import { RateLimitedError } from "../common/app-error";
+import { addressBucket, enforceLimit } from "../common/rate-limit";
 import { AUTH_IP_WINDOW_SECONDS, EMAIL_WINDOW_SECONDS, type IdentityDeps } from "./identity.deps";
 
 /**

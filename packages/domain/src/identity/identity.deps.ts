@@ -1,9 +1,9 @@
+import type { Clock } from "../common/clock";
+import type { IdGenerator } from "../common/ids";
+import type { Mailer } from "../common/mail";
+import type { RateLimiter } from "../common/rate-limit";
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
-import type { Clock } from "../shared/clock";
-import type { IdGenerator } from "../shared/ids";
-import type { Mailer } from "../shared/mail";
-import type { RateLimiter } from "../shared/rate-limit";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import type {
   AccessTokenIssuer,
   CodeRepository,

@@ -1,4 +1,4 @@
-import { AppError } from "../shared/app-error";
+import { AppError } from "../common/app-error";
 
 /** Wrong password or unknown email at sign-in (401); both take the same time. */
 export class InvalidCredentialsError extends AppError {

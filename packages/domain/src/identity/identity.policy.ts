@@ -1,5 +1,5 @@
-import type { Actor, Role } from "../shared/actor";
-import { ForbiddenError } from "../shared/app-error";
+import type { Actor, Role } from "../common/actor";
+import { ForbiddenError } from "../common/app-error";
 
 /** Throws 403 unless the caller holds one of `allowed`. */
 export const requireRole = (actor: Actor, ...allowed: Role[]): void => {

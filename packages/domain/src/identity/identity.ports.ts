@@ -1,3 +1,7 @@
+import type { Role } from "../common/actor";
+import type { AuditLog } from "../common/audit";
+import type { Page, PageRequest } from "../common/page";
+import type { RateLimiter } from "../common/rate-limit";
 import type { CommentRepository, MomentRepository } from "../community/community.ports";
 import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
 import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
@@ -5,10 +9,6 @@ import type { MediaAssetRepository } from "../media/media.ports";
 import type { DeviceRepository, NotificationRepository } from "../notifications/notifications.ports";
 import type { OrderRepository } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
-import type { Role } from "../shared/actor";
-import type { AuditLog } from "../shared/audit";
-import type { Page, PageRequest } from "../shared/page";
-import type { RateLimiter } from "../shared/rate-limit";
 import type { AccessClaims, CodePurpose, User, UserStatus, UserWithSecret } from "./identity.types";
 
 export type NewUser = {

@@ -1,4 +1,4 @@
-import type { Role } from "../shared/actor";
+import type { Role } from "../common/actor";
 
 export const userStatuses = ["pending_verification", "active", "suspended", "deleted"] as const;
 export type UserStatus = (typeof userStatuses)[number];

@@ -1,4 +1,4 @@
-import type { OutgoingMail } from "../shared/mail";
+import type { OutgoingMail } from "../common/mail";
 import type { CodePurpose } from "./identity.types";
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

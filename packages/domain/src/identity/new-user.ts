@@ -1,5 +1,5 @@
-import type { Role } from "../shared/actor";
-import { ValidationError } from "../shared/app-error";
+import type { Role } from "../common/actor";
+import { ValidationError } from "../common/app-error";
 import { normalizeEmail } from "./guards";
 import type { IdentityDeps } from "./identity.deps";
 import { UsernameTakenError } from "./identity.errors";

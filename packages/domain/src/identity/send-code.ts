@@ -1,5 +1,5 @@
-import { RateLimitedError } from "../shared/app-error";
-import { MailDeliveryError, type OutgoingMail } from "../shared/mail";
+import { RateLimitedError } from "../common/app-error";
+import { MailDeliveryError, type OutgoingMail } from "../common/mail";
 import { type CodeRefusal, issueCode, recordCodeSent } from "./code-limits";
 import { CODE_POLICY, type IdentityMailDeps } from "./identity.deps";
 import { EmailUnavailableError } from "./identity.errors";

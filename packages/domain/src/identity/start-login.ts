@@ -1,5 +1,5 @@
-import { RateLimitedError } from "../shared/app-error";
-import { addressBucket } from "../shared/rate-limit";
+import { RateLimitedError } from "../common/app-error";
+import { addressBucket } from "../common/rate-limit";
 import { loginFailures } from "./events/login-failures";
 import { limitAuthRequestsByIp, normalizeEmail, startResendCooldown } from "./guards";
 import { type IdentityDeps, identityMailDeps, LOGIN_FAILURE_WINDOW_SECONDS } from "./identity.deps";

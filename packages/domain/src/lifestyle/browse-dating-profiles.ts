@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import type { Page, PageRequest } from "../common/page";
 import { type RecordMedia, recordMedia } from "../media/record-media";
-import type { Actor } from "../shared/actor";
-import type { Page, PageRequest } from "../shared/page";
 import type { LifestyleDeps } from "./lifestyle.deps";
 import type { BrowsedProfile } from "./lifestyle.types";
 

@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
 import type { LifestyleDeps } from "./lifestyle.deps";
 import type { Announcement } from "./lifestyle.types";
 

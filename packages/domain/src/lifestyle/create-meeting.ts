@@ -1,6 +1,6 @@
 import type { FieldIssue } from "@agora/contracts/errors";
-import type { Actor } from "../shared/actor";
-import { ValidationError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { ValidationError } from "../common/app-error";
 import { type LifestyleDeps, MEETING_INVITEES_MAX } from "./lifestyle.deps";
 import { canBeInvited } from "./lifestyle.policy";
 import type { Meeting } from "./lifestyle.types";

@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { ForbiddenError, NotFoundError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { ForbiddenError, NotFoundError } from "../common/app-error";
 import { meetingEndedEvent } from "./events/meeting-ended";
 import type { LifestyleDeps } from "./lifestyle.deps";
 import { canSeeMeeting, isMeetingHost } from "./lifestyle.policy";

@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import { assertNotBlocked } from "../community/blocks.policy";
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
 import { type LifestyleDeps, PARTICIPANT_TOKEN_TTL_SECONDS } from "./lifestyle.deps";
 import { MeetingEndedError, VideoUnavailableError } from "./lifestyle.errors";
 import { canSeeMeeting, isMeetingHost } from "./lifestyle.policy";

@@ -1,4 +1,4 @@
-import { AppError } from "../shared/app-error";
+import { AppError } from "../common/app-error";
 
 /** The meeting has ended: it can no longer be joined (422). */
 export class MeetingEndedError extends AppError {

@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import type { InviteeCandidate, Meeting } from "./lifestyle.types";
 
 /** Dating is for adults: a birth year says the member turns 18 this year at the latest. */

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from "../shared/page";
+import type { Page, PageRequest } from "../common/page";
 import type { LifestyleDeps } from "./lifestyle.deps";
 import type { CuratedContent } from "./lifestyle.types";
 

@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { type LifestyleDeps, MEETINGS_PER_READ } from "./lifestyle.deps";
 import type { Meeting } from "./lifestyle.types";
 

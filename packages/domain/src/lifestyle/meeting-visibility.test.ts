@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { canBeInvited, canSeeMeeting } from "./lifestyle.policy";
 import type { InviteeCandidate, Meeting } from "./lifestyle.types";
 

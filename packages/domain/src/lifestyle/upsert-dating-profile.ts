@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { ValidationError } from "../common/app-error";
 import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
-import type { Actor } from "../shared/actor";
-import { ValidationError } from "../shared/app-error";
 import type { LifestyleDeps } from "./lifestyle.deps";
 import { DATING_MIN_AGE, isAdultBirthYear } from "./lifestyle.policy";
 import type { DatingProfile } from "./lifestyle.types";

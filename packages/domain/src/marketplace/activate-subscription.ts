@@ -1,4 +1,4 @@
-import { NotFoundError } from "../shared/app-error";
+import { NotFoundError } from "../common/app-error";
 import { nextSubscriptionExpiry } from "./marketplace.policy";
 import type { MarketplaceRepositories } from "./marketplace.ports";
 import { publishReadyListings } from "./publish-ready-listings";

@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
-import type { Actor } from "../shared/actor";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { MenuItem } from "./marketplace.types";
 import { findOwnedListing } from "./ownership";

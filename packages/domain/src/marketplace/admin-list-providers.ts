@@ -1,7 +1,7 @@
 import type { CollectionFilter } from "../administration/administration.types";
+import type { Actor } from "../common/actor";
+import type { Page, PageRequest } from "../common/page";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import type { Page, PageRequest } from "../shared/page";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { ApprovalStatus, ProviderProfile } from "./marketplace.types";
 

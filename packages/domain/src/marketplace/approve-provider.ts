@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { ProviderProfile } from "./marketplace.types";
 import { publishReadyListings } from "./publish-ready-listings";

@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import { attachRecordMedia, prepareRecordMedia, type RecordMedia, recordMedia } from "../media/record-media";
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { Listing } from "./marketplace.types";
 import { findOwnProvider, requireActiveCategory } from "./ownership";

@@ -1,4 +1,4 @@
-import { NotFoundError } from "../shared/app-error";
+import { NotFoundError } from "../common/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 
 /** How to reach the provider of a visible listing: the owner's user id and the profile's name. */

@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { ProviderDashboard } from "./marketplace.types";
 import { requireOwnProviderRole } from "./ownership";

@@ -1,5 +1,5 @@
+import { NotFoundError } from "../common/app-error";
 import { type RecordMedia, recordMedia } from "../media/record-media";
-import { NotFoundError } from "../shared/app-error";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { PublicListing } from "./marketplace.types";
 

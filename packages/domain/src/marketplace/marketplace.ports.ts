@@ -1,8 +1,8 @@
+import type { AuditLog } from "../common/audit";
+import type { Page, PageRequest } from "../common/page";
 import type { UserRepository } from "../identity/identity.ports";
 import type { MediaAssetRepository } from "../media/media.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
-import type { AuditLog } from "../shared/audit";
-import type { Page, PageRequest } from "../shared/page";
 import type {
   Category,
   Listing,

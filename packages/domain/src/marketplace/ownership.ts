@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { ForbiddenError, NotFoundError, ValidationError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
-import { ForbiddenError, NotFoundError, ValidationError } from "../shared/app-error";
 import type { MarketplaceRepositories } from "./marketplace.ports";
 import type { Listing, MenuItem, ProviderProfile } from "./marketplace.types";
 import { requireProviderStanding } from "./provider-standing";

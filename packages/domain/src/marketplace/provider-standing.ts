@@ -1,4 +1,4 @@
-import { ForbiddenError } from "../shared/app-error";
+import { ForbiddenError } from "../common/app-error";
 import type { ListingRepository, MarketplaceRepositories, ProviderRepository } from "./marketplace.ports";
 import type { ProviderProfile } from "./marketplace.types";
 

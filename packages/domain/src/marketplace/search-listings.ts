@@ -1,5 +1,5 @@
+import type { Page } from "../common/page";
 import { type RecordMedia, recordMedia } from "../media/record-media";
-import type { Page } from "../shared/page";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { ListingSearch, PublicListing } from "./marketplace.types";
 

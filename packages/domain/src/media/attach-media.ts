@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { type ConfirmDeps, confirmUpload } from "./confirm-upload";
 import { MediaProcessingError, UnusableMediaError } from "./media.errors";
 import type { MediaRepositories } from "./media.ports";

@@ -1,5 +1,5 @@
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { OutboxWriter } from "../outbox/outbox.ports";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import { mediaUploaded } from "./events/media-uploaded";
 import { UnusableMediaError } from "./media.errors";
 import type { MediaRepositories, ObjectStore } from "./media.ports";

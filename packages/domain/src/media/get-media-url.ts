@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { ForbiddenError, NotFoundError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { ForbiddenError, NotFoundError } from "../common/app-error";
 import { confirmUpload } from "./confirm-upload";
 import type { MediaDeps } from "./media.deps";
 import { canReadMedia } from "./media.policy";

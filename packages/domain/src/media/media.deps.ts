@@ -1,7 +1,7 @@
+import type { Clock } from "../common/clock";
+import type { IdGenerator } from "../common/ids";
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { OutboxWriter } from "../outbox/outbox.ports";
-import type { Clock } from "../shared/clock";
-import type { IdGenerator } from "../shared/ids";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import type { MediaRepositories, ObjectStore } from "./media.ports";
 import type { UploadQuota } from "./upload-quota";
 

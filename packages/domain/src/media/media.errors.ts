@@ -1,4 +1,4 @@
-import { AppError, ValidationError } from "../shared/app-error";
+import { AppError, ValidationError } from "../common/app-error";
 
 /** The object store is not configured, or did not answer in time or at all (503). */
 export class StorageUnavailableError extends AppError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { canReadMedia } from "./media.policy";
 import type { MediaAttachments } from "./media.ports";
 import type { MediaAsset } from "./media.types";

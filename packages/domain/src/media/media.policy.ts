@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { isAdmin } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
 import type { MediaAttachments } from "./media.ports";
 import type { MediaAsset } from "./media.types";
 

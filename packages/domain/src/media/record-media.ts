@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { type AssetField, attachMedia, prepareAttachment } from "./attach-media";
 import type { ConfirmDeps } from "./confirm-upload";
 import { UnusableMediaError } from "./media.errors";

@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { AppError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { AppError } from "../common/app-error";
 import type { MediaDeps } from "./media.deps";
 import {
   type MediaAsset,

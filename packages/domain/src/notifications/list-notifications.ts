@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { NOTIFICATIONS_PER_READ, type NotificationsDeps } from "./notifications.deps";
 import type { NotificationPage } from "./notifications.types";
 import { unreadTotal } from "./unread-total";

@@ -1,5 +1,5 @@
-import type { Clock } from "../shared/clock";
-import type { IdGenerator } from "../shared/ids";
+import type { Clock } from "../common/clock";
+import type { IdGenerator } from "../common/ids";
 import type {
   ConversationReadMarkers,
   DeviceRepository,

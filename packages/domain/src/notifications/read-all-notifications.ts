@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import type { NotificationsDeps } from "./notifications.deps";
 import { unreadTotal } from "./unread-total";
 

@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import { ValidationError } from "../shared/app-error";
+import type { Actor } from "../common/actor";
+import { ValidationError } from "../common/app-error";
 import { DEVICE_PROOF_KIND, deviceProof, isDeviceProofValid } from "./device-proof";
 import { DEVICES_PER_USER, type NotificationsDeps } from "./notifications.deps";
 import type { Device, DevicePlatform } from "./notifications.types";

@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { requireRole } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
 import type { OrdersDeps } from "./orders.deps";
 import type { Order } from "./orders.types";
 import { type TransitionInput, transitionOrder } from "./transition-order";

@@ -1,14 +1,14 @@
-import { confirmSession } from "../identity/authenticate";
-import type { AccessClaims } from "../identity/identity.types";
-import type { PublicMenuItem } from "../marketplace/marketplace.types";
-import { AppError, ValidationError } from "../shared/app-error";
+import { AppError, ValidationError } from "../common/app-error";
 import {
   type IdempotencyRequest,
   type IdempotentOutcome,
   runIdempotentWrite,
   type SingleWrite,
-} from "../shared/idempotency";
-import { addressBucket, enforceLimit } from "../shared/rate-limit";
+} from "../common/idempotency";
+import { addressBucket, enforceLimit } from "../common/rate-limit";
+import { confirmSession } from "../identity/authenticate";
+import type { AccessClaims } from "../identity/identity.types";
+import type { PublicMenuItem } from "../marketplace/marketplace.types";
 import { orderCreated } from "./events/order-created";
 import { generateGuestToken, hashGuestToken } from "./guest-access";
 import { GUEST_ACCESS_TTL_MS, GUEST_ORDER_WINDOW_SECONDS, type OrdersDeps } from "./orders.deps";

@@ -1,4 +1,4 @@
-import { NotFoundError } from "../shared/app-error";
+import { NotFoundError } from "../common/app-error";
 import { hashGuestToken } from "./guest-access";
 import type { OrdersDeps } from "./orders.deps";
 import type { Order } from "./orders.types";

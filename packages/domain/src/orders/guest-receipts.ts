@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { NotFoundError } from "../shared/app-error";
-import type { Clock } from "../shared/clock";
-import type { Mailer, OutgoingMail } from "../shared/mail";
-import { createSecretBox, type SecretBox } from "../shared/secret-box";
+import { NotFoundError } from "../common/app-error";
+import type { Clock } from "../common/clock";
+import type { Mailer, OutgoingMail } from "../common/mail";
+import { createSecretBox, type SecretBox } from "../common/secret-box";
 import type { GuestReceiptRepository, GuestReceiptSource } from "./orders.ports";
 
 /**

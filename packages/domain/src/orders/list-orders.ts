@@ -1,5 +1,5 @@
-import type { Actor } from "../shared/actor";
-import type { Page, PageRequest } from "../shared/page";
+import type { Actor } from "../common/actor";
+import type { Page, PageRequest } from "../common/page";
 import type { OrdersDeps } from "./orders.deps";
 import type { Order } from "./orders.types";
 

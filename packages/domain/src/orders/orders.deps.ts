@@ -1,7 +1,7 @@
-import type { Clock } from "../shared/clock";
-import type { IdGenerator } from "../shared/ids";
-import type { SecretBox } from "../shared/secret-box";
-import type { UnitOfWork } from "../shared/unit-of-work";
+import type { Clock } from "../common/clock";
+import type { IdGenerator } from "../common/ids";
+import type { SecretBox } from "../common/secret-box";
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { OrderRepositories } from "./orders.ports";
 import type { RecentItems } from "./recent-items";
 

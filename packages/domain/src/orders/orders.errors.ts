@@ -1,4 +1,4 @@
-import { AppError } from "../shared/app-error";
+import { AppError } from "../common/app-error";
 
 /** The menu item cannot be ordered: absent, inactive, or its listing not public (422). */
 export class ItemUnavailableError extends AppError {

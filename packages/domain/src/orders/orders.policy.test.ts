@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Actor, Role } from "../shared/actor";
+import type { Actor, Role } from "../common/actor";
 import { canSeeOrder, decideTransition, type TransitionDecision } from "./orders.policy";
 import {
   type Order,

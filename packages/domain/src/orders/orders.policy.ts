@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { isAdmin } from "../identity/identity.policy";
-import type { Actor } from "../shared/actor";
 import type { Order, OrderStatus, RequestableStatus } from "./orders.types";
 
 /** Provider owner and administrators run the order (the moves the transition route documents). */

@@ -1,13 +1,13 @@
 import type { AccountantServiceRepository } from "../administration/administration.ports";
+import type { AuditLog } from "../common/audit";
+import type { IdempotencyRecord, IdempotencyStore } from "../common/idempotency";
+import type { Page, PageRequest } from "../common/page";
+import type { RateLimiter } from "../common/rate-limit";
 import type { SessionRepository } from "../identity/identity.ports";
 import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { NewOutboxEvent } from "../outbox/outbox.types";
 import type { PaymentStatus } from "../payments/payments.types";
-import type { AuditLog } from "../shared/audit";
-import type { IdempotencyRecord, IdempotencyStore } from "../shared/idempotency";
-import type { Page, PageRequest } from "../shared/page";
-import type { RateLimiter } from "../shared/rate-limit";
 import type { CompletedOrderSnapshot, Order, OrderStatus } from "./orders.types";
 
 export type NewOrder = Omit<Order, "providerUserId" | "status" | "paymentStatus" | "version"> & {

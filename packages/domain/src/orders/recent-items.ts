@@ -1,5 +1,5 @@
+import { createBoundedMap } from "../common/bounded-map";
 import type { PublicMenuItem } from "../marketplace/marketplace.types";
-import { createBoundedMap } from "../shared/bounded-map";
 
 /** How many orderable items a process remembers (a few hundred bytes each). */
 const ITEMS_KEPT = 1024;

@@ -1,7 +1,7 @@
+import type { Actor } from "../common/actor";
+import { ForbiddenError } from "../common/app-error";
 import { isAdmin } from "../identity/identity.policy";
 import { requireProviderStandingOf } from "../marketplace/provider-standing";
-import type { Actor } from "../shared/actor";
-import { ForbiddenError } from "../shared/app-error";
 import { completionSnapshot, primarySale } from "./completion";
 import { orderCompleted } from "./events/order-completed";
 import { orderStatusChanged } from "./events/order-status-changed";

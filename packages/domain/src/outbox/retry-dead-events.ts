@@ -1,4 +1,4 @@
-import type { Clock } from "../shared/clock";
+import type { Clock } from "../common/clock";
 import type { OutboxStore } from "./outbox.ports";
 
 /**

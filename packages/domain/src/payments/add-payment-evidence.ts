@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { NotFoundError } from "../common/app-error";
 import { attachMedia, prepareAttachment } from "../media/attach-media";
-import type { Actor } from "../shared/actor";
-import { NotFoundError } from "../shared/app-error";
 import { findOwnPayment } from "./own-payment";
 import type { PaymentsDeps } from "./payments.deps";
 import { PaymentConflictError } from "./payments.errors";

@@ -1,7 +1,7 @@
+import type { Actor } from "../common/actor";
+import { ForbiddenError, NotFoundError } from "../common/app-error";
 import { isAdmin } from "../identity/identity.policy";
 import { requireProviderStandingOf } from "../marketplace/provider-standing";
-import type { Actor } from "../shared/actor";
-import { ForbiddenError, NotFoundError } from "../shared/app-error";
 import type { PaymentsDeps } from "./payments.deps";
 import { canConfirmPayment, canSeePayment } from "./payments.policy";
 import type { Payment } from "./payments.types";

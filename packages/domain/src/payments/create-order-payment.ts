@@ -1,6 +1,6 @@
-import type { Actor } from "../shared/actor";
-import { ValidationError } from "../shared/app-error";
-import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "../shared/idempotency";
+import type { Actor } from "../common/actor";
+import { ValidationError } from "../common/app-error";
+import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "../common/idempotency";
 import { openPayment } from "./open-payment";
 import type { PaymentsDeps } from "./payments.deps";
 import type { Payment, PaymentMethod } from "./payments.types";

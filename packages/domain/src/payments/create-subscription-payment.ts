@@ -1,6 +1,6 @@
+import type { Actor } from "../common/actor";
+import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "../common/idempotency";
 import { findOwnedListing } from "../marketplace/ownership";
-import type { Actor } from "../shared/actor";
-import { type IdempotencyRequest, type IdempotentOutcome, runIdempotent } from "../shared/idempotency";
 import { openPayment } from "./open-payment";
 import type { PaymentsDeps } from "./payments.deps";
 import { PlanUnavailableError } from "./payments.errors";

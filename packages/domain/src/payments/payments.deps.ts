@@ -1,8 +1,8 @@
+import type { Clock } from "../common/clock";
+import type { IdGenerator } from "../common/ids";
+import type { SecretBox } from "../common/secret-box";
+import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
-import type { Clock } from "../shared/clock";
-import type { IdGenerator } from "../shared/ids";
-import type { SecretBox } from "../shared/secret-box";
-import type { UnitOfWork } from "../shared/unit-of-work";
 import type { PaymentRepositories } from "./payments.ports";
 import type { PaymentMethod } from "./payments.types";
 

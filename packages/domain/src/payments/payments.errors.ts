@@ -1,4 +1,4 @@
-import { AppError } from "../shared/app-error";
+import { AppError } from "../common/app-error";
 
 /** A payment that changed meanwhile, is not in a state that allows the request, or duplicates an open one (409). */
 export class PaymentConflictError extends AppError {

@@ -1,5 +1,5 @@
+import type { Actor, Role } from "../common/actor";
 import { isAdmin } from "../identity/identity.policy";
-import type { Actor, Role } from "../shared/actor";
 import type { PaymentWithParties } from "./payments.ports";
 import type { PaymentStatus } from "./payments.types";
 

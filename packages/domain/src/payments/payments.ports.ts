@@ -1,10 +1,10 @@
+import type { AuditLog } from "../common/audit";
+import type { IdempotencyStore } from "../common/idempotency";
+import type { Page, PageRequest } from "../common/page";
 import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
 import type { MediaRepositories } from "../media/media.ports";
 import type { OrderRepositories } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
-import type { AuditLog } from "../shared/audit";
-import type { IdempotencyStore } from "../shared/idempotency";
-import type { Page, PageRequest } from "../shared/page";
 import type { Payment, PaymentMethod, PaymentPurpose, PaymentStatus } from "./payments.types";
 
 export type NewPayment = {

@@ -1,5 +1,5 @@
+import type { Actor } from "../common/actor";
 import { activateSubscription } from "../marketplace/activate-subscription";
-import type { Actor } from "../shared/actor";
 import { paymentConfirmed } from "./events/payment-confirmed";
 import { paymentRejected } from "./events/payment-rejected";
 import { PaymentConflictError } from "./payments.errors";

@@ -1,4 +1,4 @@
-import type { Actor } from "../shared/actor";
+import type { Actor } from "../common/actor";
 import { paymentSubmitted } from "./events/payment-submitted";
 import { findOwnPayment } from "./own-payment";
 import type { PaymentsDeps } from "./payments.deps";

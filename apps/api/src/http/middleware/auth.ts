@@ -1,8 +1,8 @@
+import type { Actor, Role } from "@agora/domain/common/actor";
+import { UnauthorizedError } from "@agora/domain/common/app-error";
 import { authenticate, verifyBearer } from "@agora/domain/identity/authenticate";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { requireRole } from "@agora/domain/identity/identity.policy";
-import type { Actor, Role } from "@agora/domain/shared/actor";
-import { UnauthorizedError } from "@agora/domain/shared/app-error";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 

@@ -1,4 +1,4 @@
-import { AppError } from "@agora/domain/shared/app-error";
+import { AppError } from "@agora/domain/common/app-error";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 

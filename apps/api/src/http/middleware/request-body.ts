@@ -1,4 +1,4 @@
-import { AppError, ValidationError } from "@agora/domain/shared/app-error";
+import { AppError, ValidationError } from "@agora/domain/common/app-error";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../app-env";
 import { discardBody, limitBody } from "./body-limit";

@@ -1,8 +1,8 @@
 import { adminCollections, adminStatusChanges } from "@agora/contracts/administration";
 import type { CollectionFilter } from "@agora/domain/administration/administration.types";
-import type { Actor } from "@agora/domain/shared/actor";
-import { NotFoundError, ValidationError } from "@agora/domain/shared/app-error";
-import type { Page, PageRequest } from "@agora/domain/shared/page";
+import type { Actor } from "@agora/domain/common/actor";
+import { NotFoundError, ValidationError } from "@agora/domain/common/app-error";
+import type { Page, PageRequest } from "@agora/domain/common/page";
 import type { z } from "zod";
 import { issuesOf } from "../../http/errors";
 

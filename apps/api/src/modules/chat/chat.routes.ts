@@ -7,7 +7,7 @@ import { listMessages } from "@agora/domain/chat/list-messages";
 import { markRead } from "@agora/domain/chat/mark-read";
 import { openChannel } from "@agora/domain/chat/open-channel";
 import { sendMessage } from "@agora/domain/chat/send-message";
-import { AppError, ForbiddenError } from "@agora/domain/shared/app-error";
+import { AppError, ForbiddenError } from "@agora/domain/common/app-error";
 import { REPLAYED_HEADERS } from "../../http/idempotency";
 import { actorOf } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";

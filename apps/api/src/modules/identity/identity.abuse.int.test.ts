@@ -1,7 +1,7 @@
 import { createMemoryMailer } from "@agora/adapters/mail/memory-mailer";
 import type { Argon2Passwords } from "@agora/adapters/security/argon2-passwords";
 import { onPostgres } from "@agora/db/test/databases";
-import type { OutgoingMail } from "@agora/domain/shared/mail";
+import type { OutgoingMail } from "@agora/domain/common/mail";
 import { createLogger } from "@agora/process/logging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../../test/harness";

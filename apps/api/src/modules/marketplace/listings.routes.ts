@@ -1,4 +1,5 @@
 import { marketplaceOperations } from "@agora/contracts/marketplace";
+import { AppError } from "@agora/domain/common/app-error";
 import { addMenuItem } from "@agora/domain/marketplace/add-menu-item";
 import { createListing } from "@agora/domain/marketplace/create-listing";
 import { deactivateListing } from "@agora/domain/marketplace/deactivate-listing";
@@ -9,7 +10,6 @@ import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps
 import { searchListings } from "@agora/domain/marketplace/search-listings";
 import { updateListing } from "@agora/domain/marketplace/update-listing";
 import { updateMenuItem } from "@agora/domain/marketplace/update-menu-item";
-import { AppError } from "@agora/domain/shared/app-error";
 import type { z } from "zod";
 import { actorOf } from "../../http/middleware/auth";
 import { throwOnInvalid } from "../../http/openapi";

@@ -1,7 +1,7 @@
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { onPostgres } from "@agora/db/test/databases";
-import { purgeOrphanMedia } from "@agora/domain/shared/housekeeping";
-import { writeLimitDefaults } from "@agora/domain/shared/write-limits";
+import { purgeOrphanMedia } from "@agora/domain/common/housekeeping";
+import { writeLimitDefaults } from "@agora/domain/common/write-limits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { type LocalS3, processedMedia, startLocalS3, uploadMedia } from "../../../test/s3";

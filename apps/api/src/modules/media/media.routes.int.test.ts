@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
+import { purgeOrphanMedia } from "@agora/domain/common/housekeeping";
 import { allObjectKeys, servedKeys } from "@agora/domain/media/media.types";
-import { purgeOrphanMedia } from "@agora/domain/shared/housekeeping";
 import { DEFAULT_TIMEOUTS } from "@agora/process/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";

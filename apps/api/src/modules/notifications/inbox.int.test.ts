@@ -2,8 +2,8 @@ import { createMemoryPush } from "@agora/adapters/push/memory-push";
 import type { ConversationDto } from "@agora/contracts/chat";
 import type { MeetingDto } from "@agora/contracts/lifestyle";
 import type { NotificationDto } from "@agora/contracts/notifications";
+import { writeLimitDefaults } from "@agora/domain/common/write-limits";
 import { chatNoticeId } from "@agora/domain/notifications/notify";
-import { writeLimitDefaults } from "@agora/domain/shared/write-limits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn, type TestUser } from "../../../test/harness";
 

@@ -2,6 +2,7 @@ import { createMemoryPush, type MemoryPush } from "@agora/adapters/push/memory-p
 import { OUTBOX_WAITING_LOCK, openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createOutboxRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { onPostgres, openTestPool } from "@agora/db/test/databases";
+import { systemClock } from "@agora/domain/common/clock";
 import {
   type NotificationRequest,
   type NotifyDeps,
@@ -14,7 +15,6 @@ import { createEventRegistry, defineEventKind } from "@agora/domain/outbox/event
 import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
 import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { runOutbox, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
-import { systemClock } from "@agora/domain/shared/clock";
 import { createOutboxWorker } from "@agora/outbox-worker/outbox-worker";
 import { eventually, sleep } from "@agora/testing/eventually";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,6 @@
 import { ordersOperations, type transitionRequestSchema } from "@agora/contracts/orders";
+import type { Actor } from "@agora/domain/common/actor";
+import { ValidationError } from "@agora/domain/common/app-error";
 import type { AccessClaims } from "@agora/domain/identity/identity.types";
 import { type CreatedOrder, createOrder, type OrderCaller } from "@agora/domain/orders/create-order";
 import { getGuestOrder } from "@agora/domain/orders/get-guest-order";
@@ -9,8 +11,6 @@ import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import type { Order } from "@agora/domain/orders/orders.types";
 import type { TransitionInput } from "@agora/domain/orders/transition-order";
 import { transitionOrder } from "@agora/domain/orders/transition-order";
-import type { Actor } from "@agora/domain/shared/actor";
-import { ValidationError } from "@agora/domain/shared/app-error";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../http/app-env";

@@ -1,5 +1,5 @@
 import { systemOperations } from "@agora/contracts/system";
-import { AppError } from "@agora/domain/shared/app-error";
+import { AppError } from "@agora/domain/common/app-error";
 import { requestLogger } from "../../http/app-env";
 import type { Lifecycle } from "../../http/lifecycle";
 import type { Metrics } from "../../http/metrics";

@@ -1,7 +1,7 @@
 import { sendRefusal } from "@agora/domain/chat/chat.policy";
 import type { MessageNoticeReader, MessageRepository } from "@agora/domain/chat/chat.ports";
 import type { Message, MessageType } from "@agora/domain/chat/chat.types";
-import type { IdGenerator } from "@agora/domain/shared/ids";
+import type { IdGenerator } from "@agora/domain/common/ids";
 import type { ChatMessage as ChatMessageModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";

@@ -1,5 +1,5 @@
+import type { Role } from "@agora/domain/common/actor";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
-import type { Role } from "@agora/domain/shared/actor";
 import type { RefreshToken, Session } from "../../generated/prisma/client";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";

@@ -1,6 +1,6 @@
+import type { Role } from "@agora/domain/common/actor";
 import type { NewUser, UserRepository } from "@agora/domain/identity/identity.ports";
 import type { User, UserStatus, UserWithSecret } from "@agora/domain/identity/identity.types";
-import type { Role } from "@agora/domain/shared/actor";
 import { isUniqueViolation } from "../../errors";
 import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { User as UserModel } from "../../generated/prisma/client";

@@ -1,6 +1,6 @@
+import type { Page } from "@agora/domain/common/page";
 import type { ListingRepository } from "@agora/domain/marketplace/marketplace.ports";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
-import type { Page } from "@agora/domain/shared/page";
 import { createBatchedRead, type ListingPageCache } from "../../listing-cache";
 import { createSingleFlight } from "../../single-flight";
 import type { PlainListingRepository, StampedListingPage } from "./listings.repository";

@@ -1,3 +1,4 @@
+import type { Page } from "@agora/domain/common/page";
 import type { ListingRepository } from "@agora/domain/marketplace/marketplace.ports";
 import type {
   Listing,
@@ -5,7 +6,6 @@ import type {
   ListingStatus,
   PublicListing,
 } from "@agora/domain/marketplace/marketplace.types";
-import type { Page } from "@agora/domain/shared/page";
 import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { Listing as ListingModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";

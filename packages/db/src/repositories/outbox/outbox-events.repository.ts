@@ -1,6 +1,6 @@
+import type { IdGenerator } from "@agora/domain/common/ids";
 import type { OutboxStore, OutboxWriter } from "@agora/domain/outbox/outbox.ports";
 import type { OutboxEvent } from "@agora/domain/outbox/outbox.types";
-import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { OutboxEvent as OutboxEventModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";

@@ -19,11 +19,11 @@ import type {
 } from "@agora/domain/chat/chat.ports";
 import { viewMessage } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
+import { AppError } from "@agora/domain/common/app-error";
+import type { Clock } from "@agora/domain/common/clock";
+import type { IdGenerator } from "@agora/domain/common/ids";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
-import { AppError } from "@agora/domain/shared/app-error";
-import type { Clock } from "@agora/domain/shared/clock";
-import type { IdGenerator } from "@agora/domain/shared/ids";
 import type { RealtimeSocketLimits } from "@agora/process/config";
 import type { Logger } from "pino";
 import type { WebSocket, WebSocketServer } from "ws";
