@@ -13,7 +13,7 @@ export type PublicListingMedia = {
 
 /**
  * A publicly visible listing with its active menu items, its gallery, the items' images and the
- * provider's logo (three statements, none per item); anything else is 404.
+ * provider's logo (the images in one statement, none per item); anything else is 404.
  */
 export const getPublicListing = async (
   { repos, clock, objects }: Pick<MarketplaceDeps, "repos" | "clock" | "objects">,
@@ -24,16 +24,13 @@ export const getPublicListing = async (
   if (!listing) {
     throw new NotFoundError("Listing");
   }
-  const [gallery, items, logo] = await Promise.all([
-    repos.media.findOnRecord("listing", listing.id),
-    repos.media.findOnRecords(
-      "menu_item",
-      listing.menuItems.map((item) => item.id),
-    ),
-    repos.media.findOnRecord("provider", listing.providerId),
-  ]);
+  const { gallery, menuItems, logo } = await repos.media.findOnListingPage(
+    listing.id,
+    listing.providerId,
+    listing.menuItems.map((item) => item.id),
+  );
   const menuItemMedia = new Map<string, RecordMedia[]>();
-  for (const [itemId, assets] of items) {
+  for (const [itemId, assets] of menuItems) {
     menuItemMedia.set(itemId, await recordMedia(objects, assets, now));
   }
 

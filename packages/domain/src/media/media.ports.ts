@@ -123,6 +123,15 @@ export interface MediaAssetRepository {
     recordIds: readonly string[],
     options?: { first?: boolean },
   ): Promise<Map<string, MediaAsset[]>>;
+  /**
+   * A public listing's images in one statement: its gallery, the images of `menuItemIds` (by item
+   * id; items without one are absent) and its provider's logo, each in order.
+   */
+  findOnListingPage(
+    listingId: string,
+    providerId: string,
+    menuItemIds: readonly string[],
+  ): Promise<{ gallery: MediaAsset[]; menuItems: Map<string, MediaAsset[]>; logo: MediaAsset[] }>;
   /** setListingMedia for any record kind. */
   setRecordMedia(kind: MediaRecordKind, recordId: string, ids: readonly string[]): Promise<void>;
   /**
