@@ -23,7 +23,11 @@ export const mediaMimeTypes = ["image/jpeg", "image/png", "image/webp", "video/m
 export type MediaMimeType = (typeof mediaMimeTypes)[number];
 
 /** The image types: all a record image may be (see imageOnlyPurposes). */
-export const imageMimeTypes = ["image/jpeg", "image/png", "image/webp"] as const satisfies readonly MediaMimeType[];
+export const imageMimeTypes = [
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+] as const satisfies readonly MediaMimeType[];
 
 /**
  * The purposes whose records show images only (a gallery, a menu item's image, a logo, dating

@@ -160,7 +160,11 @@ describe("processMedia", () => {
       "put media/a.display.webp",
       "delete media/a",
     ]);
-    expect([...w.objects.keys()].sort()).toEqual(["media/a.display.webp", "media/a.full", "media/a.thumb.webp"]);
+    expect([...w.objects.keys()].sort()).toEqual([
+      "media/a.display.webp",
+      "media/a.full",
+      "media/a.thumb.webp",
+    ]);
   });
 
   it("rejects an upload gone from the store or larger than declared, without processing it", async () => {

@@ -38,7 +38,12 @@ export const processMedia = async ({ mediaProcessing: deps }: MediaProcessingDep
       ? null
       : await deps.objects.get(source, asset.sizeBytes);
   if (!bytes) {
-    await reject(deps, asset.id, "its uploaded object is gone or not the declared size", copied && keys.video);
+    await reject(
+      deps,
+      asset.id,
+      "its uploaded object is gone or not the declared size",
+      copied && keys.video,
+    );
 
     return;
   }

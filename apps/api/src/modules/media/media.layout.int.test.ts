@@ -2,7 +2,14 @@ import { createHousekeeper } from "@agora/db/repositories/housekeeping.repositor
 import { purgeOrphanMedia } from "@agora/domain/common/housekeeping";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { type LocalS3, processedMedia, startLocalS3, TINY_MP4, TINY_PNG, uploadMedia } from "../../../test/s3";
+import {
+  type LocalS3,
+  processedMedia,
+  startLocalS3,
+  TINY_MP4,
+  TINY_PNG,
+  uploadMedia,
+} from "../../../test/s3";
 
 type UploadBody = { data: { id: string; upload_url: string } };
 type ReadBody = {
@@ -180,7 +187,8 @@ describe("media keys: uploads under uploads/, served copies under media/", () =>
       const owner = await h.signIn();
       const old = await oldAsset(owner, "image");
       const video = await oldAsset(owner, "video");
-      const fresh = (await processedMedia(h, owner.accessToken, { mimeType: "video/mp4", bytes: TINY_MP4 })).id;
+      const fresh = (await processedMedia(h, owner.accessToken, { mimeType: "video/mp4", bytes: TINY_MP4 }))
+        .id;
       const unprocessed = (await uploadMedia(h, owner.accessToken)).id;
       expect(await s3.has(`media/${fresh}`)).toBe(true);
       expect(await s3.has(`uploads/${unprocessed}`)).toBe(true);

@@ -123,6 +123,48 @@ describe("media through the object store", () => {
           .status,
       ).toBe(401);
     });
+
+    it("answers 422 at mime_type for a video uploaded for a record image, recording nothing; moments and messages take video", async () => {
+      const count = async () =>
+        Number(
+          (
+            await h.db.sql.query<{ n: string }>(
+              "SELECT count(*) AS n FROM media_assets WHERE owner_id = $1",
+              [ada.user.id],
+            )
+          ).rows[0]?.n,
+        );
+      const before = await count();
+      for (const purpose of ["listing", "menu_item", "provider_logo", "dating_photo", "avatar"]) {
+        const res = await h.post<ErrorBody>(
+          "/api/v1/media/upload",
+          { purpose, mime_type: "video/mp4", size_bytes: 1000 },
+          { token: ada.accessToken },
+        );
+        expect(res.status, purpose).toBe(422);
+        expect(res.body.error.code).toBe("validation_failed");
+        expect(res.body.error.details).toEqual([
+          { path: "mime_type", message: expect.stringMatching(/image/) },
+        ]);
+      }
+      expect(await count()).toBe(before);
+      for (const [purpose, mime_type] of [
+        ["listing", "image/webp"],
+        ["avatar", "image/jpeg"],
+        ["moment", "video/mp4"],
+        ["message", "video/mp4"],
+      ]) {
+        const res = await h.post(
+          "/api/v1/media/upload",
+          { purpose, mime_type, size_bytes: 1000 },
+          {
+            token: ada.accessToken,
+          },
+        );
+        expect(res.status, `${purpose} ${mime_type}`).toBe(201);
+      }
+      expect(await count()).toBe(before + 4);
+    });
   });
 
   describe("the presigned URLs against the store", () => {
