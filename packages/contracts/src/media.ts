@@ -29,7 +29,13 @@ export const mediaMimeTypeSchema = z.enum(["image/jpeg", "image/png", "image/web
 export const uploadRequestSchema = z
   .object({
     purpose: mediaPurposeSchema,
-    mime_type: mediaMimeTypeSchema,
+    mime_type: mediaMimeTypeSchema.meta({
+      description:
+        "The type of the bytes to upload. The purposes of record images (`listing`, `menu_item`, " +
+        "`provider_logo`, `dating_photo`, `avatar`) take image types only (`image/jpeg`, `image/png`, " +
+        "`image/webp`): `video/mp4` for one of them is 422 `validation_failed` at `mime_type`. `moment`, " +
+        "`message` and `payment_evidence` take `video/mp4` too.",
+    }),
     size_bytes: z
       .number()
       .int()

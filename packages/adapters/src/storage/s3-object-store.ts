@@ -1,6 +1,7 @@
 import { StorageUnavailableError } from "@agora/domain/media/media.errors";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -29,8 +30,8 @@ const isNotFound = (error: unknown): boolean => {
 };
 
 /**
- * The object store over an S3-compatible service. Presigning is local (no call); HEAD, GET, PUT
- * and DELETE are bounded by `timeoutMs` as a whole (connection, response and the SDK's retry included), and
+ * The object store over an S3-compatible service. Presigning is local (no call); HEAD, GET, PUT,
+ * COPY and DELETE are bounded by `timeoutMs` as a whole (connection, response and the SDK's retry included), and
  * any failure becomes StorageUnavailableError (503). The SDK's default request checksums are
  * off: a presigned PUT would otherwise carry the checksum of an empty body, which the store checks
  * against the real one.
@@ -143,6 +144,30 @@ export const createS3ObjectStore = (
           { abortSignal },
         ),
       );
+    },
+
+    async copy(from, to) {
+      try {
+        // CopySource is `<bucket>/<key>`, URL-encoded; the default MetadataDirective COPY keeps
+        // the source's Content-Type.
+        await client.send(
+          new CopyObjectCommand({
+            Bucket: bucket,
+            Key: to,
+            CopySource: `${bucket}/${from.split("/").map(encodeURIComponent).join("/")}`,
+          }),
+          { abortSignal: AbortSignal.timeout(timeoutMs) },
+        );
+
+        return true;
+      } catch (error) {
+        if (isNotFound(error)) {
+          return false;
+        }
+        throw new StorageUnavailableError("Media storage did not complete the copy; try again later.", {
+          cause: error,
+        });
+      }
     },
 
     close: () => client.destroy(),

@@ -77,7 +77,7 @@ export const purgeOrphanMedia = async (
   return { media_assets: deleted, media_objects_failed: failed.size, media_batches: batches };
 };
 
-/** Deletes every object of each asset (the upload, an image's copy and variants); the ids done. */
+/** Deletes every object of each asset (the upload, and its served copies: allObjectKeys); the ids done. */
 const deleteObjects = async (
   objects: { delete(key: string): Promise<void> },
   expired: readonly ExpiredMedia[],
@@ -86,7 +86,7 @@ const deleteObjects = async (
   for (let start = 0; start < expired.length; start += DELETE_CONCURRENCY) {
     const chunk = expired.slice(start, start + DELETE_CONCURRENCY);
     const results = await Promise.allSettled(
-      chunk.map((asset) => Promise.all(allObjectKeys(asset.objectKey).map((key) => objects.delete(key)))),
+      chunk.map((asset) => Promise.all(allObjectKeys(asset).map((key) => objects.delete(key)))),
     );
     results.forEach((result, index) => {
       const asset = chunk[index];

@@ -24,7 +24,7 @@ const erasePublished = async (tx: IdentityTransaction, userId: string, now: Date
   await tx.datingProfiles.deleteForUser(userId);
   await tx.comments.deleteByAuthor(userId);
   await tx.moments.deleteByAuthor(userId);
-  // Every object of each asset: the upload and, once processed, its served copy and variants.
+  // Every object of each asset under either key layout: the upload, and its served copies.
   const objectKeys = (await tx.media.deletePublishedBy(userId)).flatMap(allObjectKeys);
   for (let start = 0; start < objectKeys.length; start += OBJECTS_PER_EVENT) {
     await tx.outbox.append(

@@ -18,8 +18,8 @@ export type MediaUrls = {
 };
 
 /**
- * The read URLs of an asset. A ready image is served from its processed copy and variants, never
- * from the uploaded object. Every read URL lives at most 5 minutes from its signing (the API's
+ * The read URLs of an asset. A ready image is served from its processed copy and variants, a ready
+ * video from its copy (`media/<id>`), never from the uploaded object. Every read URL lives at most 5 minutes from its signing (the API's
  * read-URL lifetime). Public assets get URLs signed at the start of the current minute, so every
  * read within the minute answers the same URLs and CDN and app caches hit (at least 4 minutes of
  * validity are left whenever one is handed out); private ones are signed now (docs/media.md).
@@ -35,11 +35,14 @@ export const mediaUrls = async (objects: ObjectStore, asset: MediaAsset, now: Da
         }
       : { at: now, expiresInSeconds: READ_URL_TTL_SECONDS };
   const expiresAt = new Date(signing.at.getTime() + signing.expiresInSeconds * 1000);
+  const keys = servedKeys(asset.id);
   const image = asset.processing === "ready" ? asset.image : null;
   if (!image) {
-    return { url: await objects.presignRead(asset.objectKey, signing), expiresAt, variants: [] };
+    // A ready video from its served copy; anything not ready (its owner only) as uploaded.
+    const key = asset.processing === "ready" ? keys.video : asset.objectKey;
+
+    return { url: await objects.presignRead(key, signing), expiresAt, variants: [] };
   }
-  const keys = servedKeys(asset.objectKey);
   const [url, thumb, display] = await Promise.all([
     objects.presignRead(keys.full, signing),
     objects.presignRead(keys.thumb, signing),

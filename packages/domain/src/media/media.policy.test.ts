@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Actor } from "../common/actor";
-import { canReadMedia } from "./media.policy";
+import { canReadMedia, purposeAcceptsMimeType } from "./media.policy";
 import type { MediaAttachments } from "./media.ports";
-import type { MediaAsset } from "./media.types";
+import { type MediaAsset, mediaMimeTypes, mediaPurposes } from "./media.types";
 
 const actor = (userId: string, role: Actor["role"] = "member"): Actor => ({ userId, role, sessionId: "s" });
 const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
@@ -91,5 +91,28 @@ describe("canReadMedia", () => {
     expect(canReadMedia(actor("stranger"), photo, sent)).toBe(false);
     expect(canReadMedia(actor("admin", "admin"), photo, sent)).toBe(false);
     expect(canReadMedia(actor("peer"), photo, nowhere)).toBe(false);
+  });
+});
+
+describe("purposeAcceptsMimeType", () => {
+  it("takes only image types for record images, and video too for moments, messages and evidence", () => {
+    const accepted = Object.fromEntries(
+      mediaPurposes.map((purpose) => [
+        purpose,
+        mediaMimeTypes.filter((type) => purposeAcceptsMimeType(purpose, type)),
+      ]),
+    );
+    const images = ["image/jpeg", "image/png", "image/webp"];
+    const all = [...images, "video/mp4"];
+    expect(accepted).toEqual({
+      moment: all,
+      message: all,
+      payment_evidence: all,
+      listing: images,
+      menu_item: images,
+      provider_logo: images,
+      dating_photo: images,
+      avatar: images,
+    });
   });
 });

@@ -1,7 +1,21 @@
 import type { Actor } from "../common/actor";
 import { isAdmin } from "../identity/identity.policy";
 import type { MediaAttachments } from "./media.ports";
-import type { MediaAsset } from "./media.types";
+import {
+  imageMimeTypes,
+  imageOnlyPurposes,
+  type MediaAsset,
+  type MediaMimeType,
+  type MediaPurpose,
+} from "./media.types";
+
+/**
+ * Whether an upload for `purpose` may declare `mimeType`: the record images (imageOnlyPurposes)
+ * take only image types; moments, messages and payment evidence take video too.
+ */
+export const purposeAcceptsMimeType = (purpose: MediaPurpose, mimeType: MediaMimeType): boolean =>
+  !(imageOnlyPurposes as readonly MediaPurpose[]).includes(purpose) ||
+  (imageMimeTypes as readonly MediaMimeType[]).includes(mimeType);
 
 /** Attached to a record the viewer may see (each fact states that record's visibility rule). */
 const onVisibleRecord = (attachments: MediaAttachments): boolean =>

@@ -32,6 +32,12 @@ export interface ObjectStore {
   get(key: string, maxBytes: number): Promise<Uint8Array | null>;
   /** Stores `bytes` under `key` (replacing what was there). */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Copies the object under `from` to `to` inside the store (S3 CopyObject: the bytes do not pass
+   * through the server), content type included, replacing what was under `to`; false when there is
+   * nothing under `from`.
+   */
+  copy(from: string, to: string): Promise<boolean>;
 }
 
 /** What the processor made of an upload's bytes. */
@@ -159,10 +165,10 @@ export interface MediaAssetRepository {
   ): Promise<string[]>;
   /**
    * Deletes the rows of the owner's assets, except payment evidence (payments keep it), and
-   * returns their object keys: the caller deletes the objects (through the outbox, after commit).
-   * Run it after the records holding them (moments) are gone.
+   * returns their ids and upload keys: the caller deletes every object of each (allObjectKeys;
+   * through the outbox, after commit). Run it after the records holding them (moments) are gone.
    */
-  deletePublishedBy(ownerId: string): Promise<string[]>;
+  deletePublishedBy(ownerId: string): Promise<Array<{ id: string; objectKey: string }>>;
 }
 
 export type MediaRepositories = { media: MediaAssetRepository };

@@ -22,6 +22,26 @@ export type MediaPurpose = (typeof mediaPurposes)[number];
 export const mediaMimeTypes = ["image/jpeg", "image/png", "image/webp", "video/mp4"] as const;
 export type MediaMimeType = (typeof mediaMimeTypes)[number];
 
+/** The image types: all a record image may be (see imageOnlyPurposes). */
+export const imageMimeTypes = [
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+] as const satisfies readonly MediaMimeType[];
+
+/**
+ * The purposes whose records show images only (a gallery, a menu item's image, a logo, dating
+ * photos, an avatar): an upload for one of them declares an image type. Moments, messages and
+ * payment evidence also take `video/mp4`.
+ */
+export const imageOnlyPurposes = [
+  "listing",
+  "menu_item",
+  "provider_logo",
+  "dating_photo",
+  "avatar",
+] as const satisfies readonly MediaPurpose[];
+
 /** An upload URL lives 15 minutes, a read URL 5. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 export const READ_URL_TTL_SECONDS = 5 * 60;
@@ -54,20 +74,29 @@ export type ProcessedImage = MediaRendition & {
 };
 
 /**
- * The keys of what is served of an asset. The upload key itself is never served once an image is
- * ready: its presigned PUT URL lives on for 15 minutes, so its bytes may change after processing.
- * A video is served from its upload key.
+ * The key a new upload is PUT to: under `uploads/`, a prefix of its own that holds only what
+ * clients send, so a bucket lifecycle rule can expire it (docs/media.md, "Bucket lifecycle rule").
+ * Assets uploaded before this layout keep their upload key `media/<id>` (the row's object_key).
  */
-export const servedKeys = (objectKey: string) => ({
-  full: `${objectKey}.full`,
-  thumb: `${objectKey}.thumb.webp`,
-  display: `${objectKey}.display.webp`,
+export const uploadKey = (id: string) => `uploads/${id}`;
+
+/**
+ * The keys of what is served of an asset, all under `media/` and written by the server only: a
+ * ready image's copy and variants, and a ready video's copy (`video`, `media/<id>`, copied from the
+ * upload by processing). Derived from the asset's id, never from its upload key: the upload's
+ * presigned PUT URL lives on for 15 minutes, so its bytes may change after processing. (An asset of
+ * the old layout was uploaded to `media/<id>`: its video is served from there, as before.)
+ */
+export const servedKeys = (id: string) => ({
+  video: `media/${id}`,
+  full: `media/${id}.full`,
+  thumb: `media/${id}.thumb.webp`,
+  display: `media/${id}.display.webp`,
 });
 
-/** Every object an asset may have in the store (for deletion). */
-export const allObjectKeys = (objectKey: string): string[] => [
-  objectKey,
-  ...Object.values(servedKeys(objectKey)),
+/** Every object an asset may have in the store, under either layout (for deletion), each once. */
+export const allObjectKeys = (asset: { id: string; objectKey: string }): string[] => [
+  ...new Set([asset.objectKey, ...Object.values(servedKeys(asset.id))]),
 ];
 
 export type MediaAsset = {
@@ -76,7 +105,7 @@ export type MediaAsset = {
   purpose: MediaPurpose;
   mimeType: MediaMimeType;
   sizeBytes: number;
-  /** `media/<id>`: carries no user data. */
+  /** The upload's key: `uploads/<id>` (`media/<id>` for assets of the old layout); no user data. */
   objectKey: string;
   status: MediaStatus;
   /** Private to the owner until attached to a public moment. */

@@ -9,7 +9,7 @@ const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
   purpose: "moment",
   mimeType: "image/jpeg",
   sizeBytes: 3,
-  objectKey: "media/a",
+  objectKey: "uploads/a",
   status: "uploaded",
   visibility: "private",
   uploadedAt: new Date(0),
@@ -46,6 +46,15 @@ const world = (start: MediaAsset, outcome: ProcessedMedia) => {
       const bytes = objects.get(key);
 
       return bytes && bytes.length <= maxBytes ? bytes : null;
+    },
+    copy: async (from, to) => {
+      calls.push(`copy ${from} ${to}`);
+      const bytes = objects.get(from);
+      if (bytes) {
+        objects.set(to, bytes);
+      }
+
+      return bytes !== undefined;
     },
     put: async (key, bytes) => {
       calls.push(`put ${key}`);
@@ -95,7 +104,7 @@ describe("processMedia", () => {
       "put media/a.full",
       "put media/a.thumb.webp",
       "put media/a.display.webp",
-      "delete media/a",
+      "delete uploads/a",
     ]);
     await processMedia(w.deps, "a");
     expect(w.calls).toHaveLength(5);
@@ -112,15 +121,50 @@ describe("processMedia", () => {
       rejectedReason: expect.stringMatching(/image\/png/),
     });
     expect(w.calls).toEqual(["process"]);
-    expect(w.objects.has("media/a")).toBe(true);
+    expect(w.objects.has("uploads/a")).toBe(true);
   });
 
-  it("takes a video as uploaded: ready without an image, its upload kept (it is what is served)", async () => {
+  it("serves a video from its copy under media/: copied first, the copy checked, ready, then the upload deleted", async () => {
     const w = world(asset({ mimeType: "video/mp4" }), { kind: "video" });
+    await processMedia(w.deps, "a");
+    expect(w.row()).toMatchObject({ processing: "ready", image: null });
+    expect(w.calls).toEqual(["copy uploads/a media/a", "process", "delete uploads/a"]);
+    expect([...w.objects.keys()]).toEqual(["media/a"]);
+    await processMedia(w.deps, "a");
+    expect(w.calls).toHaveLength(3);
+  });
+
+  it("drops a rejected video's copy, so nothing rejected is under media/", async () => {
+    const w = world(asset({ mimeType: "video/mp4" }), { kind: "rejected", reason: "not an MP4" });
+    await processMedia(w.deps, "a");
+    expect(w.row()).toMatchObject({ processing: "rejected", rejectedReason: "not an MP4" });
+    expect(w.calls).toEqual(["copy uploads/a media/a", "process", "delete media/a"]);
+    expect([...w.objects.keys()]).toEqual(["uploads/a"]);
+  });
+
+  it("keeps an old-layout video where it was uploaded (media/<id> is its served key): no copy, no deletion", async () => {
+    const w = world(asset({ mimeType: "video/mp4", objectKey: "media/a" }), { kind: "video" });
     await processMedia(w.deps, "a");
     expect(w.row()).toMatchObject({ processing: "ready", image: null });
     expect(w.calls).toEqual(["process"]);
     expect(w.objects.has("media/a")).toBe(true);
+  });
+
+  it("derives an old-layout image's copies from its id and deletes its upload media/<id>", async () => {
+    const w = world(asset({ objectKey: "media/a" }), image);
+    await processMedia(w.deps, "a");
+    expect(w.calls).toEqual([
+      "process",
+      "put media/a.full",
+      "put media/a.thumb.webp",
+      "put media/a.display.webp",
+      "delete media/a",
+    ]);
+    expect([...w.objects.keys()].sort()).toEqual([
+      "media/a.display.webp",
+      "media/a.full",
+      "media/a.thumb.webp",
+    ]);
   });
 
   it("rejects an upload gone from the store or larger than declared, without processing it", async () => {

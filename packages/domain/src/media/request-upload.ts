@@ -1,32 +1,44 @@
 import type { Actor } from "../common/actor";
-import { AppError } from "../common/app-error";
+import { AppError, ValidationError } from "../common/app-error";
 import type { MediaDeps } from "./media.deps";
+import { purposeAcceptsMimeType } from "./media.policy";
 import {
+  imageMimeTypes,
   type MediaAsset,
   type MediaMimeType,
   type MediaPurpose,
   type PresignedRequest,
   UPLOAD_URL_TTL_SECONDS,
+  uploadKey,
 } from "./media.types";
 import { checkUploadQuota, UPLOAD_QUOTA_WINDOW_MS } from "./upload-quota";
 
 export type UploadRequest = { purpose: MediaPurpose; mimeType: MediaMimeType; sizeBytes: number };
 
 /**
- * Registers a private, pending asset and answers a PUT URL presigned for 15 minutes whose
+ * Registers a private, pending asset under `uploads/<id>` and answers a PUT URL presigned for 15 minutes whose
  * signature covers the declared content type and length, so the store refuses other bytes. The
  * URL is signed before the row is written: without a store (503) nothing is recorded.
  *
  * The account's pending uploads are held to its quota (upload-quota.ts): the check and the insert
  * run in one transaction behind a lock on the account's row, so parallel requests cannot both take
  * the last place. Past it: 429 `rate_limited` with Retry-After and the refusing quota's RateLimit
- * headers, and nothing is recorded.
+ * headers, and nothing is recorded. A record image's purpose (a gallery, a logo, an avatar…) takes
+ * image types only: `video/mp4` for it is 422 at `mime_type`, before anything is signed or recorded.
  */
 export const requestUpload = async (
   deps: MediaDeps,
   actor: Actor,
   input: UploadRequest,
 ): Promise<{ asset: MediaAsset; upload: PresignedRequest }> => {
+  if (!purposeAcceptsMimeType(input.purpose, input.mimeType)) {
+    throw new ValidationError([
+      {
+        path: "mime_type",
+        message: `an upload for ${input.purpose} is an image: one of ${imageMimeTypes.join(", ")}`,
+      },
+    ]);
+  }
   const now = deps.clock.now();
   const id = deps.ids.next();
   const asset: MediaAsset = {
@@ -35,7 +47,7 @@ export const requestUpload = async (
     purpose: input.purpose,
     mimeType: input.mimeType,
     sizeBytes: input.sizeBytes,
-    objectKey: `media/${id}`,
+    objectKey: uploadKey(id),
     status: "pending",
     visibility: "private",
     uploadedAt: null,

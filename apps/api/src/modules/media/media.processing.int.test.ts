@@ -138,7 +138,7 @@ describe("media processing before an image is shown", () => {
       expect((await sharp(await download(data.url)).metadata()).format).toBe("jpeg");
       expect((await sharp(await download(data.variants[0]?.url ?? "")).metadata()).format).toBe("webp");
       // The upload itself, GPS and all, is gone from the store.
-      expect(await s3.has(`media/${id}`)).toBe(false);
+      expect(await s3.has(`uploads/${id}`)).toBe(false);
 
       expect((await publish([id])).status).toBe(201);
     },

@@ -141,7 +141,7 @@ describe("pending-upload quota and the orphan purge", () => {
       }
     }
     for (const id of orphans) {
-      expect(await s3.has(`media/${id}`)).toBe(true);
+      expect(await s3.has(`uploads/${id}`)).toBe(true);
     }
     // One processed: its copy and variants go too (its upload was deleted once processed).
     const processedOwner = await h.signIn();
@@ -172,6 +172,7 @@ describe("pending-upload quota and the orphan purge", () => {
     expect(rows).toEqual([]);
     for (const id of orphans) {
       for (const key of [
+        `uploads/${id}`,
         `media/${id}`,
         `media/${id}.full`,
         `media/${id}.thumb.webp`,
@@ -185,6 +186,6 @@ describe("pending-upload quota and the orphan purge", () => {
       [new Date(h.clock.now().getTime() - 24 * HOUR)],
     );
     expect(Number(left.rows[0]?.n)).toBe(0);
-    expect(await s3.has(`media/${kept.id}`)).toBe(true);
+    expect(await s3.has(`uploads/${kept.id}`)).toBe(true);
   });
 });

@@ -88,12 +88,12 @@ describe("media through the object store", () => {
         purpose: "moment",
         mime_type: "image/jpeg",
         size_bytes: 1234,
-        object_key: `media/${id}`,
+        object_key: `uploads/${id}`,
         status: "pending",
         visibility: "private",
         attached_at: null,
       });
-      expect(url.pathname).toBe(`/${s3.config.bucket}/media/${id}`);
+      expect(url.pathname).toBe(`/${s3.config.bucket}/uploads/${id}`);
       expect(upload_url).not.toContain(ada.user.id);
       expect(upload_url).not.toContain(ada.user.username);
     });
@@ -123,6 +123,48 @@ describe("media through the object store", () => {
           .status,
       ).toBe(401);
     });
+
+    it("answers 422 at mime_type for a video uploaded for a record image, recording nothing; moments and messages take video", async () => {
+      const count = async () =>
+        Number(
+          (
+            await h.db.sql.query<{ n: string }>(
+              "SELECT count(*) AS n FROM media_assets WHERE owner_id = $1",
+              [ada.user.id],
+            )
+          ).rows[0]?.n,
+        );
+      const before = await count();
+      for (const purpose of ["listing", "menu_item", "provider_logo", "dating_photo", "avatar"]) {
+        const res = await h.post<ErrorBody>(
+          "/api/v1/media/upload",
+          { purpose, mime_type: "video/mp4", size_bytes: 1000 },
+          { token: ada.accessToken },
+        );
+        expect(res.status, purpose).toBe(422);
+        expect(res.body.error.code).toBe("validation_failed");
+        expect(res.body.error.details).toEqual([
+          { path: "mime_type", message: expect.stringMatching(/image/) },
+        ]);
+      }
+      expect(await count()).toBe(before);
+      for (const [purpose, mime_type] of [
+        ["listing", "image/webp"],
+        ["avatar", "image/jpeg"],
+        ["moment", "video/mp4"],
+        ["message", "video/mp4"],
+      ]) {
+        const res = await h.post(
+          "/api/v1/media/upload",
+          { purpose, mime_type, size_bytes: 1000 },
+          {
+            token: ada.accessToken,
+          },
+        );
+        expect(res.status, `${purpose} ${mime_type}`).toBe(201);
+      }
+      expect(await count()).toBe(before + 4);
+    });
   });
 
   describe("the presigned URLs against the store", () => {
@@ -130,7 +172,7 @@ describe("media through the object store", () => {
       const bytes = Buffer.from("\xff\xd8\xff\xe0 a small jpeg, pretend");
       const upload = await uploadMedia(h, ada.accessToken, { mimeType: "image/jpeg", bytes });
       expect(upload.storeStatus).toBe(200);
-      expect(await s3.has(`media/${upload.id}`)).toBe(true);
+      expect(await s3.has(`uploads/${upload.id}`)).toBe(true);
       expect((await asset(upload.id))?.status).toBe("pending");
 
       const res = await read(upload.id);
@@ -169,7 +211,7 @@ describe("media through the object store", () => {
         body: Buffer.alloc(65, 1),
       });
       expect(otherLength.status).toBe(403);
-      expect(await s3.has(`media/${id}`)).toBe(false);
+      expect(await s3.has(`uploads/${id}`)).toBe(false);
       expect(s3.refused.filter((r) => r.path.endsWith(id)).map((r) => r.reason)).toEqual([
         "signature_mismatch",
         "signature_mismatch",
@@ -217,11 +259,11 @@ describe("media through the object store", () => {
 
       // A store that took other bytes than those declared (nothing signed them): still refused.
       const wrong = await uploadMedia(h, ada.accessToken, { put: false, bytes: Buffer.alloc(10) });
-      await s3.putUnsigned(`media/${wrong.id}`, Buffer.alloc(11), "image/png");
+      await s3.putUnsigned(`uploads/${wrong.id}`, Buffer.alloc(11), "image/png");
       expect((await read(wrong.id)).status).toBe(422);
-      await s3.putUnsigned(`media/${wrong.id}`, Buffer.alloc(10), "image/jpeg");
+      await s3.putUnsigned(`uploads/${wrong.id}`, Buffer.alloc(10), "image/jpeg");
       expect((await read(wrong.id)).status).toBe(422);
-      await s3.putUnsigned(`media/${wrong.id}`, Buffer.alloc(10), "image/png");
+      await s3.putUnsigned(`uploads/${wrong.id}`, Buffer.alloc(10), "image/png");
       expect((await read(wrong.id)).status).toBe(200);
     });
 
@@ -377,18 +419,18 @@ describe("media through the object store", () => {
       const counts = await purgeOrphanMedia({ housekeeper, objects: h.runtime.objects.store }, h.clock.now());
       expect(counts.media_assets).toBeGreaterThanOrEqual(2);
       expect(counts.media_objects_failed).toBe(0);
-      expect(await s3.has(servedKeys(`media/${orphan.id}`).thumb)).toBe(false);
+      expect(await s3.has(servedKeys(orphan.id).thumb)).toBe(false);
       for (const gone of [orphan.id, neverUploaded.id]) {
         expect(await asset(gone)).toBeUndefined();
-        for (const key of allObjectKeys(`media/${gone}`)) {
+        for (const key of allObjectKeys({ id: gone, objectKey: `uploads/${gone}` })) {
           expect(await s3.has(key)).toBe(false);
         }
       }
       // A processed image is served from its copy (the upload itself is deleted once processed).
       expect(await asset(kept.id)).toBeDefined();
-      expect(await s3.has(servedKeys(`media/${kept.id}`).full)).toBe(true);
+      expect(await s3.has(servedKeys(kept.id).full)).toBe(true);
       expect(await asset(recent.id)).toBeDefined();
-      expect(await s3.has(`media/${recent.id}`)).toBe(true);
+      expect(await s3.has(`uploads/${recent.id}`)).toBe(true);
       expect((await read(kept.id, await h.openSession(author.user))).status).toBe(200);
     });
 
@@ -413,7 +455,7 @@ describe("media through the object store", () => {
       expect(await asset(late.id)).toBeDefined();
       await purgeOrphanMedia({ housekeeper, objects: h.runtime.objects.store }, h.clock.now());
       expect(await asset(late.id)).toBeUndefined();
-      expect(await s3.has(`media/${late.id}`)).toBe(false);
+      expect(await s3.has(`uploads/${late.id}`)).toBe(false);
     });
   });
 });

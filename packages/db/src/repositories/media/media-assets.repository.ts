@@ -356,12 +356,12 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
     },
 
     async deletePublishedBy(ownerId) {
-      const { rows } = await db.query<{ object_key: string }>(
-        `DELETE FROM media_assets WHERE owner_id = $1 AND purpose <> 'payment_evidence' RETURNING object_key`,
+      const { rows } = await db.query<{ id: string; object_key: string }>(
+        `DELETE FROM media_assets WHERE owner_id = $1 AND purpose <> 'payment_evidence' RETURNING id, object_key`,
         [idParam(ownerId)],
       );
 
-      return rows.map((row) => row.object_key);
+      return rows.map((row) => ({ id: row.id, objectKey: row.object_key }));
     },
   };
 };
