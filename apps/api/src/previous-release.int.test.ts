@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEmptyPostgresDatabase, onPostgres } from "@agora/db/test/databases";
-import { sleep } from "@agora/testing/eventually";
+import { eventually, sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -31,6 +31,8 @@ const unavailable = onPostgres
 const BUILD_TIMEOUT_MS = 600_000;
 const TEST_TIMEOUT_MS = 240_000;
 const LOOPS = 4;
+/** How long this tree's API may take to say it is ready on a loaded machine. */
+const READY_TIMEOUT_MS = 60_000;
 
 /** Runs `node <entry> <args>` without blocking this process (the smoke loops run meanwhile). */
 const runNode = (entry: string, args: string[], env: Record<string, string>) =>
@@ -203,7 +205,13 @@ describe.skipIf(unavailable !== undefined)(
         // This tree's API on the same database, beside the previous one.
         const current = startProcess(env, path.join(currentDist, "main.js"));
         processes.push(current);
-        expect(await smokeRound(await current.origin(), bob, conversationId, "current")).toEqual([]);
+        // As a rolling deploy does, traffic goes to it once it says it is ready (it listens first).
+        const currentOrigin = await current.origin();
+        await eventually(async () => (await fetch(`${currentOrigin}/ready`)).status === 200, {
+          timeoutMs: READY_TIMEOUT_MS,
+          intervalMs: 100,
+        });
+        expect(await smokeRound(currentOrigin, bob, conversationId, "current")).toEqual([]);
         expect(await smokeRound(origin, ada, conversationId, "previous, last")).toEqual([]);
       },
       TEST_TIMEOUT_MS,
