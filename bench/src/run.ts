@@ -154,6 +154,12 @@ const main = async () => {
     RATE_LIMIT_DEVICES_PER_HOUR: "1000000",
     RATE_LIMIT_MEETINGS_PER_HOUR: "1000000",
     RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
+    // So do the socket caps and the pending-upload quota: the typing fan-out holds 1,000 sockets of
+    // one member on one process, which the default per-user cap refuses.
+    REALTIME_SOCKETS_PER_SESSION: "10000",
+    REALTIME_SOCKETS_PER_USER: "10000",
+    MEDIA_PENDING_UPLOADS_PER_DAY: "1000000",
+    MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
     // OUTBOX_* settings of the bench's own environment reach the embedded worker (levers to measure).
     ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
   };
