@@ -1,12 +1,9 @@
 import type { Actor } from "../common/actor";
 import { NotFoundError } from "../common/app-error";
-import { attachRecordMedia, prepareRecordMedia, type RecordMedia, recordMedia } from "../media/record-media";
+import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { Listing } from "./marketplace.types";
 import { findOwnProvider, requireActiveCategory } from "./ownership";
-
-/** Names the request field of the gallery's image at `index`. */
-export const galleryField = (index: number) => `media_asset_ids.${index}`;
 
 /**
  * Creates a draft listing for the caller's own provider profile. The body's provider_id must be
@@ -25,13 +22,12 @@ export const createListing = async (
     mediaAssetIds?: readonly string[] | undefined;
   },
 ): Promise<{ listing: Listing; media: RecordMedia[] }> => {
-  const ids = input.mediaAssetIds ?? [];
-  const fresh = await prepareRecordMedia(deps, actor, {
-    ids,
-    held: [],
-    purpose: "listing",
-    field: galleryField,
-  });
+  const gallery = await prepareMediaChange(
+    deps,
+    actor,
+    { kind: "listing", id: null, purpose: "listing" },
+    input.mediaAssetIds,
+  );
   const { uow, clock } = deps;
 
   const { listing, assets } = await uow.run(async (tx) => {
@@ -52,20 +48,19 @@ export const createListing = async (
       },
       now,
     );
-    const held = (await tx.media.findOnListing(id, { lock: true })).map((asset) => asset.id);
-    await attachRecordMedia(
+    const assets = await applyMediaChange(
       tx,
       actor,
-      { fresh, ids, held },
-      { purpose: "listing", at: now, field: galleryField },
+      { kind: "listing", id, purpose: "listing" },
+      gallery,
+      now,
     );
-    await tx.media.setListingMedia(id, ids);
     const created = await tx.listings.findById(id, now);
     if (!created) {
       throw new NotFoundError("Listing");
     }
 
-    return { listing: created, assets: await tx.media.findOnListing(id) };
+    return { listing: created, assets };
   });
 
   return { listing, media: await recordMedia(deps.objects, assets, clock.now()) };

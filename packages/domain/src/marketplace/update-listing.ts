@@ -1,7 +1,12 @@
 import type { Actor } from "../common/actor";
 import { NotFoundError } from "../common/app-error";
-import { attachRecordMedia, prepareRecordMedia, type RecordMedia, recordMedia } from "../media/record-media";
-import { galleryField } from "./create-listing";
+import {
+  applyMediaChange,
+  type MediaChange,
+  prepareMediaChange,
+  type RecordMedia,
+  recordMedia,
+} from "../media/record-media";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { Listing } from "./marketplace.types";
 import { findOwnedListing, requireActiveCategory } from "./ownership";
@@ -23,13 +28,12 @@ export const updateListing = async (
   },
 ): Promise<{ listing: Listing; media: RecordMedia[] }> => {
   const { uow, clock } = deps;
-  const ids = changes.mediaAssetIds;
-  let fresh: string[] = [];
-  if (ids !== undefined) {
+  const record = { kind: "listing", id: listingId, purpose: "listing" } as const;
+  let gallery: MediaChange | undefined;
+  if (changes.mediaAssetIds !== undefined) {
     // Ownership is checked again in the transaction; the gallery's checks need the store, outside it.
     await findOwnedListing(deps.repos, actor, listingId, clock.now());
-    const held = (await deps.repos.media.findOnListing(listingId)).map((asset) => asset.id);
-    fresh = await prepareRecordMedia(deps, actor, { ids, held, purpose: "listing", field: galleryField });
+    gallery = await prepareMediaChange(deps, actor, record, changes.mediaAssetIds);
   }
 
   const { listing, assets } = await uow.run(async (tx) => {
@@ -43,22 +47,13 @@ export const updateListing = async (
       { name: changes.name, description: changes.description, categoryId: changes.categoryId },
       now,
     );
-    if (ids !== undefined) {
-      const held = (await tx.media.findOnListing(listingId, { lock: true })).map((asset) => asset.id);
-      await attachRecordMedia(
-        tx,
-        actor,
-        { fresh, ids, held },
-        { purpose: "listing", at: now, field: galleryField },
-      );
-      await tx.media.setListingMedia(listingId, ids);
-    }
+    const assets = await applyMediaChange(tx, actor, record, gallery, now);
     const updated = await tx.listings.findById(listingId, now);
     if (!updated) {
       throw new NotFoundError("Listing");
     }
 
-    return { listing: updated, assets: await tx.media.findOnListing(listingId) };
+    return { listing: updated, assets };
   });
 
   return { listing, media: await recordMedia(deps.objects, assets, clock.now()) };

@@ -108,17 +108,9 @@ export interface MediaAssetRepository {
   /** Where the asset is attached, for `viewerId` at `at` (see MediaAttachments). */
   findAttachments(id: string, viewerId: string, at: Date): Promise<MediaAttachments>;
   /**
-   * A listing's gallery, in order. `lock` (in a transaction) first locks the listing's row, so
-   * gallery changes to one listing run one after the other.
+   * A record's media, in order. `lock` (in a transaction) first locks the record's row, so media
+   * changes to one record run one after the other.
    */
-  findOnListing(listingId: string, options?: { lock?: boolean }): Promise<MediaAsset[]>;
-  /**
-   * Makes `ids` the listing's gallery, in this order (in the caller's transaction; the assets are
-   * attached by `attach` first). Assets that leave it are detached and made private again: no
-   * record holds them any more, so the orphan purge deletes them.
-   */
-  setListingMedia(listingId: string, ids: readonly string[]): Promise<void>;
-  /** findOnListing for any record kind (`lock` locks the record's row first). */
   findOnRecord(kind: MediaRecordKind, recordId: string, options?: { lock?: boolean }): Promise<MediaAsset[]>;
   /**
    * The media of many records of one kind in one statement, by record id, each in order (records
@@ -138,7 +130,11 @@ export interface MediaAssetRepository {
     providerId: string,
     menuItemIds: readonly string[],
   ): Promise<{ gallery: MediaAsset[]; menuItems: Map<string, MediaAsset[]>; logo: MediaAsset[] }>;
-  /** setListingMedia for any record kind. */
+  /**
+   * Makes `ids` the record's media, in this order (in the caller's transaction; the assets are
+   * attached by `attach` first). Assets that leave it are detached and made private again: no
+   * record holds them any more, so the orphan purge deletes them.
+   */
   setRecordMedia(kind: MediaRecordKind, recordId: string, ids: readonly string[]): Promise<void>;
   /**
    * pending → uploaded, with processing queued; false (a no-op) for an asset in another state, so

@@ -234,14 +234,6 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       };
     },
 
-    findOnListing(listingId, options) {
-      return findOnRecord("listing", listingId, options);
-    },
-
-    setListingMedia(listingId, ids) {
-      return setRecordMedia("listing", listingId, ids);
-    },
-
     findOnRecord(kind, recordId, options) {
       return findOnRecord(kind, recordId, options);
     },
