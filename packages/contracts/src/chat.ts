@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idParamSchema, timestampSchema } from "./common";
-import { mediaItemSchema } from "./media";
+import { mediaAssetIdsSchema, mediaItemSchema } from "./media";
 import { positionCursorQuerySchema, unreadPageMetaSchema } from "./notifications";
 import { defineOperations } from "./operation";
 
@@ -86,9 +86,7 @@ export const sendMessageRequestSchema = z
       description:
         "The client's id for safe retries (1-100 characters), unique per sender and conversation: a retry answers the first message.",
     }),
-    media_asset_ids: z
-      .array(z.string().min(1).max(64))
-      .max(MESSAGE_MAX_MEDIA)
+    media_asset_ids: mediaAssetIdsSchema(MESSAGE_MAX_MEDIA, "message")
       .optional()
       .meta({
         description:

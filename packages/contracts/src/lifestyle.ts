@@ -74,6 +74,7 @@ export const meetingsQuerySchema = z.object({
   after: z
     .string()
     .min(1)
+    .max(64)
     .optional()
     .meta({ description: "The id of the last meeting of the previous page (`meta.next_after`)." }),
 });
