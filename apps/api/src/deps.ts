@@ -8,6 +8,7 @@ import { createPush } from "@agora/adapters/push/create-push";
 import { type CreatedObjectStore, createObjectStore } from "@agora/adapters/storage/create-object-store";
 import { createVideo } from "@agora/adapters/video/create-video";
 import { openChatFanOut } from "@agora/db/chat-fan-out";
+import { openNatsChatBroker } from "@agora/db/nats-fan-out";
 import type { Database } from "@agora/db/client";
 import { createListingPageCache } from "@agora/db/listing-cache";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
@@ -95,8 +96,18 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     config.listingsCacheEntries > 0
       ? createListingPageCache<Page<PublicListing>>(config.listingsCacheEntries)
       : undefined;
+  // REALTIME_FANOUT=nats: chat statements do not pg_notify; their signals go to NATS once committed.
+  const broker =
+    config.realtimeFanOut.kind === "nats"
+      ? openNatsChatBroker({
+          url: config.realtimeFanOut.url,
+          subject: config.realtimeFanOut.subject,
+          onError: (error) => logger.warn({ err: error }, "realtime: broker"),
+        })
+      : undefined;
   const repos = createRepositories(database.sql, database.prisma, ids, {
     listings: { coalesce: config.listingsCoalesce, cache: listingCache },
+    chatSignals: broker?.sink,
   });
   const fcm = overrides.push ? undefined : createPush(config);
   const push = overrides.push ?? fcm?.sender;
@@ -106,7 +117,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const video = createVideo(config);
   const areas = createAreaDeps(config, {
     repos,
-    uow: createUnitOfWork(database, ids),
+    uow: createUnitOfWork(database, ids, { chatSignals: broker?.sink }),
     clock,
     ids,
     mailer: mail.mailer,
@@ -140,7 +151,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     videoRooms: video?.rooms,
     mediaProcessor,
     realtime: {
-      openFanOut: (onError) => openChatFanOut(database, { onError }),
+      openFanOut: (onError) =>
+        broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError }),
       connections: repos.chatConnections,
       sessions: repos.sessions,
       messages: repos.messages,
@@ -171,6 +183,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       await mail.close();
       await fcm?.close();
       objects.close();
+      await broker?.close();
       if (ownsDatabase) {
         await database.close();
       }

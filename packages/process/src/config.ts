@@ -127,6 +127,21 @@ const envSchema = z.object({
   REALTIME_SOCKETS_PER_SESSION: intFrom(1, 10_000, 50),
   REALTIME_SOCKETS_PER_USER: intFrom(1, 10_000, 100),
   REALTIME_MAX_SOCKETS: intFrom(1, 1_000_000, 10_000),
+  // How API processes hear each other's chat changes: PostgreSQL LISTEN/NOTIFY, or a NATS broker
+  // (docs/decisions/0012-realtime-fan-out-broker.md).
+  REALTIME_FANOUT: z.enum(["postgres", "nats"]).default("postgres"),
+  NATS_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(nats|tls):\/\/[^\s]+$/, "must be nats:// or tls:// URLs, comma-separated")
+      .optional(),
+  ),
+  NATS_SUBJECT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "must be a plain NATS subject (no wildcards)")
+      .optional(),
+  ),
   READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
   WORKER: z.enum(["embedded", "off"]).default("embedded"),
   OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
@@ -308,6 +323,12 @@ export type Config = Readonly<{
    * (429 past one), and in all (the upgrade is accepted and closed with 1013).
    */
   realtimeSockets: RealtimeSocketLimits;
+  /**
+   * How API processes hear each other's chat changes (REALTIME_FANOUT): `postgres`, pg_notify in
+   * each writing statement and LISTEN; or `nats`, published to NATS_URL on NATS_SUBJECT after the
+   * commit, with no NOTIFY (docs/decisions/0012-realtime-fan-out-broker.md).
+   */
+  realtimeFanOut: { kind: "postgres" } | { kind: "nats"; url: string; subject: string };
   readinessChecks: boolean;
   worker: "embedded" | "off";
   /** How long an outbox claim holds its events before another worker may take them again. */
@@ -456,6 +477,14 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
   }
   if (env.DATABASE_LISTEN_URL && !env.DATABASE_URL) {
     errors.push("DATABASE_LISTEN_URL: only with DATABASE_URL (the embedded database notifies in-process)");
+  }
+  let realtimeFanOut: Config["realtimeFanOut"] = { kind: "postgres" };
+  if (env.REALTIME_FANOUT === "nats") {
+    if (env.NATS_URL) {
+      realtimeFanOut = { kind: "nats", url: env.NATS_URL, subject: env.NATS_SUBJECT ?? "agora.chat" };
+    } else {
+      errors.push("NATS_URL: required with REALTIME_FANOUT=nats");
+    }
   }
 
   let tokenSecret = env.TOKEN_SECRET;
@@ -613,6 +642,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       perUser: env.REALTIME_SOCKETS_PER_USER,
       max: env.REALTIME_MAX_SOCKETS,
     },
+    realtimeFanOut,
     readinessChecks: env.READINESS_CHECKS ? env.READINESS_CHECKS === "enabled" : strict,
     worker: env.WORKER,
     outboxLeaseSeconds: env.OUTBOX_LEASE_SECONDS,
@@ -695,6 +725,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config =>
     video: undefined,
     allowedOrigins: [],
     realtimeSockets: { perConversation: 4, perSession: 50, perUser: 100, max: 10_000 },
+    realtimeFanOut: { kind: "postgres" },
     readinessChecks: false,
     worker: "off",
     outboxLeaseSeconds: 60,

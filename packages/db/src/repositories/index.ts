@@ -32,6 +32,7 @@ import { createOverviewReadModel } from "./administration/overview.repository";
 import { createReportExportSource } from "./administration/report-export.repository";
 import { createReportsReadModel } from "./administration/reports.repository";
 import { createAuditLog } from "./audit.repository";
+import type { ChatSignalSink } from "./chat/chat-signals";
 import { createChatConnectionRepository } from "./chat/chat-connections.repository";
 import { createConversationRepository } from "./chat/conversations.repository";
 import { createMessageNoticeReader, createMessageRepository } from "./chat/messages.repository";
@@ -77,7 +78,14 @@ export type Repositories = IdentityRepositories &
     chatConnections: ChatConnectionRepository;
   };
 
-export type RepositoryOptions = { listings?: ListingRepositoryOptions };
+export type RepositoryOptions = {
+  listings?: ListingRepositoryOptions;
+  /**
+   * Where chat's signals go when they are not pg_notify'd (REALTIME_FANOUT=nats): each statement
+   * returns them and they are handed here once committed (chat-signals.ts, SignalDelivery).
+   */
+  chatSignals?: ChatSignalSink;
+};
 
 /**
  * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
@@ -123,13 +131,36 @@ export const createRepositories = (
   moments: createMomentRepository(db),
   comments: createCommentRepository(db),
   reports: createReportRepository(db),
-  conversations: createConversationRepository(db),
-  messages: createMessageRepository(db, ids),
-  chatConnections: createChatConnectionRepository(db),
+  conversations: createConversationRepository(db, options.chatSignals),
+  messages: createMessageRepository(db, ids, options.chatSignals),
+  chatConnections: createChatConnectionRepository(db, options.chatSignals),
 });
 
-export const createUnitOfWork = (database: Database, ids: IdGenerator): UnitOfWork<Repositories> => ({
-  run: (work) => database.sql.transaction((tx) => work(createRepositories(tx, database.prisma, ids))),
+/**
+ * Units of work over `database`. Chat signals a unit of work's statements return (`chatSignals`)
+ * are held until it commits, then handed on; a unit that rolls back hands on none.
+ */
+export const createUnitOfWork = (
+  database: Database,
+  ids: IdGenerator,
+  options: Pick<RepositoryOptions, "chatSignals"> = {},
+): UnitOfWork<Repositories> => ({
+  async run(work) {
+    const sink = options.chatSignals;
+    if (!sink) {
+      return database.sql.transaction((tx) => work(createRepositories(tx, database.prisma, ids)));
+    }
+    const held: string[] = [];
+    const holding: ChatSignalSink = { publish: (payloads) => held.push(...payloads) };
+    const result = await database.sql.transaction((tx) =>
+      work(createRepositories(tx, database.prisma, ids, { chatSignals: holding })),
+    );
+    if (held.length > 0) {
+      sink.publish(held);
+    }
+
+    return result;
+  },
 });
 
 /**

@@ -2,7 +2,15 @@ import type { ChatConnectionRepository } from "@agora/domain/chat/chat.ports";
 import { idParam } from "../../ids";
 import type { SqlExecutor } from "../../sql";
 import { notBlockedSql } from "../community/user-blocks.repository";
-import { presenceSignalSql, typingSignalSql } from "./chat-signals";
+import {
+  type ChatSignalSink,
+  payloadsColumn,
+  presenceSignalSql,
+  publishPayloads,
+  type SignalDelivery,
+  statementName,
+  typingSignalSql,
+} from "./chat-signals";
 
 /**
  * Records `gone`'s users (user_id, at) last active at `at`, never moving back; not a deleted
@@ -19,34 +27,54 @@ const lastActiveSql = (gone: string) => `
 /** The database's now minus `$1` milliseconds: rows seen before it are stale. */
 const staleBeforeSql = "now() - make_interval(secs => $1::int / 1000.0)";
 
-/** Signals the presence of each distinct user of `gone` once. */
-const signalUsersSql = (gone: string) =>
-  `SELECT ${presenceSignalSql("u.user_id")} FROM (SELECT DISTINCT user_id FROM ${gone}) u`;
+/** Signals the presence of each distinct user of `gone` once (the column `payload`). */
+const signalUsersSql = (gone: string, delivery: SignalDelivery) =>
+  `SELECT ${presenceSignalSql("u.user_id", delivery)} AS payload FROM (SELECT DISTINCT user_id FROM ${gone}) u`;
+
+type Payloads = { payloads?: string[] };
 
 /**
  * Presence rows of realtime sockets and the presence and typing signals: one autocommitted
  * statement each, on the pool. Each write that can change a user's presence signals it in the same
- * statement, so the signal is heard only once the change committed.
+ * statement, so the signal is heard only once the change committed. With `signals`, the signals
+ * are not notified but handed to the sink when their statement returned (it committed).
  */
-export const createChatConnectionRepository = (db: SqlExecutor): ChatConnectionRepository => ({
+export const createChatConnectionRepository = (
+  db: SqlExecutor,
+  signals?: ChatSignalSink,
+): ChatConnectionRepository => {
+  const delivery: SignalDelivery = signals ? "publish" : "notify";
+  const name = (base: string) => statementName(base, delivery);
+  /** A statement whose result rows are its signals' (column `payload`, one a row). */
+  const signalRows = async (text: string, params: unknown[], statement: string) => {
+    const { rows } = await db.query<{ payload: string | null }>(text, params, name(statement));
+    if (signals) {
+      publishPayloads(
+        signals,
+        rows.flatMap((row) => (row.payload ? [row.payload] : [])),
+      );
+    }
+  };
+
+  return {
   async add({ id, instanceId, conversationId, userId, at }) {
-    await db.query(
+    await signalRows(
       `WITH added AS (
          INSERT INTO chat_connections (id, instance_id, conversation_id, user_id, connected_at, seen_at)
          VALUES ($1, $2, $3, $4, $5, now())
          ON CONFLICT (id) DO UPDATE SET seen_at = now()
          RETURNING user_id)
-       SELECT ${presenceSignalSql("added.user_id")} FROM added`,
+       SELECT ${presenceSignalSql("added.user_id", delivery)} AS payload FROM added`,
       [id, instanceId, conversationId, userId, at],
       "chat_connections_add",
     );
   },
 
   async remove(id) {
-    await db.query(
+    await signalRows(
       `WITH gone AS (DELETE FROM chat_connections WHERE id = $1 RETURNING user_id, now() AS at),
        recorded AS (${lastActiveSql("gone")})
-       ${signalUsersSql("gone")}`,
+       ${signalUsersSql("gone", delivery)}`,
       [id],
       "chat_connections_remove",
     );
@@ -64,7 +92,7 @@ export const createChatConnectionRepository = (db: SqlExecutor): ChatConnectionR
 
   async sweepStale(staleAfterMs) {
     // SKIP LOCKED: processes sweeping at once each take rows the others have not.
-    const { rows } = await db.query<{ removed: number }>(
+    const { rows } = await db.query<{ removed: number } & Payloads>(
       `WITH gone AS (
          DELETE FROM chat_connections
           WHERE id IN (SELECT id FROM chat_connections WHERE seen_at < ${staleBeforeSql}
@@ -72,20 +100,21 @@ export const createChatConnectionRepository = (db: SqlExecutor): ChatConnectionR
             AND seen_at < ${staleBeforeSql}
           RETURNING user_id, seen_at AS at),
        recorded AS (${lastActiveSql("gone")}),
-       signalled AS MATERIALIZED (${signalUsersSql("gone")})
-       SELECT (SELECT count(*) FROM gone)::int AS removed, (SELECT count(*) FROM signalled)::int AS users`,
+       signalled AS MATERIALIZED (${signalUsersSql("gone", delivery)})
+       SELECT (SELECT count(*) FROM gone)::int AS removed, (SELECT count(*) FROM signalled)::int AS users${payloadsColumn(delivery, "signalled")}`,
       [staleAfterMs],
-      "chat_connections_sweep",
+      name("chat_connections_sweep"),
     );
+    publishPayloads(signals, rows[0]?.payloads);
 
     return rows[0]?.removed ?? 0;
   },
 
   async removeInstance(instanceId) {
-    await db.query(
+    await signalRows(
       `WITH gone AS (DELETE FROM chat_connections WHERE instance_id = $1 RETURNING user_id, now() AS at),
        recorded AS (${lastActiveSql("gone")})
-       ${signalUsersSql("gone")}`,
+       ${signalUsersSql("gone", delivery)}`,
       [instanceId],
       "chat_connections_remove_instance",
     );
@@ -117,10 +146,11 @@ export const createChatConnectionRepository = (db: SqlExecutor): ChatConnectionR
   },
 
   async signalTyping(conversationId, userId, peerId) {
-    await db.query(
-      `SELECT ${typingSignalSql("$1::uuid", "$2::uuid")} WHERE ${notBlockedSql("$2::uuid", "$3::uuid")}`,
+    await signalRows(
+      `SELECT ${typingSignalSql("$1::uuid", "$2::uuid", delivery)} AS payload WHERE ${notBlockedSql("$2::uuid", "$3::uuid")}`,
       [conversationId, userId, peerId],
       "chat_typing_signal",
     );
   },
-});
+};
+};

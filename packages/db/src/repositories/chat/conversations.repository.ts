@@ -10,7 +10,14 @@ import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { assetFromJson, messageMediaSql } from "../media/media-assets.repository";
-import { readSignalSql } from "./chat-signals";
+import {
+  type ChatSignalSink,
+  payloadsColumn,
+  publishPayloads,
+  readSignalSql,
+  type SignalDelivery,
+  statementName,
+} from "./chat-signals";
 
 type ConversationRow = Pick<
   RowOf<ConversationModel>,
@@ -163,7 +170,17 @@ const nextPageSql = (limit: number) => `
     FROM page JOIN conversations c ON c.id = page.id ${lastMessageJoin}
    ORDER BY page.k DESC, page.id DESC`;
 
-export const createConversationRepository = (db: SqlExecutor): ConversationRepository => ({
+/**
+ * The conversations over `db`. With `signals`, read markers' signals are not notified but handed to
+ * the sink when their statement returns (see createMessageRepository).
+ */
+export const createConversationRepository = (
+  db: SqlExecutor,
+  signals?: ChatSignalSink,
+): ConversationRepository => {
+  const delivery: SignalDelivery = signals ? "publish" : "notify";
+
+  return {
   async insertPair({ id, userAId, userBId, at }) {
     // A concurrent insert of the same pair waits for the first and then does nothing.
     await db.query(
@@ -225,6 +242,7 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
       last_read_seq: number;
       read_at: Date | null;
       signals: number;
+      payloads?: string[];
     }>(
       `WITH moved AS (
          UPDATE conversations c SET
@@ -237,13 +255,14 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
                    CASE WHEN c.user_a_id = $2 THEN c.user_a_read_seq ELSE c.user_b_read_seq END AS last_read_seq,
                    CASE WHEN c.user_a_id = $2 THEN c.user_a_read_at ELSE c.user_b_read_at END AS read_at
        ), signal AS (
-         SELECT ${readSignalSql("moved")} FROM moved
+         SELECT ${readSignalSql("moved", delivery)} AS payload FROM moved
        )
-       SELECT moved.*, (SELECT count(*) FROM signal)::int AS signals FROM moved`,
+       SELECT moved.*, (SELECT count(*) FROM signal)::int AS signals${payloadsColumn(delivery, "signal")} FROM moved`,
       [idParam(id), idParam(userId), at],
-      "conversations_mark_read",
+      statementName("conversations_mark_read", delivery),
     );
     const row = rows[0];
+    publishPayloads(signals, row?.payloads);
 
     return row
       ? { conversationId: row.id, userId: row.user_id, lastReadSeq: row.last_read_seq, readAt: row.read_at }
@@ -253,7 +272,7 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
   async markAllRead(userId, at) {
     // markRead of each conversation where the user has unread messages (the partial indexes
     // conversations_unread_{a,b}_idx find them), each signalled as markRead signals.
-    const { rows } = await db.query<{ moved: number; signals: number }>(
+    const { rows } = await db.query<{ moved: number; signals: number; payloads?: string[] }>(
       `WITH moved AS (
          UPDATE conversations c SET
            user_a_read_seq = CASE WHEN c.user_a_id = $1 THEN c.last_seq ELSE c.user_a_read_seq END,
@@ -266,12 +285,13 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
                    CASE WHEN c.user_a_id = $1 THEN c.user_a_read_seq ELSE c.user_b_read_seq END AS last_read_seq,
                    CASE WHEN c.user_a_id = $1 THEN c.user_a_read_at ELSE c.user_b_read_at END AS read_at
        ), signal AS (
-         SELECT ${readSignalSql("moved")} FROM moved
+         SELECT ${readSignalSql("moved", delivery)} AS payload FROM moved
        )
-       SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM signal)::int AS signals`,
+       SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM signal)::int AS signals${payloadsColumn(delivery, "signal")}`,
       [idParam(userId), at],
-      "conversations_mark_all_read",
+      statementName("conversations_mark_all_read", delivery),
     );
+    publishPayloads(signals, rows[0]?.payloads);
 
     return rows[0]?.moved ?? 0;
   },
@@ -302,4 +322,5 @@ export const createConversationRepository = (db: SqlExecutor): ConversationRepos
       },
     ]);
   },
-});
+};
+};

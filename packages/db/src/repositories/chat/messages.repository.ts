@@ -8,7 +8,14 @@ import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { notBlockedSql } from "../community/user-blocks.repository";
 import { assetFromJson, messageMediaSql } from "../media/media-assets.repository";
-import { messageSignalSql } from "./chat-signals";
+import {
+  type ChatSignalSink,
+  messageSignalSql,
+  payloadsColumn,
+  publishPayloads,
+  type SignalDelivery,
+  statementName,
+} from "./chat-signals";
 import { participantSql } from "./conversations.repository";
 
 /** A message as read, with its media (absent from the send statement's row: none yet). */
@@ -29,7 +36,7 @@ const toMessage = (row: MessageRow): Message => ({
   media: (row.media ?? []).map(assetFromJson),
 });
 
-type SendRow = { found: number; blocked: boolean; effects: number } & {
+type SendRow = { found: number; blocked: boolean; effects: number; payloads?: string[] } & {
   [K in keyof MessageRow]: MessageRow[K] | null;
 };
 
@@ -43,11 +50,12 @@ type SendRow = { found: number; blocked: boolean; effects: number } & {
  *   here conflicts and inserts nothing;
  * - moved, event, signal: only for an inserted message — the conversation's last_seq, activity and
  *   the sender's read marker (sending marks as read: markersAfterSend), the outbox row, and
- *   pg_notify (delivered when this commits).
+ *   pg_notify (delivered when this commits), or the signal's payload returned to be published
+ *   after the commit (SignalDelivery).
  * When nothing is inserted nothing else is written, so seq has no gaps. The outcome is decided from
  * the facts it reports by the policy's sendRefusal.
  */
-const sendStatement = `
+const sendStatement = (delivery: SignalDelivery) => `
 WITH conv AS (
   SELECT c.id, c.last_seq, NOT ${notBlockedSql("c.user_a_id", "c.user_b_id")} AS blocked
     FROM conversations c
@@ -74,18 +82,29 @@ WITH conv AS (
   SELECT $8, $9, $10, $11, $12::jsonb, 0, msg.created_at, msg.created_at FROM msg
   RETURNING id
 ), signal AS (
-  SELECT ${messageSignalSql("msg")} FROM msg
+  SELECT ${messageSignalSql("msg", delivery)} AS payload FROM msg
 )
 SELECT (SELECT count(*) FROM conv)::int AS found,
        COALESCE((SELECT blocked FROM conv), false) AS blocked,
        ((SELECT count(*) FROM moved) + (SELECT count(*) FROM event) + (SELECT count(*) FROM signal))::int AS effects,
-       msg.*
+       msg.*${payloadsColumn(delivery, "signal")}
   FROM (SELECT 1) AS one LEFT JOIN msg ON true`;
 
-export const createMessageRepository = (db: SqlExecutor, ids: IdGenerator): MessageRepository => ({
+const sendStatements = { notify: sendStatement("notify"), publish: sendStatement("publish") };
+
+/**
+ * The messages over `db`. With `signals`, a send's signal is not notified but handed to the sink
+ * when the statement returns (`db` autocommits it, or the unit of work hands the sink on at commit).
+ */
+export const createMessageRepository = (
+  db: SqlExecutor,
+  ids: IdGenerator,
+  signals?: ChatSignalSink,
+): MessageRepository => ({
   async send(message, event) {
+    const delivery: SignalDelivery = signals ? "publish" : "notify";
     const { rows } = await db.query<SendRow>(
-      sendStatement,
+      sendStatements[delivery],
       [
         idParam(message.conversationId),
         message.senderId,
@@ -100,9 +119,10 @@ export const createMessageRepository = (db: SqlExecutor, ids: IdGenerator): Mess
         event.aggregateId,
         JSON.stringify(event.payload),
       ],
-      "chat_messages_send",
+      statementName("chat_messages_send", delivery),
     );
     const row = rows[0];
+    publishPayloads(signals, row?.payloads);
     const refusal = sendRefusal({
       participant: row !== undefined && row.found > 0,
       blockedEitherWay: row?.blocked === true,
