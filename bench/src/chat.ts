@@ -28,7 +28,10 @@ const mint = (secret: string, userId: string, sessionId: string) =>
  * One sender and `count` recipients (each with a live session), and the sender's conversation with
  * each, written straight to the database.
  */
-const chatWorld = async ({ databaseUrl, tokenSecret }: BenchContext, count: number): Promise<ChatWorld> => {
+export const chatWorld = async (
+  { databaseUrl, tokenSecret }: Pick<BenchContext, "databaseUrl" | "tokenSecret">,
+  count: number,
+): Promise<ChatWorld> => {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
