@@ -7,7 +7,8 @@
 //
 // Run alone: `pnpm turbo run build --filter=@agora/api && node bench/src/fanout-ceiling.ts`
 // (BENCH_DATABASE_URL: a PostgreSQL URL allowed to create databases; BENCH_CEILING_DURATION
-// seconds per row (10), BENCH_CEILING_CONNECTIONS in all (64), BENCH_CEILING_ONLY a regex of rows).
+// seconds per row (10), BENCH_CEILING_ROUNDS (3, the median is reported), BENCH_CEILING_CONNECTIONS
+// in all (64), BENCH_CEILING_ONLY a regex of rows).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -23,6 +24,7 @@ const DURATION = Number(env.BENCH_CEILING_DURATION ?? 10);
 const WARMUP = 2;
 const CONNECTIONS = Number(env.BENCH_CEILING_CONNECTIONS ?? 64);
 const CONVERSATIONS = 200;
+const ROUNDS = Math.max(1, Number(env.BENCH_CEILING_ROUNDS ?? 3));
 const NATS_URL = env.NATS_URL ?? "nats://127.0.0.1:4222";
 const TOKEN_SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
 const only = env.BENCH_CEILING_ONLY ? new RegExp(env.BENCH_CEILING_ONLY, "i") : undefined;
@@ -185,7 +187,7 @@ export const runFanOutCeiling = async (
   await admin.connect();
   await admin.query(`CREATE DATABASE "${databaseName}"`);
   const nats = await natsAnswers(NATS_URL);
-  const rows: Row[] = [];
+  const measured: Row[] = [];
   const notes: string[] = [];
   const running: Managed[] = [];
   const baseEnv = {
@@ -234,33 +236,39 @@ export const runFanOutCeiling = async (
     );
     await convClient.query("CREATE UNIQUE INDEX ON fanout_ceiling_conv (n)");
     await convClient.end();
-    for (const fanOut of fanOuts) {
-      const name = `pgbench: send statement ${fanOut === "postgres" ? "with pg_notify" : "without (payload returned)"}`;
-      if (only && !only.test(name)) {
-        continue;
+    const scripts = new Map(fanOuts.map((fanOut) => [fanOut, pgbenchScript(repo, fanOut)]));
+    const pgbenchName = (fanOut: FanOut) =>
+      `pgbench: send statement ${fanOut === "postgres" ? "with pg_notify" : "without (payload returned)"}`;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const fanOut of round % 2 === 0 ? fanOuts : [...fanOuts].reverse()) {
+        const name = pgbenchName(fanOut);
+        if (only && !only.test(name)) {
+          continue;
+        }
+        process.stderr.write(`  ${name} (round ${round + 1})…\n`);
+        measured.push({
+          row: name,
+          fanOut,
+          processes: 0,
+          connections: CONNECTIONS,
+          sendsPerSecond: pgbench(url, scripts.get(fanOut) ?? "", dir, CONNECTIONS),
+          p50: undefined,
+          p99: undefined,
+          failed: 0,
+        });
       }
-      process.stderr.write(`  ${name}…\n`);
-      rows.push({
-        row: name,
-        fanOut,
-        processes: 0,
-        connections: CONNECTIONS,
-        sendsPerSecond: pgbench(url, pgbenchScript(repo, fanOut), dir, CONNECTIONS),
-        p50: undefined,
-        p99: undefined,
-        failed: 0,
-      });
     }
 
     // HTTP sends through 1 and 2 API processes.
     let serial = 0;
-    for (const fanOut of fanOuts) {
-      for (const processes of [1, 2]) {
+    const httpRows = fanOuts.flatMap((fanOut) => [1, 2].map((processes) => ({ fanOut, processes })));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const { fanOut, processes } of round % 2 === 0 ? httpRows : [...httpRows].reverse()) {
         const name = `HTTP sends, ${fanOut}, ${processes} API process${processes > 1 ? "es" : ""}`;
         if (only && !only.test(name)) {
           continue;
         }
-        process.stderr.write(`  ${name}…\n`);
+        process.stderr.write(`  ${name} (round ${round + 1})…\n`);
         const extra: Record<string, string> =
           fanOut === "nats"
             ? { REALTIME_FANOUT: "nats", NATS_URL, NATS_SUBJECT: `agora.bench.${databaseName}` }
@@ -297,7 +305,7 @@ export const runFanOutCeiling = async (
               (result.statusCounts.timeouts ?? 0),
             0,
           );
-          rows.push({
+          measured.push({
             row: name,
             fanOut,
             processes,
@@ -319,7 +327,14 @@ export const runFanOutCeiling = async (
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const header = ["row", "conns", "sends/s", "p50 ms", "p99 ms", "failed"];
+  // Each row's median round (rounds alternate the rows' order, so drift on a shared machine spreads).
+  const rows = [...new Set(measured.map((row) => row.row))].flatMap((name) => {
+    const runs = measured.filter((row) => row.row === name).sort((a, b) => a.sendsPerSecond - b.sendsPerSecond);
+    const median = runs[Math.floor(runs.length / 2)];
+
+    return median ? [{ ...median, rounds: runs.map((run) => Math.round(run.sendsPerSecond)) }] : [];
+  });
+  const header = ["row", "conns", "sends/s", "p50 ms", "p99 ms", "failed", "rounds' sends/s"];
   const lines = rows.map((row) => [
     row.row,
     String(row.connections),
@@ -327,11 +342,12 @@ export const runFanOutCeiling = async (
     row.p50 === undefined ? "-" : fmt(row.p50, 1),
     row.p99 === undefined ? "-" : fmt(row.p99, 1),
     String(row.failed),
+    row.rounds.map((n) => fmt(n)).join(" / "),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
   const render = (cells: string[]) =>
     cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
-  const note = `${DURATION}s per row after ${WARMUP}s warm-up, ${CONVERSATIONS} conversations of one sender, WORKER=off (the outbox fills; no delivery competes); ${hasTaskset ? "APIs on CPU 0, load on CPU 1, PostgreSQL unpinned" : "unpinned"}; load average at the end ${loadavg()
+  const note = `median of ${ROUNDS} rounds (alternating the rows' order) of ${DURATION}s per row after ${WARMUP}s warm-up, ${CONVERSATIONS} conversations of one sender, WORKER=off (the outbox fills; no delivery competes); ${hasTaskset ? "APIs on CPU 0, load on CPU 1, PostgreSQL unpinned" : "unpinned"}; load average at the end ${loadavg()
     .map((n) => n.toFixed(1))
     .join(" / ")} (1 / 5 / 15 min).${notes.length > 0 ? ` ${notes.join("; ")}.` : ""}`;
   const table = `${[render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n")}\n\n${note}`;

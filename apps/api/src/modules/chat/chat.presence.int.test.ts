@@ -4,6 +4,7 @@ import { onPostgres } from "@agora/db/test/databases";
 import { eventually, sleep } from "@agora/testing/eventually";
 import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fanOutModes } from "../../../test/fan-outs";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { type Frame, startServer, type TestServer, type TestSocket } from "../../../test/realtime";
 
@@ -22,12 +23,15 @@ const typing = (socket: TestSocket) => socket.ws.send(JSON.stringify({ type: rea
 // A short presence timeout: rows are refreshed and swept every 0.5 s, stale after 1.5 s.
 const PRESENCE_TIMEOUT_SECONDS = 2;
 
-describe("typing and presence on the realtime channel", () => {
+describe.each(fanOutModes)("typing and presence on the realtime channel ($name fan-out)", ({ setup }) => {
   let h: Harness;
   let api: TestServer;
 
   beforeAll(async () => {
-    h = await createHarness({ seed: false, config: { presenceTimeoutSeconds: PRESENCE_TIMEOUT_SECONDS } });
+    h = await createHarness({
+      seed: false,
+      config: { presenceTimeoutSeconds: PRESENCE_TIMEOUT_SECONDS, ...setup().config },
+    });
     api = await startServer(h);
   });
   afterAll(async () => {
@@ -211,14 +215,15 @@ describe("typing and presence on the realtime channel", () => {
 // The built server entry, as production runs it (turbo builds before tests).
 const main = new URL("../../../dist/main.js", import.meta.url);
 
-describe.skipIf(!onPostgres)(
-  "typing and presence across API processes (PostgreSQL only: a second process)",
-  () => {
+describe.skipIf(!onPostgres).each(fanOutModes)(
+  "typing and presence across API processes (PostgreSQL only: a second process; $name fan-out)",
+  ({ setup }) => {
     it("reach a socket held by the other process, and a killed process's users show offline within the timeout", async () => {
       const entry = builtEntry(main);
+      const fanOut = setup();
       const h = await createHarness({
         seed: false,
-        config: { presenceTimeoutSeconds: PRESENCE_TIMEOUT_SECONDS },
+        config: { presenceTimeoutSeconds: PRESENCE_TIMEOUT_SECONDS, ...fanOut.config },
       });
       const here = await startServer(h);
       const { child, output } = startProcess({
@@ -232,6 +237,7 @@ describe.skipIf(!onPostgres)(
           PORT: "0",
           WORKER: "off",
           PRESENCE_TIMEOUT_SECONDS: String(PRESENCE_TIMEOUT_SECONDS),
+          ...fanOut.env,
         },
       });
       try {

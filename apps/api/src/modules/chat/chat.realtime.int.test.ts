@@ -5,22 +5,41 @@ import {
   realtimeFrameTypes,
   realtimeLimits,
 } from "@agora/contracts/realtime";
+import { createServer } from "node:net";
+import { createRepositories } from "@agora/db/repositories/index";
 import { onPostgres } from "@agora/db/test/databases";
 import { eventually, sleep } from "@agora/testing/eventually";
 import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  fanOutModes,
+  natsAnswers,
+  natsMode,
+  natsReachable,
+  natsServerBinary,
+  natsSkipped,
+} from "../../../test/fan-outs";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { startServer, type TestServer } from "../../../test/realtime";
 
 type Body<T> = { data: T; error: { code: string } | null };
 type Message = MessageDto;
 
-describe("the realtime channel (a real ws client on a listening server)", () => {
+describe.skipIf(natsReachable)("the realtime channel on the NATS fan-out", () => {
+  it(natsSkipped, () => {});
+});
+
+describe.each(fanOutModes)("the realtime channel (a real ws client on a listening server; $name fan-out)", ({
+  setup,
+}) => {
   let h: Harness;
   let api: TestServer;
 
   beforeAll(async () => {
-    h = await createHarness({ seed: false, config: { allowedOrigins: ["https://app.example.com"] } });
+    h = await createHarness({
+      seed: false,
+      config: { allowedOrigins: ["https://app.example.com"], ...setup().config },
+    });
     api = await startServer(h, { pingIntervalMs: 300, sessionCheckMs: 200 });
   });
   afterAll(async () => {
@@ -430,13 +449,113 @@ describe.skipIf(!onPostgres)(
   },
 );
 
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+
+const natsServer = natsServerBinary();
+
+describe.skipIf(natsServer === undefined)(
+  "the NATS connection (REALTIME_FANOUT=nats, on a nats-server of the test's own, restarted)",
+  () => {
+    it("reconnects after the broker restarts and catches up, so an open socket misses nothing", async () => {
+      const port = await freePort();
+      const url = `nats://127.0.0.1:${port}`;
+      const startBroker = async () => {
+        const broker = startProcess({
+          command: natsServer ?? "nats-server",
+          args: ["-a", "127.0.0.1", "-p", String(port)],
+          env: {},
+        });
+        await eventually(() => natsAnswers(url));
+
+        return broker;
+      };
+      let broker = await startBroker();
+      const h = await createHarness({ seed: false, config: natsMode(url).setup().config });
+      const api = await startServer(h);
+      try {
+        const ada = await h.signIn();
+        const bob = await h.signIn();
+        const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
+          token: ada.accessToken,
+          body: { other_user_id: bob.user.id },
+        });
+        const conversationId = res.body.data.id;
+        const socket = await api.connect(conversationId, bob.accessToken);
+        const post = (text: string) =>
+          api.call("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
+            token: ada.accessToken,
+            body: { body: text },
+          });
+        await post("before");
+        await socket.waitFor(realtimeFrameTypes.message, 1);
+
+        // The broker goes away (a restart, a network cut).
+        broker.child.kill("SIGTERM");
+        await broker.exited;
+        // A message committed meanwhile whose signal never reaches the broker: written by
+        // repositories that publish nothing (they pg_notify, and in this mode nobody LISTENs).
+        const silent = createRepositories(h.db.sql, h.db.prisma, h.runtime.ids);
+        const id = h.runtime.ids.next();
+        const sent = await silent.messages.send(
+          {
+            id,
+            conversationId,
+            senderId: ada.user.id,
+            body: "during",
+            messageType: "text",
+            clientMessageId: null,
+            createdAt: new Date(),
+          },
+          {
+            kind: "message.sent",
+            aggregateType: "conversation",
+            aggregateId: conversationId,
+            payload: { conversation_id: conversationId, message_id: id, sender_id: ada.user.id },
+          },
+        );
+        expect(sent.status).toBe("sent");
+        await sleep(300);
+        expect(socket.messages().map((m) => m.body)).toEqual(["before"]);
+
+        // Back: the connection reconnects and the listener resyncs, which alone brings "during".
+        broker = await startBroker();
+        await socket.waitFor(realtimeFrameTypes.message, 2, 15_000);
+        await post("after");
+        await socket.waitFor(realtimeFrameTypes.message, 3);
+        await sleep(100);
+        expect(socket.messages().map((m) => [m.seq, m.body])).toEqual([
+          [1, "before"],
+          [2, "during"],
+          [3, "after"],
+        ]);
+        socket.close();
+      } finally {
+        await api.close();
+        await h.close();
+        broker.child.kill("SIGKILL");
+      }
+    });
+  },
+);
+
 // The built server entry, as production runs it (turbo builds before tests).
 const main = new URL("../../../dist/main.js", import.meta.url);
 
-describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only: a second process)", () => {
+describe.skipIf(!onPostgres).each(fanOutModes)("two API processes on one database (PostgreSQL only: a second process; $name fan-out)", ({
+  setup,
+}) => {
   it("deliver each other's messages to their sockets, and SIGTERM closes the other's sockets with 1001", async () => {
     const entry = builtEntry(main);
-    const h = await createHarness({ seed: false });
+    const fanOut = setup();
+    const h = await createHarness({ seed: false, config: fanOut.config });
     const here = await startServer(h);
     const { child, output, exited } = startProcess({
       args: [entry],
@@ -448,6 +567,7 @@ describe.skipIf(!onPostgres)("two API processes on one database (PostgreSQL only
         HOST: "127.0.0.1",
         PORT: "0",
         WORKER: "off",
+        ...fanOut.env,
       },
     });
     try {
