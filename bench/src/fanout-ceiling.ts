@@ -173,10 +173,15 @@ const pgbench = (url: string, script: string, dir: string, clients: number): Row
   return Number(tps);
 };
 
+/**
+ * The suite: its table (with the run's note) and the rows as JSON.
+ * @public (run.ts's full run calls it; alone it runs as a script, below)
+ */
 export const runFanOutCeiling = async (
   options: { adminUrl?: string; repo?: string } = {},
 ): Promise<{ table: string; json: unknown }> => {
-  const adminUrl = options.adminUrl ?? env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const adminUrl =
+    options.adminUrl ?? env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const repo = options.repo ?? fileURLToPath(new URL("../..", import.meta.url));
   const databaseName = `agora_fanout_ceiling_${Date.now()}`;
   const databaseUrl = new URL(adminUrl);
@@ -285,7 +290,10 @@ export const runFanOutCeiling = async (
               load(repo, 1, {
                 url: `${served.url}${paths[0]}`,
                 method: "POST",
-                headers: { "content-type": "application/json", authorization: `Bearer ${world.sender.token}` },
+                headers: {
+                  "content-type": "application/json",
+                  authorization: `Bearer ${world.sender.token}`,
+                },
                 body: JSON.stringify({ body: "Are we still on for dinner tonight?" }),
                 // Each process its own half of the conversations' turns.
                 paths: paths.filter((_, at) => at % processes === index),
@@ -329,7 +337,9 @@ export const runFanOutCeiling = async (
 
   // Each row's median round (rounds alternate the rows' order, so drift on a shared machine spreads).
   const rows = [...new Set(measured.map((row) => row.row))].flatMap((name) => {
-    const runs = measured.filter((row) => row.row === name).sort((a, b) => a.sendsPerSecond - b.sendsPerSecond);
+    const runs = measured
+      .filter((row) => row.row === name)
+      .sort((a, b) => a.sendsPerSecond - b.sendsPerSecond);
     const median = runs[Math.floor(runs.length / 2)];
 
     return median ? [{ ...median, rounds: runs.map((run) => Math.round(run.sendsPerSecond)) }] : [];
@@ -346,7 +356,9 @@ export const runFanOutCeiling = async (
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
   const render = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ");
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ");
   const note = `median of ${ROUNDS} rounds (alternating the rows' order) of ${DURATION}s per row after ${WARMUP}s warm-up, ${CONVERSATIONS} conversations of one sender, WORKER=off (the outbox fills; no delivery competes); ${hasTaskset ? "APIs on CPU 0, load on CPU 1, PostgreSQL unpinned" : "unpinned"}; load average at the end ${loadavg()
     .map((n) => n.toFixed(1))
     .join(" / ")} (1 / 5 / 15 min).${notes.length > 0 ? ` ${notes.join("; ")}.` : ""}`;

@@ -162,6 +162,10 @@ const main = async () => {
     MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
     // OUTBOX_* settings of the bench's own environment reach the embedded worker (levers to measure).
     ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
+    // So do REALTIME_FANOUT and NATS_* (the chat rows on either fan-out: docs/performance.md).
+    ...Object.fromEntries(
+      Object.entries(env).filter(([key]) => key === "REALTIME_FANOUT" || key.startsWith("NATS_")),
+    ),
   };
   const api = start(pinned(0, [process.execPath, ...apiNodeFlags, "apps/api/dist/start.js"]), apiEnv);
   const reference = start(

@@ -8,9 +8,9 @@ import { createPush } from "@agora/adapters/push/create-push";
 import { type CreatedObjectStore, createObjectStore } from "@agora/adapters/storage/create-object-store";
 import { createVideo } from "@agora/adapters/video/create-video";
 import { openChatFanOut } from "@agora/db/chat-fan-out";
-import { openNatsChatBroker } from "@agora/db/nats-fan-out";
 import type { Database } from "@agora/db/client";
 import { createListingPageCache } from "@agora/db/listing-cache";
+import { openNatsChatBroker } from "@agora/db/nats-fan-out";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { type Clock, systemClock } from "@agora/domain/common/clock";
@@ -151,8 +151,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     videoRooms: video?.rooms,
     mediaProcessor,
     realtime: {
-      openFanOut: (onError) =>
-        broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError }),
+      openFanOut: (onError) => (broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError })),
       connections: repos.chatConnections,
       sessions: repos.sessions,
       messages: repos.messages,

@@ -15,7 +15,7 @@ export type NatsBrokerOptions = {
   reconnectMs?: number;
 };
 
-/** The chat fan-out through NATS core pub/sub (REALTIME_FANOUT=nats; docs/decisions/0012-realtime-fan-out-broker.md). */
+/** The chat fan-out through NATS core pub/sub (REALTIME_FANOUT=nats; docs/decisions/realtime-fan-out.md). */
 export type NatsChatBroker = {
   /** Where the repositories hand committed signals (one NATS message each, published at once). */
   sink: ChatSignalSink;
@@ -37,7 +37,7 @@ export type NatsChatBroker = {
  *   as after a LISTEN reconnect, since whatever others published meanwhile was not heard;
  * - the process dies between a commit and its publish (a window of one event-loop turn): that
  *   signal is never sent. The conversation's next signal catches every socket up (each reloads
- *   after its cursor), and a client that reconnects reloads after its last seq (docs/realtime.md).
+ *   after its cursor), and a client that reconnects reloads after its last seq (the route's `after=<seq>`, in its OpenAPI description).
  */
 export const openNatsChatBroker = (options: NatsBrokerOptions): NatsChatBroker => {
   const report = (error: unknown) => options.onError?.(error);

@@ -101,7 +101,11 @@ describe("chat signals: notified in the statement, or published after the commit
     await repos.conversations.markRead(conversationId, bob, new Date());
     await repos.chatConnections.signalTyping(conversationId, ada, bob);
     await eventually(() => mentions(notified, conversationId).length === 3);
-    expect(mentions(notified, conversationId).map((signal) => signal.type)).toEqual(["message", "read", "typing"]);
+    expect(mentions(notified, conversationId).map((signal) => signal.type)).toEqual([
+      "message",
+      "read",
+      "typing",
+    ]);
   });
 
   it("publish: the statements notify nothing and hand the same signals to the sink when they return", async () => {
@@ -122,14 +126,23 @@ describe("chat signals: notified in the statement, or published after the commit
     await repos.chatConnections.signalTyping(conversationId, ada, bob);
     expect(published[2]).toEqual({ type: "typing", conversationId, userId: ada });
     const connection = randomUUID();
-    await repos.chatConnections.add({ id: connection, instanceId: randomUUID(), conversationId, userId: ada, at: new Date() });
+    await repos.chatConnections.add({
+      id: connection,
+      instanceId: randomUUID(),
+      conversationId,
+      userId: ada,
+      at: new Date(),
+    });
     await repos.chatConnections.remove(connection);
     expect(published.slice(3)).toEqual([
       { type: "presence", userId: ada },
       { type: "presence", userId: ada },
     ]);
     // A duplicate or refused write publishes nothing.
-    await repos.messages.send({ ...message(conversationId, ada), id: uuidV7Ids.next() }, event(conversationId));
+    await repos.messages.send(
+      { ...message(conversationId, ada), id: uuidV7Ids.next() },
+      event(conversationId),
+    );
     expect(published).toHaveLength(6);
     // Nothing of all that was notified (the channel is PostgreSQL's, or PGlite's in-process one).
     await sleep(200);

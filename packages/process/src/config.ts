@@ -128,7 +128,7 @@ const envSchema = z.object({
   REALTIME_SOCKETS_PER_USER: intFrom(1, 10_000, 100),
   REALTIME_MAX_SOCKETS: intFrom(1, 1_000_000, 10_000),
   // How API processes hear each other's chat changes: PostgreSQL LISTEN/NOTIFY, or a NATS broker
-  // (docs/decisions/0012-realtime-fan-out-broker.md).
+  // (docs/decisions/realtime-fan-out.md).
   REALTIME_FANOUT: z.enum(["postgres", "nats"]).default("postgres"),
   NATS_URL: optionalText.pipe(
     z
@@ -326,7 +326,7 @@ export type Config = Readonly<{
   /**
    * How API processes hear each other's chat changes (REALTIME_FANOUT): `postgres`, pg_notify in
    * each writing statement and LISTEN; or `nats`, published to NATS_URL on NATS_SUBJECT after the
-   * commit, with no NOTIFY (docs/decisions/0012-realtime-fan-out-broker.md).
+   * commit, with no NOTIFY (docs/decisions/realtime-fan-out.md).
    */
   realtimeFanOut: { kind: "postgres" } | { kind: "nats"; url: string; subject: string };
   readinessChecks: boolean;

@@ -176,8 +176,10 @@ export type ChatSignalListener = {
 
 /**
  * The fan-out: how every API process hears the chat changes any of them committed. Writers signal
- * inside their own statement (pg_notify, delivered only on commit); an adapter brings the signals
- * to the listener: PostgreSQL LISTEN on a dedicated connection, or PGlite's in-process notifications.
+ * inside their own statement (pg_notify, delivered only on commit), or, with a broker, the writing
+ * process publishes the signal once its change committed; an adapter brings the signals to the
+ * listener: PostgreSQL LISTEN on a dedicated connection, PGlite's in-process notifications, or a
+ * NATS subscription.
  */
 export interface ChatFanOut {
   /** Starts listening; resolves once signals flow. */

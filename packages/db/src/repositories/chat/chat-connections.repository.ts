@@ -57,43 +57,43 @@ export const createChatConnectionRepository = (
   };
 
   return {
-  async add({ id, instanceId, conversationId, userId, at }) {
-    await signalRows(
-      `WITH added AS (
+    async add({ id, instanceId, conversationId, userId, at }) {
+      await signalRows(
+        `WITH added AS (
          INSERT INTO chat_connections (id, instance_id, conversation_id, user_id, connected_at, seen_at)
          VALUES ($1, $2, $3, $4, $5, now())
          ON CONFLICT (id) DO UPDATE SET seen_at = now()
          RETURNING user_id)
        SELECT ${presenceSignalSql("added.user_id", delivery)} AS payload FROM added`,
-      [id, instanceId, conversationId, userId, at],
-      "chat_connections_add",
-    );
-  },
+        [id, instanceId, conversationId, userId, at],
+        "chat_connections_add",
+      );
+    },
 
-  async remove(id) {
-    await signalRows(
-      `WITH gone AS (DELETE FROM chat_connections WHERE id = $1 RETURNING user_id, now() AS at),
+    async remove(id) {
+      await signalRows(
+        `WITH gone AS (DELETE FROM chat_connections WHERE id = $1 RETURNING user_id, now() AS at),
        recorded AS (${lastActiveSql("gone")})
        ${signalUsersSql("gone", delivery)}`,
-      [id],
-      "chat_connections_remove",
-    );
-  },
+        [id],
+        "chat_connections_remove",
+      );
+    },
 
-  async touchInstance(instanceId) {
-    const { rows } = await db.query<{ id: string }>(
-      "UPDATE chat_connections SET seen_at = now() WHERE instance_id = $1 RETURNING id",
-      [instanceId],
-      "chat_connections_touch",
-    );
+    async touchInstance(instanceId) {
+      const { rows } = await db.query<{ id: string }>(
+        "UPDATE chat_connections SET seen_at = now() WHERE instance_id = $1 RETURNING id",
+        [instanceId],
+        "chat_connections_touch",
+      );
 
-    return rows.map((row) => row.id);
-  },
+      return rows.map((row) => row.id);
+    },
 
-  async sweepStale(staleAfterMs) {
-    // SKIP LOCKED: processes sweeping at once each take rows the others have not.
-    const { rows } = await db.query<{ removed: number } & Payloads>(
-      `WITH gone AS (
+    async sweepStale(staleAfterMs) {
+      // SKIP LOCKED: processes sweeping at once each take rows the others have not.
+      const { rows } = await db.query<{ removed: number } & Payloads>(
+        `WITH gone AS (
          DELETE FROM chat_connections
           WHERE id IN (SELECT id FROM chat_connections WHERE seen_at < ${staleBeforeSql}
                         FOR UPDATE SKIP LOCKED)
@@ -102,55 +102,55 @@ export const createChatConnectionRepository = (
        recorded AS (${lastActiveSql("gone")}),
        signalled AS MATERIALIZED (${signalUsersSql("gone", delivery)})
        SELECT (SELECT count(*) FROM gone)::int AS removed, (SELECT count(*) FROM signalled)::int AS users${payloadsColumn(delivery, "signalled")}`,
-      [staleAfterMs],
-      name("chat_connections_sweep"),
-    );
-    publishPayloads(signals, rows[0]?.payloads);
+        [staleAfterMs],
+        name("chat_connections_sweep"),
+      );
+      publishPayloads(signals, rows[0]?.payloads);
 
-    return rows[0]?.removed ?? 0;
-  },
+      return rows[0]?.removed ?? 0;
+    },
 
-  async removeInstance(instanceId) {
-    await signalRows(
-      `WITH gone AS (DELETE FROM chat_connections WHERE instance_id = $1 RETURNING user_id, now() AS at),
+    async removeInstance(instanceId) {
+      await signalRows(
+        `WITH gone AS (DELETE FROM chat_connections WHERE instance_id = $1 RETURNING user_id, now() AS at),
        recorded AS (${lastActiveSql("gone")})
        ${signalUsersSql("gone", delivery)}`,
-      [instanceId],
-      "chat_connections_remove_instance",
-    );
-  },
+        [instanceId],
+        "chat_connections_remove_instance",
+      );
+    },
 
-  async findPresence(userId, viewerIds, staleAfterMs) {
-    // Online: a row seen within the window. Last active: the newest of that and the recorded time
-    // (GREATEST ignores nulls: null only when neither is there).
-    const { rows } = await db.query<{
-      online: boolean;
-      last_active_at: Date | null;
-      viewer_ids: string[];
-    }>(
-      `SELECT live.at IS NOT NULL AS online,
+    async findPresence(userId, viewerIds, staleAfterMs) {
+      // Online: a row seen within the window. Last active: the newest of that and the recorded time
+      // (GREATEST ignores nulls: null only when neither is there).
+      const { rows } = await db.query<{
+        online: boolean;
+        last_active_at: Date | null;
+        viewer_ids: string[];
+      }>(
+        `SELECT live.at IS NOT NULL AS online,
               GREATEST(live.at, (SELECT p.last_active_at FROM chat_presence p WHERE p.user_id = $1)) AS last_active_at,
               ARRAY(SELECT v.id FROM unnest($2::uuid[]) AS v(id)
                      WHERE ${notBlockedSql("$1::uuid", "v.id")})::text[] AS viewer_ids
          FROM (SELECT max(k.seen_at) AS at FROM chat_connections k
                 WHERE k.user_id = $1 AND k.seen_at >= now() - make_interval(secs => $3::int / 1000.0)) live`,
-      [idParam(userId), viewerIds.map(idParam).filter((id) => id !== null), staleAfterMs],
-      "chat_presence_find",
-    );
-    const row = rows[0];
+        [idParam(userId), viewerIds.map(idParam).filter((id) => id !== null), staleAfterMs],
+        "chat_presence_find",
+      );
+      const row = rows[0];
 
-    return {
-      presence: { userId, online: row?.online === true, lastActiveAt: row?.last_active_at ?? null },
-      viewerIds: row?.viewer_ids ?? [],
-    };
-  },
+      return {
+        presence: { userId, online: row?.online === true, lastActiveAt: row?.last_active_at ?? null },
+        viewerIds: row?.viewer_ids ?? [],
+      };
+    },
 
-  async signalTyping(conversationId, userId, peerId) {
-    await signalRows(
-      `SELECT ${typingSignalSql("$1::uuid", "$2::uuid", delivery)} AS payload WHERE ${notBlockedSql("$2::uuid", "$3::uuid")}`,
-      [conversationId, userId, peerId],
-      "chat_typing_signal",
-    );
-  },
-};
+    async signalTyping(conversationId, userId, peerId) {
+      await signalRows(
+        `SELECT ${typingSignalSql("$1::uuid", "$2::uuid", delivery)} AS payload WHERE ${notBlockedSql("$2::uuid", "$3::uuid")}`,
+        [conversationId, userId, peerId],
+        "chat_typing_signal",
+      );
+    },
+  };
 };

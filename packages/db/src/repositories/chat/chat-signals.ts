@@ -49,8 +49,11 @@ export const presenceSignalSql = (userId: string, delivery: SignalDelivery = "no
   emit(delivery, `json_build_object('t', 'p', 'u', ${userId})::text`);
 
 /** The SQL of a typing signal: `userId` is typing in `conversationId` (expressions). */
-export const typingSignalSql = (conversationId: string, userId: string, delivery: SignalDelivery = "notify") =>
-  emit(delivery, `json_build_object('t', 'y', 'c', ${conversationId}, 'u', ${userId})::text`);
+export const typingSignalSql = (
+  conversationId: string,
+  userId: string,
+  delivery: SignalDelivery = "notify",
+) => emit(delivery, `json_build_object('t', 'y', 'c', ${conversationId}, 'u', ${userId})::text`);
 
 /**
  * The column of a statement's final SELECT that returns the payloads of its CTE `cte` (whose one
@@ -64,7 +67,10 @@ export const statementName = (name: string, delivery: SignalDelivery) =>
   delivery === "publish" ? `${name}_pub` : name;
 
 /** Hands `payloads` (null or empty: none) to `sink` when the statement's signals are published. */
-export const publishPayloads = (sink: ChatSignalSink | undefined, payloads: readonly string[] | null | undefined) => {
+export const publishPayloads = (
+  sink: ChatSignalSink | undefined,
+  payloads: readonly string[] | null | undefined,
+) => {
   if (sink && payloads && payloads.length > 0) {
     sink.publish(payloads);
   }

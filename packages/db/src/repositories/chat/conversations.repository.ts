@@ -181,70 +181,70 @@ export const createConversationRepository = (
   const delivery: SignalDelivery = signals ? "publish" : "notify";
 
   return {
-  async insertPair({ id, userAId, userBId, at }) {
-    // A concurrent insert of the same pair waits for the first and then does nothing.
-    await db.query(
-      `INSERT INTO conversations (id, user_a_id, user_b_id, created_at, updated_at)
+    async insertPair({ id, userAId, userBId, at }) {
+      // A concurrent insert of the same pair waits for the first and then does nothing.
+      await db.query(
+        `INSERT INTO conversations (id, user_a_id, user_b_id, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $4)
        ON CONFLICT (user_a_id, user_b_id) DO NOTHING`,
-      [id, userAId, userBId, at],
-      "conversations_insert_pair",
-    );
-  },
+        [id, userAId, userBId, at],
+        "conversations_insert_pair",
+      );
+    },
 
-  async findSummaryByPair(userAId, userBId, viewerId) {
-    const { rows } = await db.query<SummaryRow>(
-      `SELECT ${summaryColumns("$3::uuid")} FROM conversations c ${lastMessageJoin}
+    async findSummaryByPair(userAId, userBId, viewerId) {
+      const { rows } = await db.query<SummaryRow>(
+        `SELECT ${summaryColumns("$3::uuid")} FROM conversations c ${lastMessageJoin}
         WHERE c.user_a_id = $1 AND c.user_b_id = $2`,
-      [userAId, userBId, viewerId],
-      "conversations_summary_by_pair",
-    );
+        [userAId, userBId, viewerId],
+        "conversations_summary_by_pair",
+      );
 
-    return rows[0] ? toSummary(rows[0]) : null;
-  },
+      return rows[0] ? toSummary(rows[0]) : null;
+    },
 
-  async listSummariesPage(userId, { before, limit }) {
-    const size = Math.trunc(limit);
-    const cursor = before === undefined ? undefined : parseWalkCursor(before);
-    if (before !== undefined && cursor === undefined) {
-      return { items: [], nextBefore: null };
-    }
-    const { rows } = await db.query<SummaryRow & { walk_key: string; walk_start: string }>(
-      cursor === undefined ? firstPageSql(size) : nextPageSql(size),
-      cursor === undefined ? [idParam(userId)] : [idParam(userId), cursor.start, cursor.key, cursor.id],
-      cursor === undefined ? `conversations_page_${size}` : `conversations_page_after_${size}`,
-    );
-    const last = rows.length === size ? rows[rows.length - 1] : undefined;
+    async listSummariesPage(userId, { before, limit }) {
+      const size = Math.trunc(limit);
+      const cursor = before === undefined ? undefined : parseWalkCursor(before);
+      if (before !== undefined && cursor === undefined) {
+        return { items: [], nextBefore: null };
+      }
+      const { rows } = await db.query<SummaryRow & { walk_key: string; walk_start: string }>(
+        cursor === undefined ? firstPageSql(size) : nextPageSql(size),
+        cursor === undefined ? [idParam(userId)] : [idParam(userId), cursor.start, cursor.key, cursor.id],
+        cursor === undefined ? `conversations_page_${size}` : `conversations_page_after_${size}`,
+      );
+      const last = rows.length === size ? rows[rows.length - 1] : undefined;
 
-    return {
-      items: rows.map(toSummary),
-      nextBefore: last ? `${last.walk_start}_${last.walk_key}_${last.id}` : null,
-    };
-  },
+      return {
+        items: rows.map(toSummary),
+        nextBefore: last ? `${last.walk_start}_${last.walk_key}_${last.id}` : null,
+      };
+    },
 
-  async findForParticipant(id, userId) {
-    const { rows } = await db.query<ConversationRow>(
-      `SELECT ${conversationColumns} FROM conversations c
+    async findForParticipant(id, userId) {
+      const { rows } = await db.query<ConversationRow>(
+        `SELECT ${conversationColumns} FROM conversations c
         WHERE c.id = $1 AND ${participantSql("$2::uuid")}`,
-      [idParam(id), idParam(userId)],
-      "conversations_for_participant",
-    );
+        [idParam(id), idParam(userId)],
+        "conversations_for_participant",
+      );
 
-    return rows[0] ? toConversation(rows[0]) : null;
-  },
+      return rows[0] ? toConversation(rows[0]) : null;
+    },
 
-  async markRead(id, userId, at) {
-    // Reading (chat.policy.ts markerAfterRead), participants only: last_seq never decreases and
-    // read_at moves by GREATEST, so the marker only moves forward.
-    const { rows } = await db.query<{
-      id: string;
-      user_id: string;
-      last_read_seq: number;
-      read_at: Date | null;
-      signals: number;
-      payloads?: string[];
-    }>(
-      `WITH moved AS (
+    async markRead(id, userId, at) {
+      // Reading (chat.policy.ts markerAfterRead), participants only: last_seq never decreases and
+      // read_at moves by GREATEST, so the marker only moves forward.
+      const { rows } = await db.query<{
+        id: string;
+        user_id: string;
+        last_read_seq: number;
+        read_at: Date | null;
+        signals: number;
+        payloads?: string[];
+      }>(
+        `WITH moved AS (
          UPDATE conversations c SET
            user_a_read_seq = CASE WHEN c.user_a_id = $2 THEN c.last_seq ELSE c.user_a_read_seq END,
            user_a_read_at = CASE WHEN c.user_a_id = $2 THEN GREATEST(c.user_a_read_at, $3) ELSE c.user_a_read_at END,
@@ -258,22 +258,22 @@ export const createConversationRepository = (
          SELECT ${readSignalSql("moved", delivery)} AS payload FROM moved
        )
        SELECT moved.*, (SELECT count(*) FROM signal)::int AS signals${payloadsColumn(delivery, "signal")} FROM moved`,
-      [idParam(id), idParam(userId), at],
-      statementName("conversations_mark_read", delivery),
-    );
-    const row = rows[0];
-    publishPayloads(signals, row?.payloads);
+        [idParam(id), idParam(userId), at],
+        statementName("conversations_mark_read", delivery),
+      );
+      const row = rows[0];
+      publishPayloads(signals, row?.payloads);
 
-    return row
-      ? { conversationId: row.id, userId: row.user_id, lastReadSeq: row.last_read_seq, readAt: row.read_at }
-      : null;
-  },
+      return row
+        ? { conversationId: row.id, userId: row.user_id, lastReadSeq: row.last_read_seq, readAt: row.read_at }
+        : null;
+    },
 
-  async markAllRead(userId, at) {
-    // markRead of each conversation where the user has unread messages (the partial indexes
-    // conversations_unread_{a,b}_idx find them), each signalled as markRead signals.
-    const { rows } = await db.query<{ moved: number; signals: number; payloads?: string[] }>(
-      `WITH moved AS (
+    async markAllRead(userId, at) {
+      // markRead of each conversation where the user has unread messages (the partial indexes
+      // conversations_unread_{a,b}_idx find them), each signalled as markRead signals.
+      const { rows } = await db.query<{ moved: number; signals: number; payloads?: string[] }>(
+        `WITH moved AS (
          UPDATE conversations c SET
            user_a_read_seq = CASE WHEN c.user_a_id = $1 THEN c.last_seq ELSE c.user_a_read_seq END,
            user_a_read_at = CASE WHEN c.user_a_id = $1 THEN GREATEST(c.user_a_read_at, $2) ELSE c.user_a_read_at END,
@@ -288,39 +288,39 @@ export const createConversationRepository = (
          SELECT ${readSignalSql("moved", delivery)} AS payload FROM moved
        )
        SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM signal)::int AS signals${payloadsColumn(delivery, "signal")}`,
-      [idParam(userId), at],
-      statementName("conversations_mark_all_read", delivery),
-    );
-    publishPayloads(signals, rows[0]?.payloads);
+        [idParam(userId), at],
+        statementName("conversations_mark_all_read", delivery),
+      );
+      publishPayloads(signals, rows[0]?.payloads);
 
-    return rows[0]?.moved ?? 0;
-  },
+      return rows[0]?.moved ?? 0;
+    },
 
-  async findReadMarkers(ids) {
-    if (ids.length === 0) {
-      return [];
-    }
-    const { rows } = await db.query<MarkersRow>(
-      `SELECT id, user_a_id, user_a_read_seq, user_a_read_at, user_b_id, user_b_read_seq, user_b_read_at
+    async findReadMarkers(ids) {
+      if (ids.length === 0) {
+        return [];
+      }
+      const { rows } = await db.query<MarkersRow>(
+        `SELECT id, user_a_id, user_a_read_seq, user_a_read_at, user_b_id, user_b_read_seq, user_b_read_at
          FROM conversations WHERE id = ANY($1::uuid[])`,
-      [ids],
-      "conversations_read_markers",
-    );
+        [ids],
+        "conversations_read_markers",
+      );
 
-    return rows.flatMap((row): ReadMarker[] => [
-      {
-        conversationId: row.id,
-        userId: row.user_a_id,
-        lastReadSeq: row.user_a_read_seq,
-        readAt: row.user_a_read_at,
-      },
-      {
-        conversationId: row.id,
-        userId: row.user_b_id,
-        lastReadSeq: row.user_b_read_seq,
-        readAt: row.user_b_read_at,
-      },
-    ]);
-  },
-};
+      return rows.flatMap((row): ReadMarker[] => [
+        {
+          conversationId: row.id,
+          userId: row.user_a_id,
+          lastReadSeq: row.user_a_read_seq,
+          readAt: row.user_a_read_at,
+        },
+        {
+          conversationId: row.id,
+          userId: row.user_b_id,
+          lastReadSeq: row.user_b_read_seq,
+          readAt: row.user_b_read_at,
+        },
+      ]);
+    },
+  };
 };
