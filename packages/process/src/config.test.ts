@@ -186,6 +186,39 @@ describe("configuration", () => {
     ]);
   });
 
+  it("reads REALTIME_FANOUT: postgres by default; nats needs NATS_URL, its subject defaults to agora.chat", () => {
+    const byDefault = loadConfig(productionReady);
+    expect(byDefault.ok && byDefault.config.realtimeFanOut).toEqual({ kind: "postgres" });
+    const nats = loadConfig({
+      ...productionReady,
+      REALTIME_FANOUT: "nats",
+      NATS_URL: "nats://nats-1:4222,nats://nats-2:4222",
+    });
+    expect(nats.ok && nats.config.realtimeFanOut).toEqual({
+      kind: "nats",
+      url: "nats://nats-1:4222,nats://nats-2:4222",
+      subject: "agora.chat",
+    });
+    const subject = loadConfig({
+      ...productionReady,
+      REALTIME_FANOUT: "nats",
+      NATS_URL: "tls://nats:4222",
+      NATS_SUBJECT: "agora.staging.chat",
+    });
+    expect(subject.ok && subject.config.realtimeFanOut).toMatchObject({ subject: "agora.staging.chat" });
+    const missing = loadConfig({ ...productionReady, REALTIME_FANOUT: "nats" });
+    expect(missing.ok ? [] : missing.errors).toEqual(["NATS_URL: required with REALTIME_FANOUT=nats"]);
+    const wildcard = loadConfig({
+      ...productionReady,
+      REALTIME_FANOUT: "nats",
+      NATS_URL: "nats://nats:4222",
+      NATS_SUBJECT: "agora.>",
+    });
+    expect(wildcard.ok).toBe(false);
+    const unknown = loadConfig({ ...productionReady, REALTIME_FANOUT: "redis" });
+    expect(unknown.ok).toBe(false);
+  });
+
   it("reads GUEST_LINK_BASE_URL (guest receipts' links): unset by default, https:// outside development", () => {
     const unset = loadConfig(productionReady);
     expect(unset.ok && unset.config.guestLinkBaseUrl).toBeUndefined();
