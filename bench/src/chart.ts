@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type BenchResult, renderChart } from "./results.ts";
 
 /** Renders `file`'s chart to `out` (default: `file` with .svg); answers the path written. */
-export const rechart = async (file: string, out = file.replace(/\.json$/, "") + ".svg") => {
+export const rechart = async (file: string, out = `${file.replace(/\.json$/, "")}.svg`) => {
   const result = JSON.parse(readFileSync(file, "utf8")) as BenchResult;
   if (!Array.isArray(result.rows) || !result.machine) {
     throw new Error(`${file} is not a bench result (bench/results/*.json)`);

@@ -122,6 +122,8 @@ const main = async () => {
   const began = performance.now();
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg();
+  // The tree measured: as it is when the run starts.
+  const git = gitState();
   if (!existsSync(path.join(repo, "apps/api/dist/start.js"))) {
     throw new Error("apps/api/dist is missing: `pnpm bench` builds it first");
   }
@@ -415,7 +417,7 @@ const main = async () => {
       node: process.version,
       postgres,
       loadAverage: { start: loadAtStart, end: loadavg() },
-      ...gitState(),
+      ...git,
       pinned: hasTaskset,
       wallSeconds,
     },
