@@ -85,7 +85,8 @@ export const chartSpec = (result: BenchResult): TopLevelSpec => {
     title: null,
     // An explicit domain keeps the rows in run order in both panels.
     scale: { domain: label },
-    axis: { labelLimit: 360 },
+    // No limit: without a canvas Vega estimates text wider than it draws, and would cut names short.
+    axis: { labelLimit: 0 },
   } as const;
 
   return {

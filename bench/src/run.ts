@@ -347,12 +347,23 @@ const main = async () => {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  // The suites, after the scenarios' servers have stopped (each starts what it measures).
+  // The suites, after the scenarios' servers have stopped (each starts what it measures). One that
+  // fails is reported as failed (and the run exits 1), the rows and the other suites still written.
   const suiteResults: { name: string; table: string; json: unknown }[] = [];
   for (const suite of selectedSuites) {
     process.stderr.write(`  ${suite.name}: running…\n`);
-    const result = await suite.run({ repo, adminUrl, apiEnv, rows });
-    suiteResults.push({ name: suite.name, ...result });
+    try {
+      suiteResults.push({ name: suite.name, ...(await suite.run({ repo, adminUrl, apiEnv, rows })) });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`  ${suite.name}: failed: ${message}\n`);
+      suiteResults.push({
+        name: suite.name,
+        table: `${suite.name}: failed: ${message}`,
+        json: { failed: message },
+      });
+      process.exitCode = 1;
+    }
   }
 
   const header = [
