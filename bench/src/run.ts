@@ -411,7 +411,9 @@ const main = async () => {
     .map((n) => n.toFixed(1))
     .join(" / ")} (1 / 5 / 15 min).`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
-  process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
+  if (rows.length > 0) {
+    process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
+  }
   for (const suite of suiteResults) {
     process.stdout.write(`\n${suite.table}\n`);
   }
