@@ -1,33 +1,28 @@
 // `pnpm bench`: starts the built API on a fresh PostgreSQL database and a raw reference server,
 // drives each scenario with autocannon on loopback, and prints req/s and p50/p99 beside the
 // reference measured in the same run. Servers are pinned to CPU 0 and the load generator to CPU 1
-// (taskset) so they do not fight over one core.
+// (taskset) so they do not fight over one core. Then the suites (suites.ts) run. `pnpm bench` runs
+// the core tier, `pnpm bench --full` everything, BENCH_ONLY what it names (tiers.ts). Each run writes
+// bench/results/<timestamp>.json and .svg, and latest.json and latest.svg (results.ts).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { callgrindTable, callgrindUnavailable, measureCallgrind } from "./callgrind.ts";
-import { type DrainResult, runDrain } from "./drain.ts";
-import { type MediaResult, runMediaBench } from "./media.ts";
 import { fmtMiB, rssMiB, watchRss } from "./memory.ts";
-import { type Scenario, scenarios } from "./scenarios.ts";
-
-type LoadResult = {
-  requestsPerSecond: number;
-  totalRequests: number;
-  p50: number;
-  p99: number;
-  statusCounts: Partial<Record<"2xx" | "3xx" | "4xx" | "5xx" | "errors" | "timeouts", number>>;
-};
+import { type BenchResult, type LoadResult, type ResultRow, writeResult } from "./results.ts";
+import { scenarios } from "./scenarios.ts";
+import { suites } from "./suites.ts";
+import { isSelected, isSuiteSelected, selectionFrom, tierOf } from "./tiers.ts";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const env = process.env;
 const durationSeconds = Number(env.BENCH_DURATION ?? 5);
 const warmupSeconds = Number(env.BENCH_WARMUP ?? 1);
 const rounds = Math.max(1, Number(env.BENCH_ROUNDS ?? 3));
-const only = env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY, "i") : undefined;
+const selection = selectionFrom(process.argv.slice(2), env);
 const adminUrl = env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 const BENCH_TOKEN_SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
@@ -112,13 +107,41 @@ const fmt = (n: number, digits = 0) =>
  */
 const apiNodeFlags = (env.BENCH_NODE_FLAGS ?? "--heap-growing-percent=50").split(" ").filter(Boolean);
 
+/** The commit the run measured, and whether the tree had uncommitted changes. */
+const gitState = () => {
+  const git = (...args: string[]) => spawnSync("git", args, { cwd: repo, encoding: "utf8" });
+  const head = git("rev-parse", "HEAD");
+
+  return {
+    gitCommit: head.status === 0 ? head.stdout.trim() : null,
+    gitDirty: git("status", "--porcelain", "--untracked-files=no").stdout.trim() !== "",
+  };
+};
+
 const main = async () => {
+  const began = performance.now();
+  const startedAt = new Date().toISOString();
+  const loadAtStart = loadavg();
+  // The tree measured: as it is when the run starts.
+  const git = gitState();
   if (!existsSync(path.join(repo, "apps/api/dist/start.js"))) {
     throw new Error("apps/api/dist is missing: `pnpm bench` builds it first");
   }
+  const selectedScenarios = scenarios.filter((scenario) =>
+    isSelected(scenario.name, tierOf(scenario.name), selection),
+  );
+  const selectedSuites = suites.filter((suite) => isSuiteSelected(suite, selection, env));
+  if (selectedScenarios.length === 0 && selectedSuites.length === 0) {
+    throw new Error(`bench: BENCH_ONLY=${env.BENCH_ONLY} names no row and no suite`);
+  }
+  process.stderr.write(
+    `bench: ${selection.only ? `BENCH_ONLY=${env.BENCH_ONLY}` : selection.full ? "full tier (--full)" : "core tier (--full runs every row and suite)"}: ${selectedScenarios.length} scenarios, suites: ${selectedSuites.map((suite) => suite.name).join(", ") || "none"}\n`,
+  );
   const databaseName = `agora_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  const postgres =
+    (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? null;
   await admin.query(`CREATE DATABASE "${databaseName}"`);
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${databaseName}`;
@@ -186,14 +209,7 @@ const main = async () => {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const referenceUrl = `http://127.0.0.1:${referencePort}`;
 
-  const rows: {
-    scenario: Scenario;
-    connections: number;
-    agora: LoadResult;
-    reference: LoadResult | undefined;
-    /** The serving API process's resident memory (MiB): before the row's load, and its peak during it. */
-    rss: { idle: number | undefined; peak: number | undefined };
-  }[] = [];
+  const rows: ResultRow[] = [];
   const apiRss = watchRss(api.pid);
   const bodiesFile = path.join(dataDir, "bodies.jsonl");
   const reports: string[] = [];
@@ -203,8 +219,6 @@ const main = async () => {
   // started for a scenario (coalescing off), so a row's MiB are those of the process it loaded.
   const watched = new Map<string, { pid: number | undefined; rss: ReturnType<typeof watchRss> }>();
   watched.set(apiUrl, { pid: api.pid, rss: apiRss });
-  let drain: DrainResult | undefined;
-  let media: MediaResult | undefined;
   try {
     await waitForHealth(apiUrl, api, "/ready");
     await waitForHealth(referenceUrl, reference);
@@ -236,14 +250,20 @@ const main = async () => {
         };
       },
     };
-    for (const scenario of scenarios.filter((s) => !only || only.test(s.name))) {
+    for (const scenario of selectedScenarios) {
       process.stderr.write(`  ${scenario.name}: preparing…\n`);
       const scenarioStarted = new Date();
+      const preparing = performance.now();
       const {
         bodies,
         apiUrl: scenarioApiUrl,
         ...prepared
       } = scenario.prepare ? await scenario.prepare(context) : {};
+      if (scenario.prepare) {
+        process.stderr.write(
+          `  ${scenario.name}: prepared in ${((performance.now() - preparing) / 1000).toFixed(1)} s\n`,
+        );
+      }
       const agoraPath = prepared.path ?? scenario.request.path;
       const referencePath = scenario.reference === false ? undefined : (scenario.reference ?? agoraPath);
       // Single-use bodies: every run gets its own slice, so none is sent twice.
@@ -296,8 +316,16 @@ const main = async () => {
         const median = measured[Math.floor(measured.length / 2)] ?? measured[0];
         process.stderr.write("\n");
         if (median) {
-          const rss = { idle, peak: served.rss.peak() };
-          rows.push({ scenario, connections, agora: median.agora, reference: median.reference, rss });
+          const { agora, reference: ref } = median;
+          rows.push({
+            name: scenario.name,
+            tier: tierOf(scenario.name),
+            connections,
+            agora,
+            reference: ref ?? null,
+            ratio: ref ? agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1) : null,
+            rss: { idleMiB: idle ?? null, peakMiB: served.rss.peak() ?? null },
+          });
         }
       }
       if (scenario.report) {
@@ -305,13 +333,6 @@ const main = async () => {
           `${scenario.name}: ${await scenario.report(context, { from: scenarioStarted, to: new Date() })}`,
         );
       }
-    }
-    if (!only || only.test("outbox drain")) {
-      const orders = rows.find((row) => row.scenario.name.startsWith("POST /orders"));
-      drain = await runDrain({ adminUrl, repo, baseEnv: apiEnv, orderRate: orders?.agora.requestsPerSecond });
-    }
-    if (!only || only.test("media processing")) {
-      media = await runMediaBench({ repo });
     }
   } finally {
     await Promise.all([...watched.values()].map((served) => served.rss.stop()));
@@ -330,6 +351,25 @@ const main = async () => {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
+  // The suites, after the scenarios' servers have stopped (each starts what it measures). One that
+  // fails is reported as failed (and the run exits 1), the rows and the other suites still written.
+  const suiteResults: { name: string; table: string; json: unknown }[] = [];
+  for (const suite of selectedSuites) {
+    process.stderr.write(`  ${suite.name}: running…\n`);
+    try {
+      suiteResults.push({ name: suite.name, ...(await suite.run({ repo, adminUrl, apiEnv, rows })) });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`  ${suite.name}: failed: ${message}\n`);
+      suiteResults.push({
+        name: suite.name,
+        table: `${suite.name}: failed: ${message}`,
+        json: { failed: message },
+      });
+      process.exitCode = 1;
+    }
+  }
+
   const header = [
     "scenario",
     "conns",
@@ -345,12 +385,12 @@ const main = async () => {
     "idle MiB",
     "peak MiB",
   ];
-  const lines = rows.map(({ scenario, connections, agora, reference: ref, rss }) => {
+  const lines = rows.map(({ name, connections, agora, reference: ref, ratio, rss }) => {
     const failed = (counts: LoadResult["statusCounts"]) =>
       (counts["4xx"] ?? 0) + (counts["5xx"] ?? 0) + (counts.errors ?? 0) + (counts.timeouts ?? 0);
 
     return [
-      scenario.name,
+      name,
       String(connections),
       fmt(agora.requestsPerSecond),
       fmt(agora.p50, 1),
@@ -358,11 +398,11 @@ const main = async () => {
       ref ? fmt(ref.requestsPerSecond) : "-",
       ref ? fmt(ref.p50, 1) : "-",
       ref ? fmt(ref.p99, 1) : "-",
-      ref ? `${fmt((agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1)) * 100)}%` : "-",
+      ratio === null ? "-" : `${fmt(ratio * 100)}%`,
       String(failed(agora.statusCounts)),
       ref ? String(failed(ref.statusCounts)) : "-",
-      fmtMiB(rss.idle),
-      fmtMiB(rss.peak),
+      fmtMiB(rss.idleMiB ?? undefined),
+      fmtMiB(rss.peakMiB ?? undefined),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
@@ -370,54 +410,47 @@ const main = async () => {
     cells
       .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
       .join("  ");
-  const cpu = spawnSync("sh", ["-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], {
-    encoding: "utf8",
-  }).stdout.trim();
+  const cpu = cpus()[0]?.model.trim() ?? "";
   const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the resident memory (VmRSS) of the API process that served the row, before the row and its highest during the row's runs; load average at the end ${loadavg()
     .map((n) => n.toFixed(1))
     .join(" / ")} (1 / 5 / 15 min).`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
-  process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
-  if (drain) {
-    process.stdout.write(`\n${drain.table}\n\n${drain.note}\n`);
+  if (rows.length > 0) {
+    process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
   }
-  if (media) {
-    process.stdout.write(`\n${media.table}\n`);
+  for (const suite of suiteResults) {
+    process.stdout.write(`\n${suite.table}\n`);
   }
-  // Instructions per request (callgrind.ts): BENCH_CALLGRIND=off leaves them out.
-  const callgrind =
-    env.BENCH_CALLGRIND === "off"
-      ? undefined
-      : (callgrindUnavailable() ?? (await measureCallgrind({ adminUrl })));
+  const wallSeconds = (performance.now() - began) / 1000;
+  const result: BenchResult = {
+    startedAt,
+    selection: {
+      tier: selection.only ? "only" : selection.full ? "full" : "core",
+      only: env.BENCH_ONLY ?? null,
+    },
+    machine: {
+      cpu: cpu || "unknown CPU",
+      cores: cpus().length,
+      node: process.version,
+      postgres,
+      loadAverage: { start: loadAtStart, end: loadavg() },
+      ...git,
+      pinned: hasTaskset,
+      wallSeconds,
+    },
+    settings: { durationSeconds, warmupSeconds, rounds },
+    note,
+    reports,
+    rows,
+    suites: Object.fromEntries(suiteResults.map((suite) => [suite.name, suite.json])),
+  };
+  const written = await writeResult(result, path.join(repo, "bench/results"));
   process.stdout.write(
-    callgrind === undefined
-      ? "\ncallgrind: off (BENCH_CALLGRIND=off)\n"
-      : typeof callgrind === "string"
-        ? `\ncallgrind: skipped: ${callgrind}\n`
-        : `\n${callgrindTable(callgrind)}\n`,
-  );
-  mkdirSync(path.join(repo, "bench/results"), { recursive: true });
-  writeFileSync(
-    path.join(repo, "bench/results/latest.json"),
-    JSON.stringify(
-      {
-        note,
-        reports,
-        rows,
-        drain: drain && { rows: drain.rows, note: drain.note },
-        media: media && {
-          images: media.images,
-          rounds: media.rounds,
-          imagesPerSecond: media.imagesPerSecond,
-          idleMiB: media.idleMiB,
-          peakMiB: media.peakMiB,
-          reference: media.reference,
-        },
-        callgrind,
-      },
-      null,
-      2,
-    ),
+    `\nwall time ${Math.floor(wallSeconds / 60)} min ${Math.round(wallSeconds % 60)} s; load average now ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(
+        " / ",
+      )}; written: ${path.relative(repo, written.json)} and ${path.relative(repo, written.svg)} (and latest.json, latest.svg)\n`,
   );
 };
 

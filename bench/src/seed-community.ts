@@ -2,9 +2,9 @@
 // ten with media, one in a hundred hidden) and 1,000,000 likes, generated inside PostgreSQL
 // (generate_series), so the whole load is a handful of statements. Readers are members with blocks
 // both ways among the authors of the newest moments, so the feed's block filter has work to do.
-import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type pg from "pg";
+import { uuid7At, withoutForeignKeyChecks } from "./bulk.ts";
 
 const MEMBERS = 10_000;
 const MOMENTS = 100_000;
@@ -27,7 +27,21 @@ export const accessToken = (secret: string, userId: string, sessionId: string, r
     .sign(new TextEncoder().encode(secret));
 };
 
-export const seedCommunity = async (client: pg.Client, tokenSecret: string): Promise<SeededCommunity> => {
+/** The tables the seed writes (withoutForeignKeyChecks checks that none has a trigger of its own). */
+const SEEDED = [
+  "users",
+  "moments",
+  "media_assets",
+  "moment_media",
+  "moment_likes",
+  "user_blocks",
+  "sessions",
+];
+
+export const seedCommunity = (client: pg.Client, tokenSecret: string): Promise<SeededCommunity> =>
+  withoutForeignKeyChecks(client, SEEDED, () => seed(client, tokenSecret));
+
+const seed = async (client: pg.Client, tokenSecret: string): Promise<SeededCommunity> => {
   await client.query(`CREATE TEMP TABLE bench_members AS
                         SELECT g AS n, gen_random_uuid() AS id FROM generate_series(0, ${MEMBERS - 1}) g`);
   await client.query(
@@ -37,15 +51,18 @@ export const seedCommunity = async (client: pg.Client, tokenSecret: string): Pro
             now(), now(), now()
        FROM bench_members`,
   );
-  // Moment n is n × 37 s old and written by member n mod 10,000.
+  // Moment n is n × 37 s old and written by member n mod 10,000; its id is a UUIDv7 of that time,
+  // as the service makes it. Moments, their media and their likes are written oldest first, so the
+  // tables and their indexes fill in creation order as in production (and fast).
   await client.query(`CREATE TEMP TABLE bench_moments AS
-                        SELECT g AS n, gen_random_uuid() AS id, now() - g * interval '37 seconds' AS created_at
-                          FROM generate_series(0, ${MOMENTS - 1}) g`);
+                        SELECT g AS n, ${uuid7At("created_at")} AS id, created_at
+                          FROM generate_series(0, ${MOMENTS - 1}) g, LATERAL (SELECT now() - g * interval '37 seconds' AS created_at) t`);
   await client.query(
     `INSERT INTO moments (id, author_id, body, like_count, created_at, hidden_at)
      SELECT m.id, a.id, 'Moment ' || m.n || ': an afternoon by the river, with friends', ${LIKES_PER_MOMENT},
             m.created_at, CASE WHEN m.n % 100 = 42 THEN m.created_at END
-       FROM bench_moments m JOIN bench_members a ON a.n = m.n % ${MEMBERS}`,
+       FROM bench_moments m JOIN bench_members a ON a.n = m.n % ${MEMBERS}
+      ORDER BY m.n DESC`,
   );
   await client.query(
     `INSERT INTO media_assets (id, owner_id, purpose, mime_type, size_bytes, object_key, status, visibility,
@@ -53,11 +70,12 @@ export const seedCommunity = async (client: pg.Client, tokenSecret: string): Pro
      SELECT m.id, a.id, 'moment', 'image/jpeg', 250000, 'media/' || m.id, 'uploaded', 'public',
             m.created_at, m.created_at, m.created_at
        FROM bench_moments m JOIN bench_members a ON a.n = m.n % ${MEMBERS}
-      WHERE m.n % 10 = 3`,
+      WHERE m.n % 10 = 3
+      ORDER BY m.n DESC`,
   );
   await client.query(
     `INSERT INTO moment_media (moment_id, position, media_asset_id)
-     SELECT id, 0, id FROM bench_moments WHERE n % 10 = 3`,
+     SELECT id, 0, id FROM bench_moments WHERE n % 10 = 3 ORDER BY n DESC`,
   );
   // Ten distinct likers per moment: members (n + k × 997) mod 10,000 for k = 0..9.
   await client.query(
@@ -65,7 +83,8 @@ export const seedCommunity = async (client: pg.Client, tokenSecret: string): Pro
      SELECT m.id, a.id, m.created_at
        FROM bench_moments m
       CROSS JOIN generate_series(0, ${LIKES_PER_MOMENT - 1}) k
-       JOIN bench_members a ON a.n = (m.n + k * 997) % ${MEMBERS}`,
+       JOIN bench_members a ON a.n = (m.n + k * 997) % ${MEMBERS}
+      ORDER BY m.n DESC, k`,
   );
   // Readers: members 0-199. Each blocks 20 of the authors of the 100 newest moments and is blocked
   // by 5 others of them, so about a quarter of a first page is filtered out.
@@ -88,18 +107,15 @@ export const seedCommunity = async (client: pg.Client, tokenSecret: string): Pro
      ON CONFLICT DO NOTHING`,
   );
   await client.query("ANALYZE users, moments, moment_media, media_assets, moment_likes, user_blocks");
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT id FROM bench_members WHERE n < ${READERS} ORDER BY n`,
+  // A session per reader, in one statement.
+  const { rows } = await client.query<{ id: string; session_id: string }>(
+    `WITH readers AS (SELECT n, id, gen_random_uuid() AS session_id FROM bench_members WHERE n < ${READERS}),
+          written AS (INSERT INTO sessions (id, user_id, created_at) SELECT session_id, id, now() FROM readers)
+     SELECT id, session_id FROM readers ORDER BY n`,
   );
-  const readerTokens: string[] = [];
-  for (const { id } of rows) {
-    const sessionId = randomUUID();
-    await client.query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, now())", [
-      sessionId,
-      id,
-    ]);
-    readerTokens.push(await accessToken(tokenSecret, id, sessionId));
-  }
+  const readerTokens = await Promise.all(
+    rows.map(({ id, session_id }) => accessToken(tokenSecret, id, session_id)),
+  );
 
   return { moments: MOMENTS, likes: MOMENTS * LIKES_PER_MOMENT, readerTokens };
 };

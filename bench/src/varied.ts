@@ -228,5 +228,6 @@ export const variedScenarios: Scenario[] = [
     "/api/v1/listings",
     async (databaseUrl) => (await searchPaths(databaseUrl)).file,
   ),
-  ...reads.map((scenario, i) => (i === reads.length - 1 ? { ...scenario, report: summary } : scenario)),
+  // The summary follows the first of these rows (the core tier runs that one; tiers.ts).
+  ...reads.map((scenario, i) => (i === 0 ? { ...scenario, report: summary } : scenario)),
 ];
