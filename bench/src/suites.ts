@@ -4,6 +4,7 @@
 // `suites[name]` and its `table` is printed after the rows.
 import { callgrindTable, callgrindUnavailable, measureCallgrind } from "./callgrind.ts";
 import { runDrain } from "./drain.ts";
+import { runFanOutCeiling } from "./fanout-ceiling.ts";
 import { runMediaBench } from "./media.ts";
 import type { ResultRow } from "./results.ts";
 import type { Tier } from "./tiers.ts";
@@ -52,6 +53,13 @@ export const suites: Suite[] = [
 
       return { table, json };
     },
+  },
+  {
+    // The most chat sends/s with and without NOTIFY, on 1 and 2 API processes, each fan-out
+    // (docs/performance.md, "The realtime fan-out's ceiling"; also `node bench/src/fanout-ceiling.ts`).
+    name: "fan-out ceiling",
+    tier: "full",
+    run: ({ adminUrl, repo }) => runFanOutCeiling({ adminUrl, repo }),
   },
   {
     // Instructions per request (callgrind.ts; also `pnpm bench:callgrind`, which CI runs).
