@@ -14,11 +14,10 @@ import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
 import {
   listingSearchQuery,
-  type PublicListingJson,
-  publicListingStatement,
+  type PublicListingPageJson,
+  publicListingPageStatement,
 } from "@agora/db/repositories/marketplace/listing-queries";
 import { createMenuItemRepository } from "@agora/db/repositories/marketplace/menu-items.repository";
-import { createMediaAssetRepository } from "@agora/db/repositories/media/media-assets.repository";
 import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
 import { createOrderRepository } from "@agora/db/repositories/orders/orders.repository";
 import { createOutboxWriter } from "@agora/db/repositories/outbox/outbox-events.repository";
@@ -70,7 +69,6 @@ const onPool = {
   connections: createChatConnectionRepository(executor(pool)),
   orders: createOrderRepository(executor(pool)),
   reportExport: createReportExportSource(executor(pool)),
-  media: createMediaAssetRepository(executor(pool)),
 };
 
 /** The same authentication Agora does: verify the JWT, then one query for the live session. */
@@ -186,15 +184,15 @@ const noImages = (assets: readonly unknown[]) => {
 };
 
 /**
- * GET /api/v1/listings/{id}: Agora's two statements (the listing, then its gallery, its items'
- * images and its provider's logo) and the answer Agora presents: each item with its `media`, the
+ * GET /api/v1/listings/{id}: Agora's one statement (the listing with its gallery, its items' images
+ * and its provider's logo) and the answer Agora presents: each item with its `media`, the
  * listing's `media` and `provider_media`.
  */
 const listing: Handler = async (_request, response, url) => {
   const id = url.pathname.split("/").pop();
-  const { rows } = await pool.query<{ listing: PublicListingJson }>({
-    name: publicListingStatement.name,
-    text: publicListingStatement.text,
+  const { rows } = await pool.query<{ listing: PublicListingPageJson }>({
+    name: publicListingPageStatement.name,
+    text: publicListingPageStatement.text,
     values: [new Date(), id],
   });
   const found = rows[0]?.listing;
@@ -203,11 +201,6 @@ const listing: Handler = async (_request, response, url) => {
 
     return;
   }
-  const { gallery, menuItems, logo } = await onPool.media.findOnListingPage(
-    found.id,
-    found.provider_id,
-    found.menu_items.map((item) => item.id),
-  );
   send(
     response,
     200,
@@ -226,10 +219,10 @@ const listing: Handler = async (_request, response, url) => {
         description: item.description,
         price_amount: Number(item.price_amount),
         currency: item.currency,
-        media: noImages(menuItems.get(item.id) ?? []),
+        media: noImages(item.media),
       })),
-      media: noImages(gallery),
-      provider_media: noImages(logo),
+      media: noImages(found.media),
+      provider_media: noImages(found.provider_media),
     }),
   );
 };
