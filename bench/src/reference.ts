@@ -14,7 +14,8 @@ import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
 import {
   listingSearchQuery,
-  publicListingStatement,
+  type PublicListingPageJson,
+  publicListingPageStatement,
 } from "@agora/db/repositories/marketplace/listing-queries";
 import { createMenuItemRepository } from "@agora/db/repositories/marketplace/menu-items.repository";
 import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
@@ -168,19 +169,62 @@ const search: Handler = async (_request, response, url) => {
   send(response, 200, envelope(rows[0]?.items ?? [], { limit, offset, total: rows[0]?.total ?? 0 }));
 };
 
+/**
+ * The bench seeds no images (it runs without an object store, so no read URL can be signed): an
+ * image here would mean a reference that does less than the API, which signs each image's URLs.
+ */
+const noImages = (assets: readonly unknown[]) => {
+  if (assets.length > 0) {
+    throw new Error(
+      "a listing with images: the reference signs no read URLs (the bench has no object store)",
+    );
+  }
+
+  return [];
+};
+
+/**
+ * GET /api/v1/listings/{id}: Agora's one statement (the listing with its gallery, its items' images
+ * and its provider's logo) and the answer Agora presents: each item with its `media`, the
+ * listing's `media` and `provider_media`.
+ */
 const listing: Handler = async (_request, response, url) => {
   const id = url.pathname.split("/").pop();
-  const { rows } = await pool.query({
-    name: publicListingStatement.name,
-    text: publicListingStatement.text,
+  const { rows } = await pool.query<{ listing: PublicListingPageJson }>({
+    name: publicListingPageStatement.name,
+    text: publicListingPageStatement.text,
     values: [new Date(), id],
   });
-  if (!rows[0]) {
+  const found = rows[0]?.listing;
+  if (!found) {
     send(response, 404, { success: false });
 
     return;
   }
-  send(response, 200, envelope(rows[0].listing));
+  send(
+    response,
+    200,
+    envelope({
+      id: found.id,
+      provider_id: found.provider_id,
+      provider_name: found.provider_name,
+      name: found.name,
+      category_id: found.category_id,
+      category_name: found.category_name,
+      description: found.description,
+      featured: found.featured,
+      menu_items: found.menu_items.map((item) => ({
+        id: item.id,
+        name: item.name,
+        description: item.description,
+        price_amount: Number(item.price_amount),
+        currency: item.currency,
+        media: noImages(item.media),
+      })),
+      media: noImages(found.media),
+      provider_media: noImages(found.provider_media),
+    }),
+  );
 };
 
 const me: Handler = async (request, response) => {

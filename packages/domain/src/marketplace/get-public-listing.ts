@@ -13,31 +13,28 @@ export type PublicListingMedia = {
 
 /**
  * A publicly visible listing with its active menu items, its gallery, the items' images and the
- * provider's logo (the images in one statement, none per item); anything else is 404.
+ * provider's logo, read in one statement (findPublicPage; none per item); anything else is 404.
  */
 export const getPublicListing = async (
   { repos, clock, objects }: Pick<MarketplaceDeps, "repos" | "clock" | "objects">,
   listingId: string,
 ): Promise<{ listing: PublicListing } & PublicListingMedia> => {
   const now = clock.now();
-  const listing = await repos.listings.findPublic(listingId, now);
-  if (!listing) {
+  const page = await repos.listings.findPublicPage(listingId, now);
+  if (!page) {
     throw new NotFoundError("Listing");
   }
-  const { gallery, menuItems, logo } = await repos.media.findOnListingPage(
-    listing.id,
-    listing.providerId,
-    listing.menuItems.map((item) => item.id),
-  );
+  // Items without an image are absent from the map; an empty gallery or logo is answered without
+  // awaiting a signing (a listing without images, the common read, waits for nothing more).
   const menuItemMedia = new Map<string, RecordMedia[]>();
-  for (const [itemId, assets] of menuItems) {
+  for (const [itemId, assets] of page.menuItemMedia) {
     menuItemMedia.set(itemId, await recordMedia(objects, assets, now));
   }
 
   return {
-    listing,
-    media: await recordMedia(objects, gallery, now),
+    listing: page.listing,
+    media: page.media.length === 0 ? [] : await recordMedia(objects, page.media, now),
     menuItemMedia,
-    providerMedia: await recordMedia(objects, logo, now),
+    providerMedia: page.providerMedia.length === 0 ? [] : await recordMedia(objects, page.providerMedia, now),
   };
 };

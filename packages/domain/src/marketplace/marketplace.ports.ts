@@ -13,6 +13,7 @@ import type {
   ProviderDashboard,
   ProviderProfile,
   PublicListing,
+  PublicListingPage,
   PublicMenuItem,
   Service,
 } from "./marketplace.types";
@@ -92,6 +93,8 @@ export interface ListingRepository {
   ): Promise<Page<Listing>>;
   /** Public view: null unless publicly visible at `now` (listingPubliclyVisible). */
   findPublic(id: string, now: Date): Promise<PublicListing | null>;
+  /** The public listing page: findPublic's listing with its images, in one statement. */
+  findPublicPage(id: string, now: Date): Promise<PublicListingPage | null>;
   search(search: ListingSearch, now: Date): Promise<Page<PublicListing>>;
   update(
     id: string,

@@ -1,3 +1,5 @@
+import type { MediaAsset } from "../media/media.types";
+
 export type Service = { id: string; name: string; description: string };
 export type Category = { id: string; serviceId: string; name: string };
 
@@ -80,6 +82,17 @@ export type PublicListing = Pick<
   Listing,
   "id" | "providerId" | "providerName" | "categoryId" | "categoryName" | "name" | "description" | "featured"
 > & { menuItems: ListedMenuItem[] };
+
+/**
+ * A public listing with its images, each list in order: its gallery, its active items' images (by
+ * item id; an item without one is absent) and its provider's logo.
+ */
+export type PublicListingPage = {
+  listing: PublicListing;
+  media: MediaAsset[];
+  menuItemMedia: Map<string, MediaAsset[]>;
+  providerMedia: MediaAsset[];
+};
 
 export type ListingSearch = {
   q: string | undefined;

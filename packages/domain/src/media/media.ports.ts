@@ -122,15 +122,6 @@ export interface MediaAssetRepository {
     options?: { first?: boolean },
   ): Promise<Map<string, MediaAsset[]>>;
   /**
-   * A public listing's images in one statement: its gallery, the images of `menuItemIds` (by item
-   * id; items without one are absent) and its provider's logo, each in order.
-   */
-  findOnListingPage(
-    listingId: string,
-    providerId: string,
-    menuItemIds: readonly string[],
-  ): Promise<{ gallery: MediaAsset[]; menuItems: Map<string, MediaAsset[]>; logo: MediaAsset[] }>;
-  /**
    * Makes `ids` the record's media, in this order (in the caller's transaction; the assets are
    * attached by `attach` first). Assets that leave it are detached and made private again: no
    * record holds them any more, so the orphan purge deletes them.

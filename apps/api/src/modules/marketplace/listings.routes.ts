@@ -16,7 +16,12 @@ import { throwOnInvalid } from "../../http/openapi";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
 import { toMediaItemDto } from "../media/media.presenter";
-import { toListingDto, toMenuItemDto, toPublicListingDto } from "./marketplace.presenter";
+import {
+  toListingDto,
+  toMenuItemDto,
+  toPublicListingDetailDto,
+  toPublicListingDto,
+} from "./marketplace.presenter";
 
 /**
  * Listing search pagination that is not an integer is 400 `invalid_pagination` (out of
@@ -75,17 +80,8 @@ export const listingRoutes = ({ marketplace }: { marketplace: MarketplaceDeps })
   }),
   handle(marketplaceOperations.listingsGet, async (c) => {
     const found = await getPublicListing(marketplace, c.req.valid("param").id);
-    const listing = toPublicListingDto(found.listing);
 
-    return ok(c, {
-      ...listing,
-      menu_items: listing.menu_items.map((item) => ({
-        ...item,
-        media: (found.menuItemMedia.get(item.id) ?? []).map(toMediaItemDto),
-      })),
-      media: found.media.map(toMediaItemDto),
-      provider_media: found.providerMedia.map(toMediaItemDto),
-    });
+    return ok(c, toPublicListingDetailDto(found.listing, found));
   }),
   handle(marketplaceOperations.listingsUpdate, async (c) => {
     const input = c.req.valid("json");

@@ -1,4 +1,11 @@
-import type { ListingDto, MenuItemDto, ProviderDto, PublicListingDto } from "@agora/contracts/marketplace";
+import type {
+  ListingDto,
+  MenuItemDto,
+  ProviderDto,
+  PublicListingDetailDto,
+  PublicListingDto,
+} from "@agora/contracts/marketplace";
+import type { PublicListingMedia } from "@agora/domain/marketplace/get-public-listing";
 import type {
   ListedMenuItem,
   Listing,
@@ -8,6 +15,7 @@ import type {
   ProviderProfile,
   PublicListing,
 } from "@agora/domain/marketplace/marketplace.types";
+import { toMediaItemDto } from "../media/media.presenter";
 
 export const toMenuItemDto = (item: MenuItem): Omit<MenuItemDto, "media"> => ({
   id: item.id,
@@ -39,6 +47,34 @@ export const toPublicListingDto = (listing: PublicListing): PublicListingDto => 
   description: listing.description,
   featured: listing.featured,
   menu_items: listing.menuItems.map(toPublicMenuItem),
+});
+
+/**
+ * The public listing page: the public fields, each item with its image, the gallery and the
+ * provider's logo, built in one pass (no intermediate DTO copied again), in the document's order.
+ */
+export const toPublicListingDetailDto = (
+  listing: PublicListing,
+  media: PublicListingMedia,
+): PublicListingDetailDto => ({
+  id: listing.id,
+  provider_id: listing.providerId,
+  provider_name: listing.providerName,
+  name: listing.name,
+  category_id: listing.categoryId,
+  category_name: listing.categoryName,
+  description: listing.description,
+  featured: listing.featured,
+  menu_items: listing.menuItems.map((item) => ({
+    id: item.id,
+    name: item.name,
+    description: item.description,
+    price_amount: item.priceAmount,
+    currency: item.currency,
+    media: media.menuItemMedia.get(item.id)?.map(toMediaItemDto) ?? [],
+  })),
+  media: media.media.map(toMediaItemDto),
+  provider_media: media.providerMedia.map(toMediaItemDto),
 });
 
 /** The owner's and staff's view: the public fields plus state and subscription. */

@@ -79,6 +79,49 @@ export const publicListingStatement = {
           WHERE l.id = $2 AND ${visible}`,
 };
 
+/**
+ * The images on record `record` of a link table (`link`, keyed by `key`), in order, as a JSON array
+ * of media_assets rows (assetFromJson in the media repository reads them): one probe of the link
+ * table's primary key, so a record without images costs an empty index scan.
+ */
+const linkedMediaJson = (link: string, key: string, record: string) =>
+  `COALESCE((SELECT json_agg(a ORDER BY r.position) FROM ${link} r
+              JOIN media_assets a ON a.id = r.media_asset_id WHERE r.${key} = ${record}), '[]'::json)`;
+
+/** A media_assets row as json_agg gives it: its timestamps are text. */
+export type MediaAssetJson = Record<string, unknown>;
+
+export type PublicListingPageJson = Omit<PublicListingJson, "menu_items"> & {
+  menu_items: Array<ListedMenuItemJson & { media: MediaAssetJson[] }>;
+  media: MediaAssetJson[];
+  provider_media: MediaAssetJson[];
+};
+
+/**
+ * The listing page ($1 now, $2 id): a visible listing as publicListingStatement reads it, with its
+ * gallery (`media`), each active item's image (`menu_items[].media`) and its provider's logo
+ * (`provider_media`), in one statement and one round trip (also run by the bench's raw reference).
+ */
+export const publicListingPageStatement = {
+  name: "listings_public_page_by_id",
+  text: `SELECT json_build_object(
+           'id', l.id, 'provider_id', l.provider_id, 'provider_name', p.display_name,
+           'category_id', l.category_id, 'category_name', c.name, 'name', l.name, 'description', l.description,
+           'featured', COALESCE(l.featured_until > $1, false),
+           'menu_items', COALESCE((
+             SELECT json_agg(json_build_object(
+                      'id', m.id, 'name', m.name, 'description', m.description, 'price_amount', m.price_amount,
+                      'currency', m.currency, 'media', ${linkedMediaJson("menu_item_media", "menu_item_id", "m.id")})
+                    ORDER BY m.created_at, m.id)
+               FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json),
+           'media', ${linkedMediaJson("listing_media", "listing_id", "l.id")},
+           'provider_media', ${linkedMediaJson("provider_media", "provider_id", "l.provider_id")}) AS listing
+           FROM listings l
+           JOIN provider_profiles p ON p.id = l.provider_id
+           JOIN categories c ON c.id = l.category_id
+          WHERE l.id = $2 AND ${visible}`,
+};
+
 /** The text the trigram index searches: name, description and provider name, lower-cased. */
 export const searchTextSql = (name: string, description: string, providerName: string) =>
   `lower(${name} || ' ' || ${description} || ' ' || ${providerName})`;

@@ -5,18 +5,23 @@ import type {
   ListingSearch,
   ListingStatus,
   PublicListing,
+  PublicListingPage,
 } from "@agora/domain/marketplace/marketplace.types";
+import type { MediaAsset } from "@agora/domain/media/media.types";
 import { createFilters, selectPage, substringPattern } from "../../filters";
 import type { Listing as ListingModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
+import { assetFromJson } from "../media/media-assets.repository";
 import {
   catalogStampStatement,
   listingSearchQuery,
   type MenuItemJson,
   menuItemsJson,
   type PublicListingJson,
+  type PublicListingPageJson,
+  publicListingPageStatement,
   publicListingStatement,
   searchTextSql,
 } from "./listing-queries";
@@ -86,6 +91,23 @@ const toPublicListing = (row: PublicListingJson): PublicListing => ({
     currency: item.currency,
   })),
 });
+
+/** The listing page's row: the listing as toPublicListing reads it, its images beside it. */
+const toPublicListingPage = (row: PublicListingPageJson): PublicListingPage => {
+  const menuItemMedia = new Map<string, MediaAsset[]>();
+  for (const item of row.menu_items) {
+    if (item.media.length > 0) {
+      menuItemMedia.set(item.id, item.media.map(assetFromJson));
+    }
+  }
+
+  return {
+    listing: toPublicListing(row),
+    media: row.media.map(assetFromJson),
+    menuItemMedia,
+    providerMedia: row.provider_media.map(assetFromJson),
+  };
+};
 
 type SearchRow = {
   stamp: string | number | bigint | null;
@@ -221,6 +243,16 @@ export const createListingRepository = (db: SqlExecutor): PlainListingRepository
       );
 
       return rows[0] ? toPublicListing(rows[0].listing) : null;
+    },
+
+    async findPublicPage(id, now) {
+      const { rows } = await db.query<{ listing: PublicListingPageJson }>(
+        publicListingPageStatement.text,
+        [now, idParam(id)],
+        publicListingPageStatement.name,
+      );
+
+      return rows[0] ? toPublicListingPage(rows[0].listing) : null;
     },
 
     async search(search, now) {

@@ -266,43 +266,6 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
       return setRecordMedia(kind, recordId, ids);
     },
 
-    async findOnListingPage(listingId, providerId, menuItemIds) {
-      const items = menuItemIds.map(idParam).filter((key): key is string => key !== null);
-      // One round trip for the listing read's three kinds of image (each by its link table's
-      // primary key or unique index), told apart by `kind`.
-      const { rows } = await db.query<MediaAssetRow & { kind: string; record_id: string }>(
-        `SELECT 'listing' AS kind, r.listing_id AS record_id, r.position AS link_position, ${prefixedColumns}
-           FROM listing_media r JOIN media_assets a ON a.id = r.media_asset_id WHERE r.listing_id = $1
-         UNION ALL
-         SELECT 'menu_item', r.menu_item_id, r.position, ${prefixedColumns}
-           FROM menu_item_media r JOIN media_assets a ON a.id = r.media_asset_id
-          WHERE r.menu_item_id = ANY($3::uuid[])
-         UNION ALL
-         SELECT 'provider', r.provider_id, r.position, ${prefixedColumns}
-           FROM provider_media r JOIN media_assets a ON a.id = r.media_asset_id WHERE r.provider_id = $2
-         ORDER BY kind, record_id, link_position`,
-        [idParam(listingId), idParam(providerId), items],
-        "media_assets_on_listing_page",
-      );
-      const gallery: MediaAsset[] = [];
-      const logo: MediaAsset[] = [];
-      const menuItems = new Map<string, MediaAsset[]>();
-      for (const row of rows) {
-        const asset = toAsset(row);
-        if (row.kind === "listing") {
-          gallery.push(asset);
-        } else if (row.kind === "provider") {
-          logo.push(asset);
-        } else {
-          const list = menuItems.get(row.record_id) ?? [];
-          list.push(asset);
-          menuItems.set(row.record_id, list);
-        }
-      }
-
-      return { gallery, menuItems, logo };
-    },
-
     async markUploaded(id, at) {
       const { rowCount } = await db.query(
         `UPDATE media_assets SET status = 'uploaded', uploaded_at = $2, processing = 'processing'
