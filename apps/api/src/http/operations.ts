@@ -27,6 +27,7 @@ import {
   requireRoles,
 } from "./middleware/auth";
 import { body, errors, json } from "./openapi";
+import { COMPLETE } from "./respond";
 
 /**
  * The adapter between the contracts' operations (`@agora/contracts/<area>`: method, path, auth,
@@ -174,13 +175,17 @@ const applyWriteLimit = async (
       headers: { "Retry-After": String(Math.max(1, Math.ceil(result.retryAfterSeconds))), ...headers },
     });
   }
+  // Answers are built whole by respond(), which adds these (an answer refused by a limit of its own,
+  // the pending-upload quota, passes that limit's headers, which win). Touching a built answer's
+  // headers instead made the Node adapter materialize a full Response: a seventh of a chat send.
+  c.set("rateLimitHeaders", headers);
   await next();
-  // The answers are built whole (respond.ts), so the headers go on the finished response; an
-  // answer refused by a limit of its own (the pending-upload quota) keeps that limit's headers.
-  const own = c.res.status === 429 && c.res.headers.has("RateLimit-Limit");
-  for (const [name, value] of Object.entries(headers)) {
-    if (!own) {
-      c.res.headers.set(name, value);
+  if (!(c.res as Response & { [COMPLETE]?: true })[COMPLETE]) {
+    const own = c.res.status === 429 && c.res.headers.has("RateLimit-Limit");
+    for (const [name, value] of Object.entries(headers)) {
+      if (!own) {
+        c.res.headers.set(name, value);
+      }
     }
   }
 };
