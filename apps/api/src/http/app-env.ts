@@ -36,6 +36,11 @@ export type AppVariables = {
   actor: Actor | undefined;
   /** Set by `optionalBearer`: a verified token's claims, its session not yet confirmed. */
   claims: AccessClaims | undefined;
+  /**
+   * Set by a write-limited operation once the request is counted: its RateLimit headers, which
+   * `respond` puts on every answer it builds (headers an answer passes itself win).
+   */
+  rateLimitHeaders: Record<string, string> | undefined;
 };
 
 export type AppEnv = { Bindings: RequestBindings; Variables: AppVariables };

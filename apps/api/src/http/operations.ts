@@ -2,23 +2,32 @@ import { idempotencyKeyHeaderSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
 import type { Operation, OperationResponse } from "@agora/contracts/operation";
 import type { Role } from "@agora/domain/common/actor";
-import { AppError } from "@agora/domain/common/app-error";
+import { AppError, UnauthorizedError } from "@agora/domain/common/app-error";
 import type { Clock } from "@agora/domain/common/clock";
-import { addressBucket, type RateLimiter } from "@agora/domain/common/rate-limit";
+import { addressBucket, type RateLimiter, type RateLimitResult } from "@agora/domain/common/rate-limit";
 import {
   WRITE_LIMIT_WINDOW_SECONDS,
   type WriteLimitKind,
   writeLimitKey,
   writeLimitKinds,
 } from "@agora/domain/common/write-limits";
+import { authenticateCounting } from "@agora/domain/identity/authenticate";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { createRoute, type OpenAPIHono, type RouteHandler, type RouteHook } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./app-env";
 import { type IdempotencyDeps, idempotentHandler } from "./idempotency";
-import { clientIp, optionalBearer, requireAuth, requireRoles } from "./middleware/auth";
+import {
+  type AuthDeps,
+  bearerToken,
+  clientIp,
+  optionalBearer,
+  requireAuth,
+  requireRoles,
+} from "./middleware/auth";
 import { body, errors, json } from "./openapi";
+import { COMPLETE } from "./respond";
 
 /**
  * The adapter between the contracts' operations (`@agora/contracts/<area>`: method, path, auth,
@@ -145,6 +154,44 @@ const rateLimitHeaders = {
 };
 
 /**
+ * Applies a counted hit of the write limit of `kind` (at most `max` per window): past it, 429
+ * `rate_limited` with `Retry-After`; otherwise the rest runs and the RateLimit headers go on its
+ * answer.
+ */
+const applyWriteLimit = async (
+  c: Context<AppEnv>,
+  next: Next,
+  kind: WriteLimitKind,
+  max: number,
+  result: RateLimitResult,
+) => {
+  const headers = {
+    "RateLimit-Limit": String(max),
+    "RateLimit-Remaining": String(Math.max(0, max - result.hits)),
+    "RateLimit-Reset": String(Math.max(0, Math.ceil(result.retryAfterSeconds))),
+  };
+  if (!result.allowed) {
+    throw new AppError("rate_limited", `Too many ${kind.replaceAll("_", " ")} this hour; try again later.`, {
+      headers: { "Retry-After": String(Math.max(1, Math.ceil(result.retryAfterSeconds))), ...headers },
+    });
+  }
+  // Answers are built whole by respond(), which adds these (an answer refused by a limit of its own,
+  // the pending-upload quota, passes that limit's headers, which win). Touching a built answer's
+  // headers instead makes the Node adapter materialize a full Response (docs/performance.md, "The
+  // safety checks' cost").
+  c.set("rateLimitHeaders", headers);
+  await next();
+  if (!(c.res as Response & { [COMPLETE]?: true })[COMPLETE]) {
+    const own = c.res.status === 429 && c.res.headers.has("RateLimit-Limit");
+    for (const [name, value] of Object.entries(headers)) {
+      if (!own) {
+        c.res.headers.set(name, value);
+      }
+    }
+  }
+};
+
+/**
  * Counts the request against the caller's write limit of `kind` (the account; the client address,
  * IPv6 per /64, for a guest), sets the RateLimit headers, and answers 429 `rate_limited` with
  * `Retry-After` past the limit. Runs after authentication, before the input is validated.
@@ -166,29 +213,28 @@ const writeLimit =
       WRITE_LIMIT_WINDOW_SECONDS,
       options.clock.now(),
     );
-    const headers = {
-      "RateLimit-Limit": String(max),
-      "RateLimit-Remaining": String(Math.max(0, max - result.hits)),
-      "RateLimit-Reset": String(Math.max(0, Math.ceil(result.retryAfterSeconds))),
-    };
-    if (!result.allowed) {
-      throw new AppError(
-        "rate_limited",
-        `Too many ${kind.replaceAll("_", " ")} this hour; try again later.`,
-        {
-          headers: { "Retry-After": String(Math.max(1, Math.ceil(result.retryAfterSeconds))), ...headers },
-        },
-      );
+    await applyWriteLimit(c, next, kind, max, result);
+  };
+
+/**
+ * requireAuth and writeLimit of a bearer operation in one round trip: the session check and the
+ * account's hit are one statement (authenticateCounting), so a write-limited member write costs no
+ * extra query. The same rules: a 401 counts nothing, the count comes before the input is validated.
+ */
+const requireAuthCounting =
+  (kind: WriteLimitKind, max: number, identity: AuthDeps): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const token = bearerToken(c);
+    if (token === undefined) {
+      throw new UnauthorizedError();
     }
-    await next();
-    // The answers are built whole (respond.ts), so the headers go on the finished response; an
-    // answer refused by a limit of its own (the pending-upload quota) keeps that limit's headers.
-    const own = c.res.status === 429 && c.res.headers.has("RateLimit-Limit");
-    for (const [name, value] of Object.entries(headers)) {
-      if (!own) {
-        c.res.headers.set(name, value);
-      }
-    }
+    const { actor, limit } = await authenticateCounting(identity, token, {
+      key: (userId) => writeLimitKey(kind, `user:${userId}`),
+      limit: max,
+      windowSeconds: WRITE_LIMIT_WINDOW_SECONDS,
+    });
+    c.set("actor", { ...actor, requestId: c.env.requestId });
+    await applyWriteLimit(c, next, kind, max, limit);
   };
 
 const bearerSecurity = [{ bearerAuth: [] }];
@@ -241,7 +287,7 @@ const routeOf = (
   operation: Operation,
   entry: Handled,
   description: string | undefined,
-  auth: { bearer: MiddlewareHandler<AppEnv>; optional: MiddlewareHandler<AppEnv> },
+  auth: { bearer: MiddlewareHandler<AppEnv>; optional: MiddlewareHandler<AppEnv>; identity: AuthDeps },
   securityAfterTags: boolean,
   keyParameter: z.ZodType,
   writeLimits: WriteLimitOptions | undefined,
@@ -264,14 +310,19 @@ const routeOf = (
   if (kind !== undefined && !isWriteLimitKind(kind)) {
     throw new Error(`operations: ${operationId} names an unknown write limit ${kind}`);
   }
-  const limited = kind !== undefined && writeLimits ? [writeLimit(kind, writeLimits)] : [];
+  const max = kind !== undefined && writeLimits ? writeLimits.perHour[kind] : 0;
+  // A member write without roles to check: its session check and its hit are one statement.
+  const counting = kind !== undefined && max > 0 && operation.auth === "bearer" && !entry.roles;
+  const limited = kind !== undefined && writeLimits && !counting ? [writeLimit(kind, writeLimits)] : [];
   const middleware = [
     ...(operation.auth === "public"
       ? []
-      : [
-          operation.auth === "bearer" ? auth.bearer : auth.optional,
-          ...(entry.roles ? [requireRoles(...entry.roles)] : []),
-        ]),
+      : counting
+        ? [requireAuthCounting(kind, max, auth.identity)]
+        : [
+            operation.auth === "bearer" ? auth.bearer : auth.optional,
+            ...(entry.roles ? [requireRoles(...entry.roles)] : []),
+          ]),
     ...limited,
   ];
 
@@ -323,7 +374,11 @@ export const mountOperations = (
     throw new Error(`operations: descriptions of no operation: ${stray.join(", ")}`);
   }
 
-  const auth = { bearer: requireAuth(options.identity), optional: optionalBearer(options.identity) };
+  const auth = {
+    bearer: requireAuth(options.identity),
+    optional: optionalBearer(options.identity),
+    identity: options.identity,
+  };
   const keyParameter = idempotencyKeyParameter(app);
   for (const operation of table) {
     const entry = byId.get(operation.operationId);

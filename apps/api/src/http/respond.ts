@@ -27,11 +27,13 @@ export const respond = <T, S extends ContentfulStatusCode>(
   status: S,
   headers?: Record<string, string>,
 ): Response & TypedResponse<T, S, "json"> => {
+  const limit = c.get("rateLimitHeaders");
   const response = new Response(JSON.stringify(payload), {
     status,
-    headers: headers
-      ? { ...jsonHeaders, "x-request-id": c.env.requestId, ...headers }
-      : { ...jsonHeaders, "x-request-id": c.env.requestId },
+    headers:
+      headers || limit
+        ? { ...jsonHeaders, "x-request-id": c.env.requestId, ...limit, ...headers }
+        : { ...jsonHeaders, "x-request-id": c.env.requestId },
   });
   (response as Response & { [COMPLETE]?: true })[COMPLETE] = true;
 

@@ -68,6 +68,21 @@ describe("write limits", () => {
     expect(again.headers.get("ratelimit-remaining")).toBe("2");
   });
 
+  it("counts a request once its session is confirmed: an ended session is 401 and counts nothing; invalid input counts", async () => {
+    const ada = await h.signIn();
+    const ended = await h.openSession(ada.user);
+    await h.db.sql.query("UPDATE sessions SET revoked_at = now() WHERE id = $1", [ended.sessionId]);
+    const refused = await h.post<ErrorBody>("/api/v1/community/moments", { body: "x" }, as(ended));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("ratelimit-limit")).toBeNull();
+    const invalid = await h.post<ErrorBody>("/api/v1/community/moments", { body: "" }, as(ada));
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get("ratelimit-remaining")).toBe("2");
+    const created = await h.post("/api/v1/community/moments", { body: "counted second" }, as(ada));
+    expect(created.status).toBe(201);
+    expect(created.headers.get("ratelimit-remaining")).toBe("1");
+  });
+
   it("counts each kind apart; a kind set to 0 is not limited (and sends no headers)", async () => {
     const ada = await h.signIn();
     const bob = await h.signIn();

@@ -1,5 +1,6 @@
 import type { Actor } from "../common/actor";
 import { UnauthorizedError } from "../common/app-error";
+import type { RateLimitResult } from "../common/rate-limit";
 import type { IdentityDeps } from "./identity.deps";
 import type { SessionRepository } from "./identity.ports";
 import type { AccessClaims } from "./identity.types";
@@ -43,3 +44,28 @@ export const authenticate = async (
   deps: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">,
   token: string,
 ): Promise<Actor> => confirmSession(deps, await verifyBearer(deps, token));
+
+/**
+ * `authenticate` and one hit of the caller's write limit, in one round trip (the session check and
+ * the counter's upsert are one statement): a 401 counts nothing; otherwise the hit's outcome is
+ * returned beside the Actor for the caller to apply (the write-limited route answers 429 past it).
+ * `key` names the counter of the authenticated user.
+ */
+export const authenticateCounting = async (
+  deps: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">,
+  token: string,
+  count: { key: (userId: string) => string; limit: number; windowSeconds: number },
+): Promise<{ actor: Actor; limit: RateLimitResult }> => {
+  const claims = await verifyBearer(deps, token);
+  const live = await deps.repos.sessions.findActiveActorCounting(claims.sessionId, claims.userId, {
+    key: count.key(claims.userId),
+    limit: count.limit,
+    windowSeconds: count.windowSeconds,
+    now: deps.clock.now(),
+  });
+  if (!live || live.userId !== claims.userId) {
+    throw new UnauthorizedError("The session has ended; sign in again.");
+  }
+
+  return { actor: { userId: live.userId, role: live.role, sessionId: claims.sessionId }, limit: live.limit };
+};

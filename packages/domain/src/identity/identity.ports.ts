@@ -1,7 +1,7 @@
 import type { Role } from "../common/actor";
 import type { AuditLog } from "../common/audit";
 import type { Page, PageRequest } from "../common/page";
-import type { RateLimiter } from "../common/rate-limit";
+import type { RateLimiter, RateLimitResult } from "../common/rate-limit";
 import type { CommentRepository, MomentRepository } from "../community/community.ports";
 import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
 import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
@@ -141,6 +141,16 @@ export interface SessionRepository {
   revokeAllForUser(userId: string, reason: string, at: Date): Promise<number>;
   /** The per-request check: the session is live and its user active; role from the account. */
   findActiveActor(sessionId: string): Promise<{ userId: string; role: Role } | null>;
+  /**
+   * findActiveActor and, when the session is live and its user is `userId`, one hit of `count`
+   * (RateLimiter.hit's rule), in one round trip: the per-request check of a write-limited route.
+   * Nothing is counted for a session that is not live or not `userId`'s.
+   */
+  findActiveActorCounting(
+    sessionId: string,
+    userId: string,
+    count: { key: string; limit: number; windowSeconds: number; now: Date },
+  ): Promise<{ userId: string; role: Role; limit: RateLimitResult } | null>;
   /** Of `sessionIds`, the ones still live with an active user (the same rule as findActiveActor). */
   filterActive(sessionIds: readonly string[]): Promise<string[]>;
 }

@@ -8,10 +8,10 @@ import type { AppEnv } from "../app-env";
 
 const bearerPattern = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
 
-type AuthDeps = Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
+export type AuthDeps = Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
 
 /** The token of `Authorization: Bearer <token>`; undefined without the header; 401 when malformed. */
-const bearerToken = (c: Context<AppEnv>): string | undefined => {
+export const bearerToken = (c: Context<AppEnv>): string | undefined => {
   const header = c.req.header("authorization");
   if (header === undefined) {
     return undefined;

@@ -3,6 +3,12 @@ import type { SessionRepository } from "@agora/domain/identity/identity.ports";
 import type { RefreshToken, Session } from "../../generated/prisma/client";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
+import {
+  type RateLimitHitRow,
+  rateLimitHitSql,
+  rateLimitResult,
+  windowOpenedBefore,
+} from "../rate-limits.repository";
 
 type TokenRow = Pick<RowOf<RefreshToken>, "id" | "session_id" | "expires_at" | "rotated_at"> &
   Pick<RowOf<Session>, "user_id" | "revoked_at"> & { session_created_at: Date };
@@ -89,6 +95,34 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
     const row = rows[0];
 
     return row ? { userId: row.id, role: row.role as Role } : null;
+  },
+
+  async findActiveActorCounting(sessionId, userId, count) {
+    const { rows } = await db.query<{ id: string; role: string } & Partial<RateLimitHitRow>>(
+      `WITH actor AS (
+         SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.id = $1 AND ${liveSession}
+       ), hit AS (
+         ${rateLimitHitSql({ key: "$3", now: "$4", openedBefore: "$5" }, "actor WHERE actor.id = $2")}
+       )
+       SELECT actor.id, actor.role, hit.hits, hit.window_started_at FROM actor LEFT JOIN hit ON true`,
+      [sessionId, userId, count.key, count.now, windowOpenedBefore(count.now, count.windowSeconds)],
+      "sessions_active_actor_counting",
+    );
+    const row = rows[0];
+    if (!row) {
+      return null;
+    }
+    const hit =
+      row.hits === undefined || row.hits === null || !row.window_started_at
+        ? undefined
+        : { hits: row.hits, window_started_at: row.window_started_at };
+
+    return {
+      userId: row.id,
+      role: row.role as Role,
+      limit: rateLimitResult(hit, count.limit, count.windowSeconds, count.now),
+    };
   },
 
   async filterActive(sessionIds) {
