@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { fixedLineLogger } from "@agora/process/logging";
 import type { ActiveSpan, Tracing } from "@agora/process/telemetry/tracing";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
@@ -47,35 +48,41 @@ export const createRequestHandler = (
   },
 ): RequestHandler => {
   const routeTable = createRouteTable(app);
-  // Most traffic repeats a few concrete paths; remember their templates (bounded).
-  const recent = new Map<string, string>();
-  const routeTemplate = (method: string, path: string): string => {
+  // Most traffic repeats a few concrete paths: remember each one's template and its histogram
+  // children by status (bounded), so the hot path does one lookup and skips prom-client's label
+  // hashing.
+  type Known = { route: string; observers: Map<number, Observer> };
+  const recent = new Map<string, Known>();
+  const known = (method: string, path: string): Known => {
     const key = `${method} ${path}`;
-    const known = recent.get(key);
-    if (known !== undefined) {
-      return known;
-    }
-    const template = routeTable.template(method, path);
-    if (recent.size >= 1024) {
-      recent.clear();
-    }
-    recent.set(key, template);
-
-    return template;
-  };
-
-  // Histogram children per label set, so the hot path skips prom-client's label hashing.
-  const observers = new Map<string, Observer>();
-  const observer = (method: string, route: string, status: number): Observer => {
-    const key = `${method} ${status} ${route}`;
-    let found = observers.get(key);
-    if (!found) {
-      found = metrics.httpDuration.labels(method, route, String(status));
-      observers.set(key, found);
+    let found = recent.get(key);
+    if (found === undefined) {
+      if (recent.size >= 1024) {
+        recent.clear();
+      }
+      found = { route: routeTable.template(method, path), observers: new Map() };
+      recent.set(key, found);
     }
 
     return found;
   };
+  const observer = (method: string, { route, observers }: Known, status: number): Observer => {
+    let found = observers.get(status);
+    if (!found) {
+      found = metrics.httpDuration.labels(method, route, String(status));
+      observers.set(status, found);
+    }
+
+    return found;
+  };
+  // One line per request: `logger.info(line, "request")`, without pino's general serializer.
+  const accessLog = fixedLineLogger(logger, "request", [
+    "request_id",
+    "method",
+    "route",
+    "status",
+    "duration_ms",
+  ]);
 
   const handle = (
     request: Request,
@@ -114,8 +121,9 @@ export const createRequestHandler = (
       const status = (response as Response & { [SWITCHING_PROTOCOLS]?: true })[SWITCHING_PROTOCOLS]
         ? 101
         : response.status;
-      const route = routeTemplate(method, pathOf());
-      observer(method, route, status).observe(seconds);
+      const path = known(method, pathOf());
+      const route = path.route;
+      observer(method, path, status).observe(seconds);
       const line = {
         request_id: requestId,
         method,
@@ -126,7 +134,7 @@ export const createRequestHandler = (
       if (status >= 500) {
         logger.error(line, "request failed");
       } else {
-        logger.info(line, "request");
+        accessLog(line);
       }
       if (span) {
         span.updateName(`${method} ${route}`);
