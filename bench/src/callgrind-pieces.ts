@@ -40,17 +40,23 @@ const PIECES: Piece[] = [
   {
     name: "access-log",
     what: "the access log line (pino: serialize, buffer)",
-    edits: [{ find: 'logger.info(line, "request");', replace: "void line;" }],
+    edits: [{ find: "accessLog(line);", replace: "void line;" }],
   },
   {
     name: "metrics",
     what: "the duration histogram's observe",
-    edits: [{ find: "observer(method, route, status).observe(seconds);", replace: "" }],
+    edits: [{ find: "observer(method, entry, status).observe(seconds);", replace: "" }],
   },
   {
     name: "route-label",
     what: "the route template of the metrics and the log (path split, cache lookup)",
-    edits: [{ find: "const route = routeTemplate(method, pathOf());", replace: 'const route = "/x";' }],
+    edits: [
+      {
+        find: "const entry = known(method, pathOf());",
+        // The first request's entry for every request: no path split, no lookup (labels wrong, costs right).
+        replace: "const entry = globalThis.__entry ??= known(method, pathOf());",
+      },
+    ],
   },
   {
     name: "timing",

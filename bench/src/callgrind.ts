@@ -493,8 +493,8 @@ export const callgrindTable = (result: CallgrindResult, baseline = readBaseline(
     return [
       endpoint,
       fmt(agora),
-      fmt(reference),
-      `${(agora / reference).toFixed(1)}x`,
+      Number.isNaN(reference) ? "-" : fmt(reference),
+      Number.isNaN(reference) ? "-" : `${(agora / reference).toFixed(1)}x`,
       before === undefined ? "-" : fmt(before),
       before === undefined
         ? "-"

@@ -138,9 +138,9 @@ export const createRequestHandler = (
       const status = (response as Response & { [SWITCHING_PROTOCOLS]?: true })[SWITCHING_PROTOCOLS]
         ? 101
         : response.status;
-      const path = known(method, pathOf());
-      const route = path.route;
-      observer(method, path, status).observe(seconds);
+      const entry = known(method, pathOf());
+      const route = entry.route;
+      observer(method, entry, status).observe(seconds);
       const line = {
         request_id: requestId,
         method,
