@@ -5,6 +5,7 @@ import { getPath } from "hono/utils/url";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "./app-env";
 import { issuesOf, statusByCode } from "./errors";
+import { StaticPathRouter } from "./router";
 import { unstorableTextIssues } from "./storable-text";
 
 /**
@@ -36,6 +37,7 @@ export const throwOnInvalid = (
 export const createRouter = () =>
   new OpenAPIHono<AppEnv>({
     defaultHook: throwOnInvalid,
+    router: new StaticPathRouter(),
     getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
 
