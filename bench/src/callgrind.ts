@@ -73,12 +73,18 @@ type Endpoint =
   | "GET /listings/{id}"
   | "POST /orders"
   | "POST /chat/conversations/{id}/messages";
-const ENDPOINTS: Endpoint[] = [
+const ALL_ENDPOINTS: Endpoint[] = [
   "GET /health",
   "GET /listings/{id}",
   "POST /orders",
   "POST /chat/conversations/{id}/messages",
 ];
+/** `CALLGRIND_ONLY` (a regex over the endpoints' names) counts only those: for experiments, never with --update. */
+const endpoints = (): Endpoint[] => {
+  const only = process.env.CALLGRIND_ONLY ? new RegExp(process.env.CALLGRIND_ONLY) : undefined;
+
+  return only ? ALL_ENDPOINTS.filter((endpoint) => only.test(endpoint)) : ALL_ENDPOINTS;
+};
 
 type CallgrindCounts = Record<Endpoint, number>;
 
@@ -380,12 +386,12 @@ const measureServer = async (
       throw new Error(`${(error as Error).message}\n${stderr}`);
     });
     // Warm-up, not instrumented (fast): code compiled to bytecode, caches and statements prepared.
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of endpoints()) {
       await burst(port, options.warmup, calls[endpoint]);
     }
     control(pid, env, options.directory, "--instr=on");
     const result = {} as CallgrindCounts;
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of endpoints()) {
       await burst(port, 5, calls[endpoint]);
       const before = dumps(options.directory, pid).length;
       const sizes = Array.from({ length: REPEATS }, () => [options.requests, options.requests * 2]).flat();
@@ -415,7 +421,16 @@ const measureServer = async (
 
 /** Measures both servers on a fresh database of `adminUrl`'s server. */
 export const measureCallgrind = async (
-  options: { adminUrl?: string; requests?: number; warmup?: number; log?: (line: string) => void } = {},
+  options: {
+    adminUrl?: string;
+    requests?: number;
+    warmup?: number;
+    log?: (line: string) => void;
+    /** The API's entry (default apps/api/dist/main.js): a variant built beside it, for experiments. */
+    api?: string;
+    /** false: count the API only (experiments comparing variants of it). */
+    reference?: boolean;
+  } = {},
 ): Promise<CallgrindResult> => {
   const unavailable = callgrindUnavailable();
   if (unavailable) {
@@ -446,7 +461,7 @@ export const measureCallgrind = async (
     // Side by side: each count is of its own process, whatever else the machine runs.
     const [agora, reference] = await Promise.all([
       measureServer(
-        [process.execPath, ...NODE_FLAGS, "apps/api/dist/main.js"],
+        [process.execPath, ...NODE_FLAGS, options.api ?? "apps/api/dist/main.js"],
         {
           ...base,
           APP_ENV: "development",
@@ -467,21 +482,23 @@ export const measureCallgrind = async (
         calls,
         { requests, warmup, directory, log: (line) => log(`agora ${line}`) },
       ),
-      measureServer(
-        [
-          process.execPath,
-          ...NODE_FLAGS,
-          "--import",
-          "./bench/src/resolve-ts.ts",
-          "bench/src/reference.ts",
-          String(referencePort),
-        ],
-        base,
-        referencePort,
-        "/health",
-        calls,
-        { requests, warmup, directory, log: (line) => log(`reference ${line}`) },
-      ),
+      options.reference === false
+        ? ({} as CallgrindCounts)
+        : measureServer(
+            [
+              process.execPath,
+              ...NODE_FLAGS,
+              "--import",
+              "./bench/src/resolve-ts.ts",
+              "bench/src/reference.ts",
+              String(referencePort),
+            ],
+            base,
+            referencePort,
+            "/health",
+            calls,
+            { requests, warmup, directory, log: (line) => log(`reference ${line}`) },
+          ),
     ]);
     const valgrind = spawnSync("valgrind", ["--version"], { encoding: "utf8" }).stdout.trim();
 
@@ -501,16 +518,16 @@ const fmt = (n: number) => n.toLocaleString("en-US");
 /** The table `pnpm bench` and `pnpm bench:callgrind` print, with the baseline when there is one. */
 export const callgrindTable = (result: CallgrindResult, baseline = readBaseline().callgrind): string => {
   const header = ["instructions/request", "agora", "reference", "ratio", "baseline", "change"];
-  const lines = ENDPOINTS.map((endpoint) => {
+  const lines = endpoints().map((endpoint) => {
     const agora = result.agora[endpoint];
-    const reference = result.reference[endpoint];
+    const reference = result.reference[endpoint] ?? Number.NaN;
     const before = baseline?.agora[endpoint];
 
     return [
       endpoint,
       fmt(agora),
-      fmt(reference),
-      `${(agora / reference).toFixed(1)}x`,
+      Number.isNaN(reference) ? "-" : fmt(reference),
+      Number.isNaN(reference) ? "-" : `${(agora / reference).toFixed(1)}x`,
       before === undefined ? "-" : fmt(before),
       before === undefined
         ? "-"
@@ -535,7 +552,7 @@ export const callgrindTable = (result: CallgrindResult, baseline = readBaseline(
 /** The endpoints whose count grew past the tolerance over the baseline. */
 const regressions = (result: CallgrindResult, baseline: CallgrindResult | undefined) =>
   baseline
-    ? ENDPOINTS.filter((endpoint) => {
+    ? endpoints().filter((endpoint) => {
         const before = baseline.agora[endpoint];
 
         return before !== undefined && result.agora[endpoint] > before * (1 + CALLGRIND_TOLERANCE);
@@ -544,6 +561,15 @@ const regressions = (result: CallgrindResult, baseline: CallgrindResult | undefi
 
 const main = async () => {
   const update = process.argv.includes("--update");
+  if (
+    update &&
+    (process.env.CALLGRIND_ONLY || process.env.CALLGRIND_API || process.env.CALLGRIND_REFERENCE === "off")
+  ) {
+    process.stdout.write(
+      "callgrind: --update measures everything: unset CALLGRIND_ONLY, CALLGRIND_API, CALLGRIND_REFERENCE\n",
+    );
+    process.exit(1);
+  }
   const unavailable = callgrindUnavailable();
   if (unavailable) {
     process.stdout.write(`callgrind: skipped: ${unavailable}\n`);
@@ -552,6 +578,8 @@ const main = async () => {
   const result = await measureCallgrind({
     adminUrl: process.env.BENCH_DATABASE_URL,
     requests: process.env.CALLGRIND_REQUESTS ? Number(process.env.CALLGRIND_REQUESTS) : undefined,
+    api: process.env.CALLGRIND_API,
+    reference: process.env.CALLGRIND_REFERENCE !== "off",
   });
   const baseline = readBaseline();
   process.stdout.write(`\n${callgrindTable(result, baseline.callgrind)}\n`);

@@ -31,6 +31,33 @@ describe("node server lifecycle", () => {
     }
   });
 
+  it("routes over HTTP on the request target's path: plain, with a query, percent-encoded, with dot segments", async () => {
+    h.app.get("/__probe/echo/:word", (c) => c.json({ word: c.req.param("word"), path: c.req.path }));
+    const server = await listen(h.handler, { host: "127.0.0.1", port: 0 });
+    const { port } = server.address() as AddressInfo;
+    const get = async (target: string) => {
+      // fetch would normalize the target itself: write it raw.
+      const socket = connect(port, "127.0.0.1");
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      let text = "";
+      for await (const chunk of socket) {
+        text += String(chunk);
+      }
+
+      return JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) as unknown;
+    };
+    try {
+      expect(await get("/__probe/echo/plain")).toEqual({ word: "plain", path: "/__probe/echo/plain" });
+      expect(await get("/__probe/echo/query?x=%2F")).toEqual({ word: "query", path: "/__probe/echo/query" });
+      expect(await get("/__probe/echo/caf%C3%A9")).toEqual({ word: "café", path: "/__probe/echo/café" });
+      expect(await get("/__probe/x/../echo/dots")).toEqual({ word: "dots", path: "/__probe/echo/dots" });
+      const api = await fetch(`http://127.0.0.1:${port}/api/v1?probe=1`);
+      expect(api.status).toBe(200);
+    } finally {
+      await drain(server, 1_000);
+    }
+  });
+
   it("sends the request id and the security headers on real responses", async () => {
     const server = await listen(h.handler, { host: "127.0.0.1", port: 0 });
     const { port } = server.address() as AddressInfo;
