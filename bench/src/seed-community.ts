@@ -27,7 +27,12 @@ export const accessToken = (secret: string, userId: string, sessionId: string, r
     .sign(new TextEncoder().encode(secret));
 };
 
-export const seedCommunity = async (client: pg.Client, tokenSecret: string): Promise<SeededCommunity> => {
+/** `moments` (100,000 by default) sets the moments, and with them the likes (ten each). */
+export const seedCommunity = async (
+  client: pg.Client,
+  tokenSecret: string,
+  moments = MOMENTS,
+): Promise<SeededCommunity> => {
   await client.query(`CREATE TEMP TABLE bench_members AS
                         SELECT g AS n, gen_random_uuid() AS id FROM generate_series(0, ${MEMBERS - 1}) g`);
   await client.query(
@@ -40,7 +45,7 @@ export const seedCommunity = async (client: pg.Client, tokenSecret: string): Pro
   // Moment n is n × 37 s old and written by member n mod 10,000.
   await client.query(`CREATE TEMP TABLE bench_moments AS
                         SELECT g AS n, gen_random_uuid() AS id, now() - g * interval '37 seconds' AS created_at
-                          FROM generate_series(0, ${MOMENTS - 1}) g`);
+                          FROM generate_series(0, ${moments - 1}) g`);
   await client.query(
     `INSERT INTO moments (id, author_id, body, like_count, created_at, hidden_at)
      SELECT m.id, a.id, 'Moment ' || m.n || ': an afternoon by the river, with friends', ${LIKES_PER_MOMENT},
@@ -101,5 +106,5 @@ export const seedCommunity = async (client: pg.Client, tokenSecret: string): Pro
     readerTokens.push(await accessToken(tokenSecret, id, sessionId));
   }
 
-  return { moments: MOMENTS, likes: MOMENTS * LIKES_PER_MOMENT, readerTokens };
+  return { moments, likes: moments * LIKES_PER_MOMENT, readerTokens };
 };
