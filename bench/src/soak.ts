@@ -921,6 +921,15 @@ const main = async () => {
         enforced: true,
       },
       {
+        // The model sends only valid requests: a 4xx is a regression (a conflict, a limit, a check).
+        goal: "no 4xx in warm-up and soak; every upload stored and accepted by processing",
+        value:
+          `${soakStatus["4xx"] + warmStatus["4xx"]} 4xx, ${storeRefusals.length} refused by the store, ` +
+          `${mediaRejected} rejected (${mediaNeverReady} not ready within 60 s, not counted)`,
+        met: soakStatus["4xx"] + warmStatus["4xx"] + storeRefusals.length + mediaRejected === 0,
+        enforced: true,
+      },
+      {
         goal: `p99 of the last ${window} min within 10% of the first ${window} after warm-up`,
         value: `${p99First.toFixed(1)} → ${p99Last.toFixed(1)} ms (${((p99Last / p99First - 1) * 100).toFixed(1)}%)`,
         met: p99Last <= p99First * 1.1,
