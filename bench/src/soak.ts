@@ -25,6 +25,7 @@ import { withClient } from "./data.ts";
 import { rssMiB } from "./memory.ts";
 import { seedCommunity } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
+import { type LagBuckets, lagP99, readMetrics } from "./soak-figures.ts";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const env = process.env;
@@ -630,8 +631,7 @@ type Sample = {
   outboxPending: number;
   outboxOldestSeconds: number;
   openSockets: number;
-  /** agora_outbox_delivery_lag_seconds: cumulative count by bucket bound, by kind ("" = all kinds). */
-  lagBuckets: Map<string, Map<number, number>>;
+  lagBuckets: LagBuckets;
 };
 const samples: Sample[] = [];
 
@@ -643,62 +643,14 @@ const sampleMetrics = async (apiUrl: string, pid: number | undefined): Promise<S
   } catch {
     return undefined;
   }
-  const sum = (name: string, filter: (labels: string) => boolean = () => true) => {
-    let total = 0;
-    for (const match of text.matchAll(new RegExp(`^${name}(?:\\{([^}]*)\\})? (\\S+)$`, "gm"))) {
-      if (filter(match[1] ?? "")) {
-        total += Number(match[2]);
-      }
-    }
-
-    return total;
-  };
-  const lagBuckets = new Map<string, Map<number, number>>();
-  for (const match of text.matchAll(/^agora_outbox_delivery_lag_seconds_bucket\{([^}]*)\} (\S+)$/gm)) {
-    const le = /le="([^"]+)"/.exec(match[1] ?? "")?.[1] ?? "+Inf";
-    const kind = /kind="([^"]+)"/.exec(match[1] ?? "")?.[1] ?? "?";
-    const bound = le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le);
-    for (const key of ["", kind]) {
-      const counts = lagBuckets.get(key) ?? new Map<number, number>();
-      lagBuckets.set(key, counts);
-      counts.set(bound, (counts.get(bound) ?? 0) + Number(match[2]));
-    }
-  }
+  const { residentBytes, ...figures } = readMetrics(text);
 
   return {
     phase,
     minute: Math.floor((at - phaseStarted) / 60_000),
-    rssMiB: rssMiB(pid) ?? sum("process_resident_memory_bytes") / 1_048_576,
-    handles: sum("nodejs_active_handles_total"),
-    poolWaiting: sum("agora_db_pool_waiting_requests"),
-    eventLoopP99Ms: sum("nodejs_eventloop_lag_p99_seconds") * 1000,
-    outboxPending: sum("agora_outbox_pending_events"),
-    outboxOldestSeconds: sum("agora_outbox_oldest_pending_age_seconds"),
-    openSockets: sum("agora_realtime_open_sockets"),
-    lagBuckets,
+    rssMiB: rssMiB(pid) ?? residentBytes / 1_048_576,
+    ...figures,
   };
-};
-
-/** The p99 of the deliveries between two samples (the upper bound of its histogram bucket). */
-const lagP99 = (from: Sample | undefined, to: Sample | undefined, kind = "") => {
-  if (!from || !to) {
-    return { deliveries: 0, p99Seconds: Number.NaN };
-  }
-  const before = from.lagBuckets.get(kind) ?? new Map<number, number>();
-  const after = to.lagBuckets.get(kind) ?? new Map<number, number>();
-  const bounds = [...after.keys()].sort((a, b) => a - b);
-  const total = (after.get(Number.POSITIVE_INFINITY) ?? 0) - (before.get(Number.POSITIVE_INFINITY) ?? 0);
-  if (total <= 0) {
-    return { deliveries: 0, p99Seconds: 0 };
-  }
-  for (const bound of bounds) {
-    const within = (after.get(bound) ?? 0) - (before.get(bound) ?? 0);
-    if (within >= total * 0.99) {
-      return { deliveries: total, p99Seconds: bound };
-    }
-  }
-
-  return { deliveries: total, p99Seconds: Number.POSITIVE_INFINITY };
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -907,11 +859,11 @@ const main = async () => {
     const waitingFirst = mean(inMinutes(first).map((s) => s.poolWaiting));
     const waitingLast = mean(inMinutes(last).map((s) => s.poolWaiting));
     const soakSamples = samples.filter((s) => s.phase === "soak");
-    const lag = lagP99(soakSamples[0], soakSamples.at(-1));
+    const lag = lagP99(soakSamples[0]?.lagBuckets, soakSamples.at(-1)?.lagBuckets);
     const lagByKind = Object.fromEntries(
       [...(soakSamples.at(-1)?.lagBuckets.keys() ?? [])]
         .filter(Boolean)
-        .map((kind) => [kind, lagP99(soakSamples[0], soakSamples.at(-1), kind)]),
+        .map((kind) => [kind, lagP99(soakSamples[0]?.lagBuckets, soakSamples.at(-1)?.lagBuckets, kind)]),
     );
     const goals = [
       {
@@ -999,7 +951,7 @@ const main = async () => {
         poolWaitingMax: Math.max(0, ...inMinute.map((s) => s.poolWaiting)),
         eventLoopP99MsMax: round(Math.max(0, ...inMinute.map((s) => s.eventLoopP99Ms))),
         outboxPendingMax: Math.max(0, ...inMinute.map((s) => s.outboxPending)),
-        outboxLagP99Seconds: lagP99(before, inMinute.at(-1)).p99Seconds,
+        outboxLagP99Seconds: lagP99(before?.lagBuckets, inMinute.at(-1)?.lagBuckets).p99Seconds,
         openSockets: Math.min(...inMinute.map((s) => s.openSockets)),
       };
     });
