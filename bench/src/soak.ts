@@ -707,6 +707,13 @@ const main = async () => {
     configureBuckets: [{ name: "agora-media" }],
   });
   const store = await s3.run();
+  // s3rver removes a prefix's directory when its last object goes, racing a PUT creating a file in
+  // it (ENOENT thrown out of s3rver): processing deletes each upload's original, so uploads/ empties
+  // whenever the worker catches up. A file of ours keeps both prefixes' directories.
+  for (const prefix of ["uploads", "media"]) {
+    mkdirSync(path.join(s3Dir, "agora-media", prefix), { recursive: true });
+    writeFileSync(path.join(s3Dir, "agora-media", prefix, ".soak-keep"), "");
+  }
   apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const tokenHours = Math.ceil((soakMinutes + warmupMinutes) / 60) + 2;
@@ -754,6 +761,8 @@ const main = async () => {
       },
     },
   );
+  // Whatever ends this process ends the API too (the finally below does not run on a crash).
+  process.on("exit", () => api.kill("SIGTERM"));
   const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
   let sockets: WebSocket[] = [];
   let sampler: NodeJS.Timeout | undefined;
