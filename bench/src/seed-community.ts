@@ -38,10 +38,11 @@ const SEEDED = [
   "sessions",
 ];
 
-export const seedCommunity = (client: pg.Client, tokenSecret: string): Promise<SeededCommunity> =>
-  withoutForeignKeyChecks(client, SEEDED, () => seed(client, tokenSecret));
+/** `moments` (100,000 by default) sets the moments, and with them the likes (ten each). */
+export const seedCommunity = (client: pg.Client, tokenSecret: string, moments = MOMENTS): Promise<SeededCommunity> =>
+  withoutForeignKeyChecks(client, SEEDED, () => seed(client, tokenSecret, moments));
 
-const seed = async (client: pg.Client, tokenSecret: string): Promise<SeededCommunity> => {
+const seed = async (client: pg.Client, tokenSecret: string, moments: number): Promise<SeededCommunity> => {
   await client.query(`CREATE TEMP TABLE bench_members AS
                         SELECT g AS n, gen_random_uuid() AS id FROM generate_series(0, ${MEMBERS - 1}) g`);
   await client.query(
@@ -56,7 +57,7 @@ const seed = async (client: pg.Client, tokenSecret: string): Promise<SeededCommu
   // tables and their indexes fill in creation order as in production (and fast).
   await client.query(`CREATE TEMP TABLE bench_moments AS
                         SELECT g AS n, ${uuid7At("created_at")} AS id, created_at
-                          FROM generate_series(0, ${MOMENTS - 1}) g, LATERAL (SELECT now() - g * interval '37 seconds' AS created_at) t`);
+                          FROM generate_series(0, ${moments - 1}) g, LATERAL (SELECT now() - g * interval '37 seconds' AS created_at) t`);
   await client.query(
     `INSERT INTO moments (id, author_id, body, like_count, created_at, hidden_at)
      SELECT m.id, a.id, 'Moment ' || m.n || ': an afternoon by the river, with friends', ${LIKES_PER_MOMENT},
@@ -117,5 +118,5 @@ const seed = async (client: pg.Client, tokenSecret: string): Promise<SeededCommu
     rows.map(({ id, session_id }) => accessToken(tokenSecret, id, session_id)),
   );
 
-  return { moments: MOMENTS, likes: MOMENTS * LIKES_PER_MOMENT, readerTokens };
+  return { moments, likes: moments * LIKES_PER_MOMENT, readerTokens };
 };

@@ -1,0 +1,15 @@
+// The part of s3rver (a local S3 server, no types of its own) that the soak uses.
+declare module "s3rver" {
+  // biome-ignore lint/style/noDefaultExport: s3rver is a CommonJS module whose export is this class.
+  export default class S3rver {
+    constructor(options: {
+      address?: string;
+      port?: number;
+      silent?: boolean;
+      directory?: string;
+      configureBuckets?: { name: string }[];
+    });
+    run(): Promise<{ address: string; port: number }>;
+    close(): Promise<void>;
+  }
+}
