@@ -459,7 +459,6 @@ const bulk = async (client: pg.Client, tables: string[], replica: boolean, work:
   }
 };
 
-
 /**
  * Grows the database from scale `from` (0 when empty) to scale `to`, for the datasets named.
  * Answers the seconds each part took.
