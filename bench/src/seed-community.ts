@@ -39,7 +39,11 @@ const SEEDED = [
 ];
 
 /** `moments` (100,000 by default) sets the moments, and with them the likes (ten each). */
-export const seedCommunity = (client: pg.Client, tokenSecret: string, moments = MOMENTS): Promise<SeededCommunity> =>
+export const seedCommunity = (
+  client: pg.Client,
+  tokenSecret: string,
+  moments = MOMENTS,
+): Promise<SeededCommunity> =>
   withoutForeignKeyChecks(client, SEEDED, () => seed(client, tokenSecret, moments));
 
 const seed = async (client: pg.Client, tokenSecret: string, moments: number): Promise<SeededCommunity> => {

@@ -5,6 +5,7 @@
 import { callgrindTable, callgrindUnavailable, measureCallgrind } from "./callgrind.ts";
 import { runDrain } from "./drain.ts";
 import { runFanOutCeiling } from "./fanout-ceiling.ts";
+import { growthOptionsFromEnv, runGrowth } from "./growth.ts";
 import { runMediaBench } from "./media.ts";
 import type { ResultRow } from "./results.ts";
 import type { Tier } from "./tiers.ts";
@@ -60,6 +61,14 @@ export const suites: Suite[] = [
     name: "fan-out ceiling",
     tier: "full",
     run: ({ adminUrl, repo }) => runFanOutCeiling({ adminUrl, repo }),
+  },
+  {
+    // p99 at 1x, 10x and 100x the bench's data (docs/performance.md, "Growth curves"; also
+    // `pnpm bench:growth`). The longest suite by far: seeding 10x takes about 25 minutes here.
+    name: "growth curves",
+    tier: "full",
+    switch: "BENCH_GROWTH",
+    run: ({ adminUrl }) => runGrowth({ ...growthOptionsFromEnv(), adminUrl }),
   },
   {
     // Instructions per request (callgrind.ts; also `pnpm bench:callgrind`, which CI runs).

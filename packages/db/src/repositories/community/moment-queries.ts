@@ -57,12 +57,17 @@ export const authorPresentSql = (userId: string) =>
  * its author is present (authorPresentSql); never across a block either way. `viewer` is a SQL
  * expression of type uuid.
  */
-export const momentVisibleToSql = (viewer: string, m = "m") =>
-  `(${m}.author_id = ${viewer} OR (${m}.hidden_at IS NULL AND ${authorPresentSql(`${m}.author_id`)}))
+export const momentVisibleToSql = (viewer: string, m = "m", author?: string) =>
+  `(${m}.author_id = ${viewer} OR (${m}.hidden_at IS NULL AND ${
+    // The author's users row, when the statement joins it already: the same test on that row.
+    // Written as EXISTS, the planner may read every active user into a hash per statement (a
+    // feed page's cost then grew with the users; docs/performance.md, "Growth curves").
+    author === undefined ? authorPresentSql(`${m}.author_id`) : `${author}.status = 'active'`
+  }))
    AND ${notBlockedSql(viewer, `${m}.author_id`)}`;
 
-// Who sees what: the one moment rule (momentVisibleToSql).
-const feedWhere = momentVisibleToSql("$1::uuid");
+// Who sees what: the one moment rule (momentVisibleToSql), on the author row the select joins (u).
+const feedWhere = momentVisibleToSql("$1::uuid", "m", "u");
 
 /**
  * The feed page of `viewerId`: newest first; after `before` (a moment id) when given, through the
