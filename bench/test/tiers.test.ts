@@ -50,7 +50,13 @@ describe("bench tiers", () => {
     const all = { rows: names, suites: suites.map((suite) => suite.name) };
     expect(run(["--full"])).toEqual(all);
     expect(run([], { BENCH_FULL: "1" })).toEqual(all);
-    expect(all.suites).toEqual(["outbox drain", "media processing", "callgrind"]);
+    expect(all.suites).toEqual([
+      "outbox drain",
+      "media processing",
+      "fan-out ceiling",
+      "growth curves",
+      "callgrind",
+    ]);
   });
 
   it("lets BENCH_ONLY pick over all rows and suites, whatever their tier", () => {
@@ -68,7 +74,13 @@ describe("bench tiers", () => {
 
   it("turns Callgrind on or off with BENCH_CALLGRIND, whatever the tier", () => {
     expect(run([], { BENCH_CALLGRIND: "on" }).suites).toEqual(["callgrind"]);
-    expect(run(["--full"], { BENCH_CALLGRIND: "off" }).suites).toEqual(["outbox drain", "media processing"]);
+    expect(run(["--full"], { BENCH_CALLGRIND: "off" }).suites).toEqual([
+      "outbox drain",
+      "media processing",
+      "fan-out ceiling",
+      "growth curves",
+    ]);
+    expect(run(["--full"], { BENCH_GROWTH: "off" }).suites).not.toContain("growth curves");
     expect(run([], { BENCH_ONLY: "feed", BENCH_CALLGRIND: "on" }).suites).toEqual(["callgrind"]);
   });
 
