@@ -25,8 +25,10 @@ import { startServer, type TestServer } from "../../../test/realtime";
 type Body<T> = { data: T; error: { code: string } | null };
 type Message = MessageDto;
 
+// Without a NATS server the NATS cases are not run: this says so in the report as a skipped test
+// (an empty passing test would read as a pass).
 describe.skipIf(natsReachable)("the realtime channel on the NATS fan-out", () => {
-  it(natsSkipped, () => {});
+  it.skip(natsSkipped, () => {});
 });
 
 describe.each(fanOutModes)(
