@@ -80,6 +80,7 @@ export const createApp = (deps: AppDeps) => {
   // Write limits: the operations that declare `writeLimit` (docs/safety.md, "Write limits").
   mountAreas(app, operations, areas, deps, {
     rateLimits: deps.identity.repos.rateLimits,
+    processCounted: deps.readLimits,
     clock: deps.clock,
     perHour: deps.config.writeLimitsPerHour,
     trustProxy: deps.config.trustProxy,

@@ -11,6 +11,10 @@ import { openChatFanOut } from "@agora/db/chat-fan-out";
 import type { Database } from "@agora/db/client";
 import { createListingPageCache } from "@agora/db/listing-cache";
 import { openNatsChatBroker } from "@agora/db/nats-fan-out";
+import {
+  type BatchedRateLimiter,
+  createBatchedRateLimiter,
+} from "@agora/db/repositories/batched-rate-limits";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { type Clock, systemClock } from "@agora/domain/common/clock";
@@ -48,6 +52,8 @@ export type AppDeps = AreaDeps & {
   clock: Clock;
   ids: IdGenerator;
   probes: ReadinessProbe[];
+  /** The limits on reads (public search), counted in the process and flushed each second. */
+  readLimits?: BatchedRateLimiter;
   /** What the realtime channel needs (started by the server, beside the HTTP listener). */
   realtime: RealtimeDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
@@ -109,6 +115,9 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     listings: { coalesce: config.listingsCoalesce, cache: listingCache },
     chatSignals: broker?.sink,
   });
+  const readLimits = createBatchedRateLimiter(database.sql, {
+    onError: (error) => logger.warn({ err: error }, "read limits: flush failed; counts kept for the next"),
+  });
   const fcm = overrides.push ? undefined : createPush(config);
   const push = overrides.push ?? fcm?.sender;
   const objects = createObjectStore(config);
@@ -150,6 +159,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     objects,
     videoRooms: video?.rooms,
     mediaProcessor,
+    readLimits,
     realtime: {
       openFanOut: (onError) => (broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError })),
       connections: repos.chatConnections,
@@ -183,6 +193,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       await fcm?.close();
       objects.close();
       await broker?.close();
+      await readLimits.close();
       if (ownsDatabase) {
         await database.close();
       }

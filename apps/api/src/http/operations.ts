@@ -6,6 +6,7 @@ import { AppError, UnauthorizedError } from "@agora/domain/common/app-error";
 import type { Clock } from "@agora/domain/common/clock";
 import { addressBucket, type RateLimiter, type RateLimitResult } from "@agora/domain/common/rate-limit";
 import {
+  processCountedLimitKinds,
   WRITE_LIMIT_WINDOW_SECONDS,
   type WriteLimitKind,
   writeLimitKey,
@@ -129,6 +130,8 @@ export type MountOptions = {
 
 export type WriteLimitOptions = {
   rateLimits: RateLimiter;
+  /** The limiter of the kinds counted in the process (processCountedLimitKinds); rateLimits without. */
+  processCounted?: RateLimiter;
   clock: Clock;
   perHour: Readonly<Record<WriteLimitKind, number>>;
   trustProxy: boolean;
@@ -207,7 +210,10 @@ const writeLimit =
     }
     const userId = c.get("actor")?.userId ?? c.get("claims")?.userId;
     const who = userId ? `user:${userId}` : `ip:${addressBucket(clientIp(c, options.trustProxy))}`;
-    const result = await options.rateLimits.hit(
+    const limiter = processCountedLimitKinds.has(kind)
+      ? (options.processCounted ?? options.rateLimits)
+      : options.rateLimits;
+    const result = await limiter.hit(
       writeLimitKey(kind, who),
       max,
       WRITE_LIMIT_WINDOW_SECONDS,

@@ -193,6 +193,7 @@ describe.skipIf(!onPostgres)("write limits across two API processes on one Postg
           PORT: "0",
           LOG_LEVEL: "info",
           RATE_LIMIT_MOMENTS_PER_HOUR: "4",
+          RATE_LIMIT_SEARCHES_PER_HOUR: "4",
         }),
       );
     }
@@ -237,5 +238,33 @@ describe.skipIf(!onPostgres)("write limits across two API processes on one Postg
       [member.id],
     );
     expect(Number(rows[0]?.n)).toBe(4);
+  });
+
+  it("holds a client address to its search limit across processes, within one flush interval of overshoot", {
+    timeout: 120_000,
+  }, async () => {
+    const origins = await Promise.all(apis.map((api) => api.origin()));
+    const key = "write:searches:ip:127.0.0.1";
+    const stored = async () =>
+      Number(
+        (await client.query<{ hits: number }>("SELECT hits FROM rate_limits WHERE key = $1", [key])).rows[0]
+          ?.hits ?? 0,
+      );
+    const search = async (origin: string | undefined) => (await fetch(`${origin}/api/v1/listings`)).status;
+    // Counted in the process, added to PostgreSQL within a second (docs/safety.md, "Write limits").
+    expect([await search(origins[0]), await search(origins[0]), await search(origins[0])]).toEqual([
+      200, 200, 200,
+    ]);
+    await eventually(async () => (await stored()) === 3 || undefined);
+    // The second process has not flushed yet: it judges by its own count (the bounded overshoot).
+    expect(await search(origins[1])).toBe(200);
+    await eventually(async () => (await stored()) === 4 || undefined);
+    // Flushed, it judges by the shared count: the fifth search is refused.
+    expect(await search(origins[1])).toBe(429);
+    await eventually(async () => (await stored()) === 5 || undefined);
+    // The first process learns the shared count at its next flush: from then on it refuses too.
+    await search(origins[0]);
+    await eventually(async () => (await stored()) === 6 || undefined);
+    expect(await search(origins[0])).toBe(429);
   });
 });

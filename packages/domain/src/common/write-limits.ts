@@ -20,6 +20,13 @@ export const writeLimitDefaults = {
 
 export type WriteLimitKind = keyof typeof writeLimitDefaults;
 
+/**
+ * Limits on reads: counted in each process and added to the limit store once a second, since a
+ * counter row written per request would cost a cached search page more than the page. Across
+ * processes the limit holds within what the others admit in one second (docs/safety.md).
+ */
+export const processCountedLimitKinds: ReadonlySet<WriteLimitKind> = new Set<WriteLimitKind>(["searches"]);
+
 export const writeLimitKinds = Object.keys(writeLimitDefaults) as WriteLimitKind[];
 
 /** The window of every write limit. */
