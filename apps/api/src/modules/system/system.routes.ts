@@ -5,8 +5,8 @@ import type { Lifecycle } from "../../http/lifecycle";
 import type { Metrics } from "../../http/metrics";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
-import type { FanOutWatch } from "../chat/realtime/fan-out-watch";
 import { API_VERSION } from "../../version";
+import type { FanOutWatch } from "../chat/realtime/fan-out-watch";
 import { ReadinessFailure, type ReadinessProbe } from "./readiness";
 
 export type SystemDeps = {
@@ -89,7 +89,13 @@ const fanOutCheck = (checksEnabled: boolean, connected: boolean) => {
   return connected ? ("ok" as const) : ("degraded" as const);
 };
 
-export const systemRoutes = ({ config, probes, realtimeFanOut, metrics, lifecycle }: SystemDeps): Handled[] => [
+export const systemRoutes = ({
+  config,
+  probes,
+  realtimeFanOut,
+  metrics,
+  lifecycle,
+}: SystemDeps): Handled[] => [
   handle(systemOperations.systemHealth, (c) => ok(c, { status: "ok" as const })),
   handle(systemOperations.systemReady, async (c) => {
     if (lifecycle.draining) {

@@ -81,30 +81,33 @@ describe.skipIf(natsReachable)("the fan-out's state on the NATS fan-out", () => 
   it.skip(natsSkipped, () => {});
 });
 
-describe.each(fanOutModes)("the fan-out's state on /ready and /metrics ($name fan-out)", ({ name, setup }) => {
-  it("is not connected before the realtime server starts, connected while it runs, and not after it closed", async () => {
-    const h = await createHarness({ seed: false, config: { ...setup().config, readinessChecks: true } });
-    try {
-      // Nothing opened a fan-out yet: /ready says so, /metrics has no series to alert on.
-      expect(await observe(h, name)).toEqual({
-        status: 200,
-        check: "degraded",
-        fanOut: { mode: name, connected: false },
-        gauge: undefined,
-        reconnects: undefined,
-      });
-      const api = await startServer(h);
+describe.each(fanOutModes)(
+  "the fan-out's state on /ready and /metrics ($name fan-out)",
+  ({ name, setup }) => {
+    it("is not connected before the realtime server starts, connected while it runs, and not after it closed", async () => {
+      const h = await createHarness({ seed: false, config: { ...setup().config, readinessChecks: true } });
       try {
-        expect(await observe(h, name)).toEqual(up(name, 0));
+        // Nothing opened a fan-out yet: /ready says so, /metrics has no series to alert on.
+        expect(await observe(h, name)).toEqual({
+          status: 200,
+          check: "degraded",
+          fanOut: { mode: name, connected: false },
+          gauge: undefined,
+          reconnects: undefined,
+        });
+        const api = await startServer(h);
+        try {
+          expect(await observe(h, name)).toEqual(up(name, 0));
+        } finally {
+          await api.close();
+        }
+        expect(await observe(h, name)).toEqual(lost(name, 0));
       } finally {
-        await api.close();
+        await h.close();
       }
-      expect(await observe(h, name)).toEqual(lost(name, 0));
-    } finally {
-      await h.close();
-    }
-  });
-});
+    });
+  },
+);
 
 describe("the fan-out's state with readiness checks disabled", () => {
   it("reports the state and reads the check as skipped", async () => {
