@@ -18,6 +18,7 @@ type Service = {
   read_only?: boolean;
   entrypoint?: string[];
   restart?: string;
+  healthcheck?: { test: string[] };
 };
 
 const composeText = readRepoFile("infra/docker-compose.yml");
@@ -32,6 +33,8 @@ const service = (name: string): Service => {
   return found;
 };
 const documented = documentedVariables();
+/** How compose writes "the infra/.env value, or this default when it is unset or empty". */
+const orDefault = (name: string, fallback: string) => `\${${name}:-${fallback}}`;
 const APP_SERVICES = ["migrate", "api-1", "api-2", "worker"];
 const API_REPLICAS = ["api-1", "api-2"];
 
@@ -135,6 +138,34 @@ describe("infra/docker-compose.yml", () => {
     expect(interpolated.filter((name) => !documented.includes(name))).toEqual([]);
   });
 
+  it("offers NATS as an optional broker (profile nats) and wires the replicas' fan-out to it, PostgreSQL's by default", () => {
+    const nats = service("nats");
+    expect(nats.profiles).toEqual(["nats"]);
+    // Pinned, like every other image here; core pub/sub only, so nothing to keep (no volume).
+    expect(nats.image).toMatch(/^nats:\d+\.\d+\.\d+-alpine$/);
+    expect(nats.volumes).toBeUndefined();
+    expect(nats.command).toEqual(["nats-server", "--port", "4222", "--http_port", "8222"]);
+    expect(nats.ports).toEqual(["127.0.0.1:4222:4222", "127.0.0.1:8222:8222"]);
+    expect(nats.healthcheck?.test.join(" ")).toContain("http://127.0.0.1:8222/healthz");
+    for (const name of API_REPLICAS) {
+      expect(service(name).environment).toMatchObject({
+        REALTIME_FANOUT: orDefault("REALTIME_FANOUT", "postgres"),
+        NATS_URL: orDefault("NATS_URL", "nats://nats:4222"),
+        NATS_SUBJECT: orDefault("NATS_SUBJECT", "agora.chat"),
+      });
+      // Still an API replica: the fan-out's settings joined the shared ones, they did not replace them.
+      expect(service(name).environment?.DATABASE_URL).toBe(service("migrate").environment?.DATABASE_URL);
+      // The broker is optional: no replica waits for a service its profile may leave out.
+      expect(service(name).depends_on?.nats).toBeUndefined();
+    }
+    // The worker and the migration publish and hear no chat signal.
+    for (const name of ["migrate", "worker"]) {
+      expect(service(name).environment?.REALTIME_FANOUT).toBeUndefined();
+    }
+    // infra/.env.example leaves NATS_URL empty, and compose's `:-` default covers an empty value too.
+    expect(envFile(readRepoFile("infra/.env.example")).get("NATS_URL")).toBe("");
+  });
+
   it("puts nginx in front of both replicas, passing WebSocket upgrades", () => {
     const proxy = service("proxy");
     expect(proxy.volumes).toContain("./nginx.conf:/etc/nginx/nginx.conf:ro");
@@ -160,12 +191,12 @@ describe("infra/docker-compose.yml", () => {
   );
   it.skipIf(!composeCli)(
     composeCli
-      ? `is valid for ${composeCli} with the stack profile`
-      : "is valid for a compose CLI with the stack profile (skipped: neither docker compose nor docker-compose is installed)",
+      ? `is valid for ${composeCli} with the stack and nats profiles`
+      : "is valid for a compose CLI with the stack and nats profiles (skipped: neither docker compose nor docker-compose is installed)",
     () => {
       const result = spawnSync(
         "sh",
-        ["-c", `${composeCli} -f infra/docker-compose.yml --profile stack config --quiet`],
+        ["-c", `${composeCli} -f infra/docker-compose.yml --profile stack --profile nats config --quiet`],
         { cwd: repoRoot, encoding: "utf8" },
       );
       expect(result.stderr).toBe("");

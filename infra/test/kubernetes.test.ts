@@ -107,6 +107,7 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
     base: () => renderK8s("base"),
     production: () => renderK8s("overlays/production"),
     "production + pgbouncer": () => renderComposed(["overlays/production"], ["components/pgbouncer"]),
+    "production + nats": () => renderComposed(["overlays/production"], ["components/nats"]),
   };
   const rendered: Record<string, K8sObject[]> = {};
 
@@ -540,6 +541,36 @@ describe.skipIf(!kubectl)(kubectlTitle("infra/k8s rendered by kubectl kustomize"
     const job = podSpec(find(objects, "Job", "agora-migrate"))?.containers[0];
     expect(databaseUrl(job as Container)?.value).toBe(
       "postgresql://$(AGORA_DB_USER):$(AGORA_DB_PASSWORD)@agora-pg-rw:5432/agora?sslmode=require",
+    );
+  });
+  it("nats component: the ConfigMap moves the fan-out to an external NATS server; without it, PostgreSQL's", () => {
+    const fanOut = (variant: string) => {
+      const data = (rendered[variant] ?? []).find((object) => object.kind === "ConfigMap")?.data ?? {};
+
+      return { mode: data.REALTIME_FANOUT, url: data.NATS_URL, subject: data.NATS_SUBJECT };
+    };
+    // The default (REALTIME_FANOUT unset is postgres) everywhere the component is not.
+    for (const variant of ["base", "production", "production + pgbouncer"]) {
+      expect({ variant, ...fanOut(variant) }).toEqual({
+        variant,
+        mode: undefined,
+        url: undefined,
+        subject: undefined,
+      });
+    }
+    const { mode, url, subject } = fanOut("production + nats");
+    expect(mode).toBe("nats");
+    // A reference to a server run apart (no NATS workload here), without credentials in the ConfigMap.
+    expect(url).toMatch(/^nats:\/\/[a-z0-9.-]+:4222$/);
+    expect(subject).toBe("agora.chat");
+    const objects = rendered["production + nats"] ?? [];
+    expect(objects.filter((object) => JSON.stringify(object).includes("nats:"))).toHaveLength(1);
+    // The pods read the merged map: its generated name (the hash changed with it) is what they reference.
+    const configMap = objects.find((object) => object.kind === "ConfigMap");
+    const api = podSpec(find(objects, "Deployment", "agora-api"))?.containers[0];
+    expect(api?.envFrom).toContainEqual({ configMapRef: { name: configMap?.metadata.name } });
+    expect(configMap?.metadata.name).not.toBe(
+      rendered.production?.find((object) => object.kind === "ConfigMap")?.metadata.name,
     );
   });
 });

@@ -37,6 +37,7 @@ import { type AreaDeps, createAreaDeps } from "./composition/area-deps";
 import { openConfiguredDatabase, schemaProbe } from "./composition/database";
 import { createLifecycle, type Lifecycle } from "./http/lifecycle";
 import { createMetrics, type Metrics } from "./http/metrics";
+import { createFanOutWatch, type FanOutWatch } from "./modules/chat/realtime/fan-out-watch";
 import type { RealtimeDeps } from "./modules/chat/realtime/realtime-server";
 import type { ReadinessProbe } from "./modules/system/readiness";
 import { API_VERSION } from "./version";
@@ -54,6 +55,8 @@ export type AppDeps = AreaDeps & {
   probes: ReadinessProbe[];
   /** The limits on reads (public search), counted in the process and flushed each second. */
   readLimits?: BatchedRateLimiter;
+  /** The realtime fan-out the realtime server opened: its connection, for /ready and /metrics. */
+  realtimeFanOut: FanOutWatch;
   /** What the realtime channel needs (started by the server, beside the HTTP listener). */
   realtime: RealtimeDeps;
   /** The outbox worker's dependencies over the request pool (the CLI's retry, tests). */
@@ -143,6 +146,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   if (listingCache) {
     metrics.watchListingCache(() => listingCache.figures());
   }
+  const realtimeFanOut = createFanOutWatch(config.realtimeFanOut.kind);
+  metrics.watchFanOut(() => realtimeFanOut.figures());
 
   return {
     ...areas,
@@ -161,7 +166,8 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     mediaProcessor,
     readLimits,
     realtime: {
-      openFanOut: (onError) => (broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError })),
+      openFanOut: (onError) =>
+        realtimeFanOut.track(broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError })),
       connections: repos.chatConnections,
       sessions: repos.sessions,
       messages: repos.messages,
@@ -188,6 +194,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       guestReceipts: guestReceiptSetup(config.tokenSecret, config),
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
+    realtimeFanOut,
     async close() {
       await mail.close();
       await fcm?.close();

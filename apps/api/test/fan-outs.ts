@@ -1,8 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 import type { Config } from "@agora/process/config";
+import { eventually } from "@agora/testing/eventually";
+import { type StartedProcess, startProcess } from "@agora/testing/processes";
 
 /** The NATS server the broker fan-out's tests use (the machine's, started before the session). */
 export const natsUrl = process.env.TEST_NATS_URL || "nats://127.0.0.1:4222";
@@ -66,4 +68,27 @@ export const natsServerBinary = (): string | undefined => {
   const found = spawnSync("sh", ["-c", "command -v nats-server"], { encoding: "utf8" }).stdout.trim();
 
   return found || undefined;
+};
+
+/** A port nothing listens on at the moment of asking (for a server a test starts itself). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+
+/**
+ * A nats-server of the test's own on loopback `port` (binary from `natsServerBinary`), resolved once
+ * it answers; the test stops it (`child.kill`) to cut every connection to it, and starts another on
+ * the same port to bring it back.
+ */
+export const startNatsServer = async (binary: string, port: number): Promise<StartedProcess> => {
+  const broker = startProcess({ command: binary, args: ["-a", "127.0.0.1", "-p", String(port)], env: {} });
+  await eventually(() => natsAnswers(`nats://127.0.0.1:${port}`));
+
+  return broker;
 };

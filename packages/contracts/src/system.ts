@@ -4,9 +4,24 @@ import { defineOperations } from "./operation";
 export const healthSchema = z.object({ status: z.literal("ok") });
 export type Health = z.infer<typeof healthSchema>;
 
+const realtimeFanOutStatusSchema = z
+  .object({
+    mode: z.enum(["postgres", "nats"]).meta({
+      description:
+        "`REALTIME_FANOUT`: PostgreSQL LISTEN (PGlite's in-process notifications when embedded), or NATS.",
+    }),
+    connected: z.boolean().meta({
+      description:
+        "Whether this process hears the chat changes other processes commit (its LISTEN session, or its " +
+        "NATS subscription, is up). False while it reconnects, and before the realtime channel started.",
+    }),
+  })
+  .meta({ id: "RealtimeFanOutStatus" });
+
 export const readinessSchema = z.object({
   status: z.enum(["ready", "not_ready"]),
-  checks: z.record(z.string(), z.enum(["ok", "failed", "skipped"])),
+  checks: z.record(z.string(), z.enum(["ok", "degraded", "failed", "skipped"])),
+  realtime_fanout: realtimeFanOutStatusSchema,
 });
 export type Readiness = z.infer<typeof readinessSchema>;
 

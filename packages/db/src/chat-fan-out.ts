@@ -12,6 +12,7 @@ export type FanOutOptions = ListenerOptions;
  */
 const createPostgresFanOut = (url: string, options: FanOutOptions): ChatFanOut => {
   let listener: ChatSignalListener | undefined;
+  let reconnects = 0;
   const connection = listenOnPostgres(url, {
     ...options,
     channel: CHAT_CHANNEL,
@@ -22,7 +23,10 @@ const createPostgresFanOut = (url: string, options: FanOutOptions): ChatFanOut =
         listener?.signal(signal);
       }
     },
-    onReconnect: () => listener?.resync(),
+    onReconnect: () => {
+      reconnects += 1;
+      listener?.resync();
+    },
   });
 
   return {
@@ -31,6 +35,7 @@ const createPostgresFanOut = (url: string, options: FanOutOptions): ChatFanOut =
       await connection.start();
     },
     close: () => connection.close(),
+    state: () => ({ connected: connection.connected, reconnects }),
   };
 };
 
@@ -43,6 +48,8 @@ const createPgliteFanOut = (db: PGlite): ChatFanOut => {
   let unsubscribe: (() => Promise<void>) | undefined;
 
   return {
+    // In-process: connected from start to close, never lost.
+    state: () => ({ connected: unsubscribe !== undefined, reconnects: 0 }),
     async start(listener) {
       unsubscribe = await db.listen(CHAT_CHANNEL, (payload) => {
         const signal = decodeChatSignal(payload);

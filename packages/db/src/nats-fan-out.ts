@@ -44,16 +44,24 @@ export const openNatsChatBroker = (options: NatsBrokerOptions): NatsChatBroker =
   let connection: NatsConnection | undefined;
   let connecting: Promise<NatsConnection> | undefined;
   let closed = false;
+  // The connection's state as its status events tell it (the client reconnects on its own).
+  let online = false;
+  let reconnects = 0;
   const listeners = new Set<ChatSignalListener>();
 
   const watch = async (nc: NatsConnection) => {
     for await (const status of nc.status()) {
       if (status.type === "disconnect") {
+        online = false;
         report(new Error("realtime broker connection lost; reconnecting"));
       } else if (status.type === "reconnect") {
+        online = true;
+        reconnects += 1;
         for (const listener of listeners) {
           listener.resync();
         }
+      } else if (status.type === "close") {
+        online = false;
       }
     }
   };
@@ -70,6 +78,7 @@ export const openNatsChatBroker = (options: NatsBrokerOptions): NatsChatBroker =
       )
       .then((nc) => {
         connection = nc;
+        online = !nc.isClosed();
         watch(nc).catch(report);
 
         return nc;
@@ -140,11 +149,14 @@ export const openNatsChatBroker = (options: NatsBrokerOptions): NatsChatBroker =
           subscription?.unsubscribe();
           subscription = undefined;
         },
+        // The subscription hears signals only while the process's connection is up.
+        state: () => ({ connected: subscription !== undefined && online, reconnects }),
       };
     },
 
     async close() {
       closed = true;
+      online = false;
       const nc = connection ?? (await connecting?.catch(() => undefined));
       if (nc && !nc.isClosed()) {
         await nc.drain().catch(report);

@@ -103,6 +103,10 @@ export const listenOnPostgres = (
   };
 
   return {
+    /** Whether the LISTEN session is up now (false while it is lost and being retried). */
+    get connected() {
+      return current !== undefined;
+    },
     async start() {
       try {
         await connect();

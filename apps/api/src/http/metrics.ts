@@ -13,6 +13,9 @@ const realtimeRefusals: readonly RealtimeRefusal[] = ["conversation", "session",
 /** The listing page cache's lookups since start (served from it or not) and the pages it holds. */
 export type ListingCacheFigures = { hits: number; misses: number; pages: number };
 
+/** The realtime fan-out's connection: its mode, whether it is up, and how often it came back. */
+export type RealtimeFanOutFigures = { mode: string; connected: boolean; reconnects: number };
+
 /** The outbox's state, read from the database at each scrape. */
 export type OutboxFigures = { pending: number; oldestPendingAgeSeconds: number; dead: number };
 
@@ -31,6 +34,8 @@ export type Metrics = {
   watchRealtime(count: () => number): void;
   /** Counts a realtime upgrade refused past a socket cap, by the cap (`RealtimeRefusal`). */
   realtimeRefused(reason: RealtimeRefusal): void;
+  /** Reports the realtime fan-out's connection (no series while `figures` says undefined). */
+  watchFanOut(figures: () => RealtimeFanOutFigures | undefined): void;
   /** Reads the outbox figures at each scrape (one statement on the database). */
   watchOutbox(read: () => Promise<OutboxFigures>): void;
   /** Reports this process's listing page cache: lookups served and not, and pages held. */
@@ -110,6 +115,35 @@ export const createMetrics = (): Metrics => {
   for (const reason of realtimeRefusals) {
     refused.labels(reason).inc(0);
   }
+
+  let fanOut: (() => RealtimeFanOutFigures | undefined) | undefined;
+  new Gauge({
+    name: "agora_realtime_fanout_connected",
+    help: "1 while this process hears the chat changes other processes commit (its LISTEN session or NATS subscription is up), 0 while it reconnects; by mode (postgres, nats).",
+    labelNames: ["mode"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const figures = fanOut?.();
+      if (figures) {
+        this.labels(figures.mode).set(figures.connected ? 1 : 0);
+      }
+    },
+  });
+  new Counter({
+    name: "agora_realtime_fanout_reconnects_total",
+    help: "Times the realtime fan-out's connection came back after being lost (each one resyncs every open conversation), by mode.",
+    labelNames: ["mode"] as const,
+    registers: [registry],
+    collect() {
+      // The fan-out counts; a scrape copies its total.
+      this.reset();
+      const figures = fanOut?.();
+      if (figures) {
+        this.labels(figures.mode).inc(figures.reconnects);
+      }
+    },
+  });
 
   let listingCache: (() => ListingCacheFigures) | undefined;
   new Counter({
@@ -201,6 +235,9 @@ export const createMetrics = (): Metrics => {
     },
     realtimeRefused(reason) {
       refused.labels(reason).inc();
+    },
+    watchFanOut(figures) {
+      fanOut = figures;
     },
     watchOutbox(read) {
       readOutbox = read;

@@ -185,7 +185,16 @@ export interface ChatFanOut {
   /** Starts listening; resolves once signals flow. */
   start(listener: ChatSignalListener): Promise<void>;
   close(): Promise<void>;
+  /** Whether signals can reach the listener now, for operators (`/ready`, `/metrics`). */
+  state(): ChatFanOutState;
 }
+
+/**
+ * A fan-out's connection as an operator sees it. `connected` is false before `start`, after
+ * `close`, and while the connection is lost (signals committed meanwhile are not heard; the
+ * listener resyncs once it is back). `reconnects` counts the times it came back.
+ */
+export type ChatFanOutState = { connected: boolean; reconnects: number };
 
 export type ChatRepositories = MediaRepositories & {
   conversations: ConversationRepository;

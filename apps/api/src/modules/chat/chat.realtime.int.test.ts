@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import type { MessageDto } from "@agora/contracts/chat";
 import {
   realtimeCloseCodes,
@@ -13,11 +12,12 @@ import { builtEntry, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   fanOutModes,
-  natsAnswers,
+  freePort,
   natsMode,
   natsReachable,
   natsServerBinary,
   natsSkipped,
+  startNatsServer,
 } from "../../../test/fan-outs";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { startServer, type TestServer } from "../../../test/realtime";
@@ -456,16 +456,6 @@ describe.skipIf(!onPostgres)(
   },
 );
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-
 const natsServer = natsServerBinary();
 
 describe.skipIf(natsServer === undefined)(
@@ -474,16 +464,7 @@ describe.skipIf(natsServer === undefined)(
     it("reconnects after the broker restarts and catches up, so an open socket misses nothing", async () => {
       const port = await freePort();
       const url = `nats://127.0.0.1:${port}`;
-      const startBroker = async () => {
-        const broker = startProcess({
-          command: natsServer ?? "nats-server",
-          args: ["-a", "127.0.0.1", "-p", String(port)],
-          env: {},
-        });
-        await eventually(() => natsAnswers(url));
-
-        return broker;
-      };
+      const startBroker = () => startNatsServer(natsServer ?? "nats-server", port);
       let broker = await startBroker();
       const h = await createHarness({ seed: false, config: natsMode(url).setup().config });
       const api = await startServer(h);

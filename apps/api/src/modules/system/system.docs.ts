@@ -10,11 +10,17 @@ export const systemDescriptions = {
     "this build carries is applied; once it has passed it is not asked again). 503 `service_unavailable` " +
     "names each failing check in `error.details` (`path` = the check, `message` = what is wrong). From SIGTERM " +
     "on, whatever the setting, it answers 503 with `path` `process` (`shutting down`) while the process still " +
-    "serves, so a balancer moves traffic away before it stops accepting.",
+    "serves, so a balancer moves traffic away before it stops accepting. `realtime_fanout` reports the chat " +
+    "fan-out (`mode`, and whether this process's LISTEN session or NATS subscription is `connected`), and " +
+    "`checks.realtime_fanout` reads `degraded` while it is not: a lost fan-out never makes the answer 503, " +
+    "since every route but the live chat push is served without it and sockets resync once it is back " +
+    "(taking every replica out of the balancer because the broker blipped would be worse). Alert on " +
+    "`agora_realtime_fanout_connected` in `/metrics` instead.",
   systemMetrics:
     "Public by design; restrict it at the proxy or network layer. Besides the process metrics and " +
     "`http_request_duration_seconds`: database pool connections in use, idle, waiting and max by pool; open " +
-    "realtime sockets; and, read from the database in one bounded statement per scrape, the outbox backlog, " +
+    "realtime sockets; the realtime fan-out's connection (`agora_realtime_fanout_connected{mode}` 1 or 0, and " +
+    "`agora_realtime_fanout_reconnects_total{mode}`); and, read from the database in one bounded statement per scrape, the outbox backlog, " +
     "the age of its oldest pending event and its dead letters. When the database does not answer in time the " +
     "scrape still answers 200, without the outbox figures and with `agora_outbox_figures_up 0`. A deployment " +
     "that serves metrics on a port of their own (`METRICS_PORT`) answers 404 `not_found` here, so a balancer " +

@@ -6,12 +6,15 @@ import type { Metrics } from "../../http/metrics";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
 import { API_VERSION } from "../../version";
+import type { FanOutWatch } from "../chat/realtime/fan-out-watch";
 import { ReadinessFailure, type ReadinessProbe } from "./readiness";
 
 export type SystemDeps = {
   /** `metricsPort`: when METRICS_PORT serves /metrics, this port answers it 404. */
   config: { readinessChecks: boolean; metricsPort: number | undefined };
   probes: ReadinessProbe[];
+  /** Reported by /ready, never a reason to answer 503 (see `fanOutCheck`). */
+  realtimeFanOut: Pick<FanOutWatch, "status">;
   metrics: Metrics;
   lifecycle: Lifecycle;
 };
@@ -72,7 +75,27 @@ const assertReady = async (
   }
 };
 
-export const systemRoutes = ({ config, probes, metrics, lifecycle }: SystemDeps): Handled[] => [
+/**
+ * A lost fan-out degrades the process, it does not make it unready: everything but live chat pushes
+ * is served without it, sockets resync when it is back, and a broker blip seen by every replica at
+ * once would otherwise take them all out of the balancer together. It is reported, and alerted on
+ * from /metrics (docs/operations.md).
+ */
+const fanOutCheck = (checksEnabled: boolean, connected: boolean) => {
+  if (!checksEnabled) {
+    return "skipped" as const;
+  }
+
+  return connected ? ("ok" as const) : ("degraded" as const);
+};
+
+export const systemRoutes = ({
+  config,
+  probes,
+  realtimeFanOut,
+  metrics,
+  lifecycle,
+}: SystemDeps): Handled[] => [
   handle(systemOperations.systemHealth, (c) => ok(c, { status: "ok" as const })),
   handle(systemOperations.systemReady, async (c) => {
     if (lifecycle.draining) {
@@ -86,10 +109,15 @@ export const systemRoutes = ({ config, probes, metrics, lifecycle }: SystemDeps)
       );
     }
     const outcome = config.readinessChecks ? ("ok" as const) : ("skipped" as const);
+    const fanOut = realtimeFanOut.status();
 
     return ok(c, {
       status: "ready" as const,
-      checks: Object.fromEntries(probes.map((probe) => [probe.name, outcome])),
+      checks: {
+        ...Object.fromEntries(probes.map((probe) => [probe.name, outcome])),
+        realtime_fanout: fanOutCheck(config.readinessChecks, fanOut.connected),
+      },
+      realtime_fanout: fanOut,
     });
   }),
   handle(systemOperations.systemMetrics, async (c) => {
