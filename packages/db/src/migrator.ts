@@ -12,9 +12,10 @@
 //
 // runs outside any transaction instead, for statements PostgreSQL refuses in one (CREATE INDEX
 // CONCURRENTLY, DROP INDEX CONCURRENTLY): the migrations before it commit first, then its
-// statements run one at a time, each committing by itself (split by PostgreSQL's own parser,
-// libpg-query; transaction statements are refused), then the migrations after it run in a
-// transaction of their own. Its row in `_prisma_migrations` is written when it starts (started_at)
+// statements run one at a time, each committing by itself, then the migrations after it run in a
+// transaction of their own. The statements are split at build time by PostgreSQL's own parser
+// (scripts/bundle-migrations.mjs, which refuses transaction statements) and carried with the
+// migration: no running process loads the parser. Its row in `_prisma_migrations` is written when it starts (started_at)
 // and counts the statements done (applied_steps_count); finished_at is set only when the last one
 // has succeeded, and a failure is written to `logs`. An unfinished migration is pending: the next
 // run starts it again from its first statement (on the same row, checksum rules as for any
@@ -33,7 +34,16 @@ import path from "node:path";
 import { bundledMigrations } from "./generated/migrations";
 import type { Sql, SqlExecutor } from "./sql";
 
-export type Migration = { name: string; sql: string; checksum: string };
+export type Migration = {
+  name: string;
+  sql: string;
+  checksum: string;
+  /**
+   * A no-transaction migration's statements, in order, as the build split them
+   * (scripts/bundle-migrations.mjs); absent for one that runs in a transaction.
+   */
+  statements?: readonly string[];
+};
 
 export type MigrateResult = { applied: string[]; alreadyApplied: number };
 
@@ -64,40 +74,27 @@ export const runsInTransaction = (migration: Pick<Migration, "sql">): boolean =>
   migration.sql.split("\n", 1)[0]?.trimEnd() !== NO_TRANSACTION_MARKER;
 
 /**
- * The statements of a migration, each as written (without the comments between them), in order:
- * split by PostgreSQL's parser (libpg-query, loaded only when a no-transaction migration is
- * pending), so semicolons in comments, strings and dollar quotes are no boundary. Refuses
- * transaction statements, which would turn the statements after them into one transaction.
+ * The statements of a no-transaction migration, as the build split them. The migrator never
+ * splits one itself (that needs PostgreSQL's parser; see the top of this file), so one without
+ * them (read from files at run time, say) is refused before anything is applied.
  */
-const statementsOf = async (migration: Migration): Promise<string[]> => {
-  const { parse } = await import("libpg-query");
-  let parsed: Awaited<ReturnType<typeof parse>>;
-  try {
-    parsed = await parse(migration.sql);
-  } catch (error) {
-    throw new UnrunnableMigrationError(migration.name, `it does not parse (${(error as Error).message})`);
+const statementsOf = (migration: Migration): readonly string[] => {
+  if (!migration.statements) {
+    throw new UnrunnableMigrationError(
+      migration.name,
+      `it is marked "${NO_TRANSACTION_MARKER}" and was not split into statements (the db package's build splits them: scripts/bundle-migrations.mjs)`,
+    );
   }
-  // The parser's offsets count UTF-8 bytes.
-  const bytes = Buffer.from(migration.sql, "utf8");
 
-  return (parsed.stmts ?? []).map((raw) => {
-    if (raw.stmt && "TransactionStmt" in raw.stmt) {
-      throw new UnrunnableMigrationError(
-        migration.name,
-        `it is marked "${NO_TRANSACTION_MARKER}" and controls transactions (BEGIN, COMMIT, ...); each of its statements runs by itself`,
-      );
-    }
-    const start = raw.stmt_location ?? 0;
-    // A length of 0 (absent): the last statement, without a semicolon, runs to the end.
-    const end = raw.stmt_len ? start + raw.stmt_len : bytes.length;
-
-    return bytes.subarray(start, end).toString("utf8");
-  });
+  return migration.statements;
 };
 
 const checksumOf = (sql: string): string => createHash("sha256").update(sql).digest("hex");
 
-/** Reads `<dir>/<timestamp>_<name>/migration.sql` in name order (Prisma's layout). */
+/**
+ * Reads `<dir>/<timestamp>_<name>/migration.sql` in name order (Prisma's layout), without
+ * statements: a no-transaction migration read this way runs only once its statements are added.
+ */
 export const readMigrations = (dir: string): Migration[] =>
   readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -111,10 +108,16 @@ export const readMigrations = (dir: string): Migration[] =>
 
 /**
  * The migrations of this build: prisma/migrations as the db package's build bundled them
- * (src/generated/migrations.ts), so applications carry them inside their bundle.
+ * (src/generated/migrations.ts), so applications carry them inside their bundle, with the
+ * statements of each no-transaction one.
  */
 export const loadMigrations = (): Migration[] =>
-  bundledMigrations.map(({ name, sql }) => ({ name, sql, checksum: checksumOf(sql) }));
+  bundledMigrations.map(({ name, sql, statements }) => ({
+    name,
+    sql,
+    checksum: checksumOf(sql),
+    ...(statements ? { statements } : {}),
+  }));
 
 // The same DDL `prisma migrate` uses, so the table stays compatible with Prisma's tooling.
 const createMigrationsTable = `
@@ -228,7 +231,11 @@ const recordFinish = (sql: SqlExecutor, migration: Migration, steps: number) =>
  * statement by itself, counted; finished only after the last. A failure is written to the row's
  * `logs` and thrown as it was.
  */
-const applyOutsideTransaction = async (session: SqlExecutor, migration: Migration, statements: string[]) => {
+const applyOutsideTransaction = async (
+  session: SqlExecutor,
+  migration: Migration,
+  statements: readonly string[],
+) => {
   await recordStart(session, migration);
   try {
     for (const [index, statement] of statements.entries()) {
@@ -249,15 +256,15 @@ const applyOutsideTransaction = async (session: SqlExecutor, migration: Migratio
 };
 
 /** Consecutive migrations that run in one transaction, or one that runs outside any. */
-type Run = { inTransaction: Migration[] } | { outside: Migration; statements: string[] };
+type Run = { inTransaction: Migration[] } | { outside: Migration; statements: readonly string[] };
 
-/** The pending migrations as runs, in order; every no-transaction one is split (or refused) first. */
-const runsOf = async (pending: Migration[]): Promise<Run[]> => {
+/** The pending migrations as runs, in order; a no-transaction one without statements is refused. */
+const runsOf = (pending: Migration[]): Run[] => {
   const runs: Run[] = [];
   for (const migration of pending) {
     const last = runs.at(-1);
     if (!runsInTransaction(migration)) {
-      runs.push({ outside: migration, statements: await statementsOf(migration) });
+      runs.push({ outside: migration, statements: statementsOf(migration) });
     } else if (last && "inTransaction" in last) {
       last.inTransaction.push(migration);
     } else {
@@ -291,7 +298,7 @@ const takeMigrationLock = async (session: SqlExecutor) => {
 /**
  * Applies pending migrations in name order while holding an advisory lock, so concurrent
  * migrators serialize and the later one finds nothing to do. Refuses to run when an applied
- * migration's file has changed, or when a pending no-transaction migration does not split into
+ * migration's file has changed, or when a pending no-transaction migration carries no
  * statements. Idempotent. Consecutive migrations run in one transaction, which a failure rolls back
  * whole; a no-transaction migration runs between two such transactions, statement by statement
  * (see the top of this file). A statement that waits for a lock longer than `lockTimeoutMs`
@@ -322,7 +329,7 @@ export const migrate = async (
         }
 
         const pending = migrations.filter((migration) => !applied.has(migration.name));
-        for (const run of await runsOf(pending)) {
+        for (const run of runsOf(pending)) {
           await setLockTimeout();
           if ("outside" in run) {
             await applyOutsideTransaction(session, run.outside, run.statements);

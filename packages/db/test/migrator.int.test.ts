@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { uuidV7Ids } from "@agora/domain/common/ids";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleMigrations, bundleModule } from "../scripts/bundle-migrations.mjs";
 import { openDatabase } from "../src/client";
 import {
   loadMigrations,
@@ -24,15 +25,30 @@ import { parseSchema } from "./prisma-schema";
 const scratch = mkdtempSync(path.join(tmpdir(), "agora-migrations-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Migrations written to a new migrations folder (`<name>/migration.sql`) and read back from it. */
-const plant = (files: Record<string, string>): Migration[] => {
+/** A new migrations folder with these files (`<name>/migration.sql`). */
+const write = (files: Record<string, string>): string => {
   const dir = mkdtempSync(path.join(scratch, "planted-"));
   for (const [name, sql] of Object.entries(files)) {
     mkdirSync(path.join(dir, name));
     writeFileSync(path.join(dir, name, "migration.sql"), sql);
   }
 
-  return readMigrations(dir);
+  return dir;
+};
+
+/**
+ * Migrations written to a new migrations folder and read back from it as the build bundles them:
+ * each no-transaction one with its statements (scripts/bundle-migrations.mjs), or refused.
+ */
+const plant = async (files: Record<string, string>): Promise<Migration[]> => {
+  const dir = write(files);
+  const split = new Map((await bundleMigrations(dir)).map((bundled) => [bundled.name, bundled.statements]));
+
+  return readMigrations(dir).map((migration) => {
+    const statements = split.get(migration.name);
+
+    return statements ? { ...migration, statements } : migration;
+  });
 };
 
 type MigrationRow = {
@@ -74,10 +90,28 @@ describe("migrator", () => {
     await target?.dispose();
   });
 
-  it("bundles exactly the migrations of prisma/migrations (the build is not stale)", () => {
-    const onDisk = readMigrations(fileURLToPath(new URL("../prisma/migrations", import.meta.url)));
-    expect(loadMigrations()).toEqual(onDisk);
-    expect(onDisk.length).toBeGreaterThan(0);
+  it("bundles exactly the migrations of prisma/migrations, each no-transaction one with its statements (the build is not stale)", async () => {
+    const dir = fileURLToPath(new URL("../prisma/migrations", import.meta.url));
+    const onDisk = readMigrations(dir);
+    const bundled = await bundleMigrations(dir);
+    // The generated module is what the build writes from the files now, statements included.
+    expect(readFileSync(new URL("../src/generated/migrations.ts", import.meta.url), "utf8")).toBe(
+      bundleModule(bundled),
+    );
+    expect(loadMigrations()).toEqual(
+      onDisk.map((migration, index) => {
+        const statements = bundled[index]?.statements;
+
+        return statements ? { ...migration, statements } : migration;
+      }),
+    );
+    // Statements for exactly the migrations the migrator runs outside a transaction.
+    const split = loadMigrations().filter((migration) => migration.statements !== undefined);
+    expect(split.map((migration) => migration.name)).toEqual(
+      onDisk.filter((migration) => !runsInTransaction(migration)).map((migration) => migration.name),
+    );
+    expect(split.length).toBeGreaterThan(0);
+    expect(split.every((migration) => (migration.statements?.length ?? 0) > 1)).toBe(true);
   });
 
   it("reports every migration pending on an empty database (no migrations table yet)", async () => {
@@ -268,7 +302,7 @@ describe("migrator: migrations marked to run outside a transaction", () => {
   });
 
   it("applies one after the migrations before it committed, statement by statement, then the ones after it, and records it", async () => {
-    const planted = plant({
+    const planted = await plant({
       "99990101000000_probe_table": `CREATE TABLE nt_probe (id int PRIMARY KEY, v text);
 INSERT INTO nt_probe SELECT g, 'v' || g FROM generate_series(1, 500) AS g;`,
       // Semicolons in a comment, a string and a dollar quote are no statement boundary.
@@ -319,7 +353,7 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS nt_unique_id_v_idx ON nt_unique (id, v);
 DROP INDEX CONCURRENTLY IF EXISTS nt_unique_v_key;
 CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS nt_unique_v_key ON nt_unique (v);
 `;
-    const planted = plant({
+    const planted = await plant({
       "99990102000000_unique_table": table,
       "99990102000100_unique_index": unique,
       "99990102000200_after": "CREATE TABLE nt_after (id int);",
@@ -363,10 +397,10 @@ CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS nt_unique_v_key ON nt_unique (v);
   });
 
   it("holds an unfinished migration to no checksum: a corrected file reruns on the same row", async () => {
-    const [broken] = plant({
+    const [broken] = await plant({
       "99990103000000_fixable": `${NO_TRANSACTION_MARKER}\nSELECT * FROM nt_missing;`,
     });
-    const [fixed] = plant({ "99990103000000_fixable": `${NO_TRANSACTION_MARKER}\nSELECT 1;` });
+    const [fixed] = await plant({ "99990103000000_fixable": `${NO_TRANSACTION_MARKER}\nSELECT 1;` });
     if (!broken || !fixed) {
       throw new Error("nothing planted");
     }
@@ -413,24 +447,44 @@ CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS nt_unique_v_key ON nt_unique (v);
     expect(await rowsOf(target.db.sql, name)).toHaveLength(1);
   });
 
-  it("refuses, before applying anything, one that controls transactions or does not parse", async () => {
-    for (const body of [
-      "BEGIN;\nCREATE TABLE nt_refused (id int);\nCOMMIT;",
-      "CREATE TABEL nt_refused (id int);",
-    ]) {
-      const planted = plant({
-        "99990104000000_first": "CREATE TABLE nt_first (id int);",
-        "99990104000100_refused": `${NO_TRANSACTION_MARKER}\n${body}`,
-      });
-      await expect(migrate(target.db.sql, [...loadMigrations(), ...planted])).rejects.toBeInstanceOf(
-        UnrunnableMigrationError,
+  it("splits one at build time, and refuses one that controls transactions or does not parse (the build fails)", async () => {
+    const [split] = await plant({
+      "99990104000000_split": `${NO_TRANSACTION_MARKER}
+-- A comment; with a semicolon.
+CREATE TABLE nt_split (v text DEFAULT 'a;b');
+DO $$ BEGIN PERFORM 1; END $$;
+SELECT 'ü'`,
+    });
+    expect(split?.statements).toEqual([
+      "CREATE TABLE nt_split (v text DEFAULT 'a;b')",
+      "DO $$ BEGIN PERFORM 1; END $$",
+      "SELECT 'ü'",
+    ]);
+    for (const [body, reason] of [
+      ["BEGIN;\nCREATE TABLE nt_refused (id int);\nCOMMIT;", /controls transactions \(BEGIN, COMMIT/],
+      ["CREATE TABEL nt_refused (id int);", /does not parse \(syntax error/],
+    ] as const) {
+      await expect(plant({ "99990104000100_refused": `${NO_TRANSACTION_MARKER}\n${body}` })).rejects.toThrow(
+        reason,
       );
-      const { rows } = await target.db.sql.query<{ first: boolean; refused: boolean }>(
-        "SELECT to_regclass('nt_first') IS NOT NULL AS first, to_regclass('nt_refused') IS NOT NULL AS refused",
-      );
-      expect(rows[0]).toEqual({ first: false, refused: false });
-      expect(await rowsOf(target.db.sql, "99990104000100_refused")).toEqual([]);
     }
+  });
+
+  it("refuses, before applying anything, one that carries no statements (not split by the build)", async () => {
+    const unsplit = readMigrations(
+      write({
+        "99990105000000_first": "CREATE TABLE nt_first (id int);",
+        "99990105000100_unsplit": `${NO_TRANSACTION_MARKER}\nCREATE TABLE nt_unsplit (id int);`,
+      }),
+    );
+    const refused = migrate(target.db.sql, [...loadMigrations(), ...unsplit]);
+    await expect(refused).rejects.toBeInstanceOf(UnrunnableMigrationError);
+    await expect(refused).rejects.toThrow(/was not split into statements/);
+    const { rows } = await target.db.sql.query<{ first: boolean; unsplit: boolean }>(
+      "SELECT to_regclass('nt_first') IS NOT NULL AS first, to_regclass('nt_unsplit') IS NOT NULL AS unsplit",
+    );
+    expect(rows[0]).toEqual({ first: false, unsplit: false });
+    expect(await rowsOf(target.db.sql, "99990105000100_unsplit")).toEqual([]);
   });
 });
 
@@ -460,7 +514,7 @@ describe.skipIf(!onPostgres)("migrator on PostgreSQL (needs separate connections
     const target = await createTestDatabase();
     const holder = await openTestPool(target.url, { poolMax: 1 });
     const writer = await openTestPool(target.url, { poolMax: 1 });
-    const [table, concurrent, plain] = plant({
+    const [table, concurrent, plain] = await plant({
       "99990201000000_busy_table": `CREATE TABLE nt_busy (id int PRIMARY KEY, v text);
 INSERT INTO nt_busy SELECT g, 'v' || g FROM generate_series(1, 1000) AS g;`,
       "99990201000100_busy_concurrent": `${NO_TRANSACTION_MARKER}
@@ -602,6 +656,7 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS nt_busy_v_idx ON nt_busy (v);`,
         name: "20981231000000_relaxed",
         sql: `${NO_TRANSACTION_MARKER}\nSET lock_timeout = 0;\nSELECT 1;`,
         checksum: "0".repeat(64),
+        statements: ["SET lock_timeout = 0", "SELECT 1"],
       };
       const alter: Migration = {
         name: "20990101000000_alter_orders",

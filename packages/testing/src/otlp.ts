@@ -122,21 +122,22 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
 
 /**
  * Writes the module hook into `dir` and returns the `node` arguments that preload it. A process
- * started with them appends a line `<url>\t<importer url>` for each @opentelemetry module it
- * resolves to the file named by its AGORA_TEST_LOADS environment variable (read it with
- * `readLoads`).
+ * started with them appends a line `<url>\t<importer url>` for each module of these packages
+ * (@opentelemetry's unless told) it resolves to the file named by its AGORA_TEST_LOADS
+ * environment variable (read it with `readLoads`).
  */
-export const loadRecorder = (dir: string): string[] => {
-  const hook = path.join(dir, "record-opentelemetry-loads.mjs");
+export const loadRecorder = (dir: string, packages: readonly string[] = ["@opentelemetry"]): string[] => {
+  const hook = path.join(dir, "record-loads.mjs");
   writeFileSync(
     hook,
     `import { appendFileSync } from "node:fs";
 import { registerHooks } from "node:module";
 const file = process.env.AGORA_TEST_LOADS;
+const recorded = ${JSON.stringify(packages.map((name) => `/${name}/`))};
 registerHooks({
   resolve(specifier, context, nextResolve) {
     const result = nextResolve(specifier, context);
-    if (file && result.url.includes("/@opentelemetry/")) appendFileSync(file, result.url + "\\t" + context.parentURL + "\\n");
+    if (file && recorded.some((part) => result.url.includes(part))) appendFileSync(file, result.url + "\\t" + context.parentURL + "\\n");
     return result;
   },
 });
@@ -156,8 +157,8 @@ const packageOf = (url: string): string => {
 };
 
 /**
- * What a process recorded, by package: each @opentelemetry package it loaded and the package that
- * asked for it (distinct pairs; a package's requires of its own files are left out).
+ * What a process recorded, by package: each package it loaded (of those recorded) and the package
+ * that asked for it (distinct pairs; a package's requires of its own files are left out).
  */
 export const readLoads = (file: string): ModuleLoad[] => {
   if (!existsSync(file)) {
