@@ -8,26 +8,27 @@
 //   3. the goals (docs/performance.md, "Soak"), checked on what was recorded per request and on
 //      /metrics sampled every 5 s; the exit code is 1 when an enforced goal is missed.
 // The per-minute series and the verdicts go to bench/results/soak-<timestamp>.json.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import { SignJWT } from "jose";
 import pg from "pg";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import WebSocket from "ws";
+import { apiArgs, apiEnv, hasTaskset, repo, startNode, waitFor200 } from "./common.ts";
 import { withClient } from "./data.ts";
 import { rssMiB } from "./memory.ts";
 import { seedCommunity } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
 import { type LagBuckets, lagP99, readMetrics } from "./soak-figures.ts";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const env = process.env;
 const soakMinutes = Number(env.SOAK_MINUTES ?? 30);
 const warmupMinutes = Number(env.SOAK_WARMUP ?? 2);
@@ -45,9 +46,6 @@ const SAMPLE_MS = 5_000;
 /** The outbox lag goal's bound on the p99 (seconds, 1; a histogram bucket bound: 0.5, 1, 2.5, 5). */
 const lagBound = Number(env.SOAK_OUTBOX_LAG_P99 ?? 1);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const hasTaskset = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
-const pinned = (cpu: number, args: string[]) => (hasTaskset ? ["taskset", "-c", String(cpu), ...args] : args);
 const percentile = (sorted: ArrayLike<number>, p: number) =>
   sorted.length === 0
     ? Number.NaN
@@ -655,36 +653,6 @@ const sampleMetrics = async (apiUrl: string, pid: number | undefined): Promise<S
 
 // ---------------------------------------------------------------------------------------------
 
-const freePort = async (): Promise<number> => {
-  const { createServer } = await import("node:net");
-
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-};
-
-const waitForReady = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 1200; i += 1) {
-    if (child.exitCode !== null) {
-      throw new Error(`the API exited with ${child.exitCode}`);
-    }
-    try {
-      if ((await fetch(`${url}/ready`)).ok) {
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error("the API did not become ready");
-};
-
 const main = async () => {
   // The driver (and the local S3 store in it) on CPU 1, the API on CPU 0, as `pnpm bench` pins them.
   if (hasTaskset) {
@@ -717,27 +685,15 @@ const main = async () => {
   apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const tokenHours = Math.ceil((soakMinutes + warmupMinutes) / 60) + 2;
-  const api = spawn(
-    pinned(0, [process.execPath, "--heap-growing-percent=50", "apps/api/dist/start.js"])[0] ?? "node",
-    pinned(0, [process.execPath, "--heap-growing-percent=50", "apps/api/dist/start.js"]).slice(1),
-    {
-      cwd: repo,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        PATH: env.PATH,
+  const api = startNode(
+    apiArgs(),
+    apiEnv(
+      { databaseUrl: databaseUrl.toString(), dataDir, tokenSecret: TOKEN_SECRET, port: apiPort },
+      {
         NODE_OPTIONS: "--max-semi-space-size=4",
-        APP_ENV: "development",
-        HOST: "127.0.0.1",
-        PORT: String(apiPort),
-        DATABASE_URL: databaseUrl.toString(),
         DATABASE_POOL_MAX: env.SOAK_POOL_MAX ?? "10",
-        DATA_DIR: dataDir,
-        TOKEN_SECRET,
         LOG_LEVEL: "warn",
         WORKER: "embedded",
-        LISTING_PLAN_PRICE_AMOUNT: "990",
-        LISTING_PLAN_CURRENCY: "USD",
-        LISTING_PLAN_DURATION_DAYS: "30",
         PAYMENT_INSTRUCTIONS_WALLETONE_QR: "Scan the code in WalletOne.",
         PAYMENT_INSTRUCTIONS_WALLETTWO_QR: "Scan the code in WalletTwo.",
         S3_ENDPOINT: `http://${store.address}:${store.port}`,
@@ -759,7 +715,8 @@ const main = async () => {
         MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
         ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
       },
-    },
+    ),
+    { cpu: 0 },
   );
   // Whatever ends this process ends the API too (the finally below does not run on a crash).
   process.on("exit", () => api.kill("SIGTERM"));
@@ -768,7 +725,7 @@ const main = async () => {
   let sampler: NodeJS.Timeout | undefined;
   let outcome: { failed: boolean; file: string } | undefined;
   try {
-    await waitForReady(apiUrl, api);
+    await waitFor200(`${apiUrl}/ready`, api, 120_000);
     const seedStarted = performance.now();
     const world = await seedWorld(databaseUrl.toString(), tokenHours);
     log(

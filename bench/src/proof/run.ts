@@ -15,18 +15,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
+import { type Managed, startManaged, stop, waitFor200 } from "../common.ts";
 import { proveChat } from "./chat.ts";
-import {
-  findNginx,
-  freePort,
-  type Managed,
-  sleep,
-  startManaged,
-  startNginx,
-  stop,
-  waitFor200,
-} from "./cluster.ts";
+import { findNginx, startNginx } from "./cluster.ts";
 import { killWorkerMidBatch } from "./kill-worker.ts";
 import { checkOrders, type KeyRecord, loadOrders, retryUnanswered } from "./orders.ts";
 import { type Member, seedWorld } from "./world.ts";
