@@ -19,6 +19,7 @@ import {
   apiEnv as benchApiEnv,
   fmt,
   hasTaskset,
+  LIMITS_OUT_OF_REACH,
   referenceArgs,
   repo,
   runLoad,
@@ -101,18 +102,7 @@ const main = async () => {
       DATABASE_POOL_MAX: env.BENCH_POOL_MAX ?? "10",
       LOG_LEVEL: "info",
       WORKER: env.BENCH_WORKER ?? "embedded",
-      RATE_LIMIT_AUTH_PER_IP: "0",
-      // The write limits stay on (their check is part of what is measured) but out of the load's reach.
-      RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
-      RATE_LIMIT_CONVERSATIONS_PER_HOUR: "1000000",
-      RATE_LIMIT_MOMENTS_PER_HOUR: "1000000",
-      RATE_LIMIT_COMMENTS_PER_HOUR: "1000000",
-      RATE_LIMIT_LIKES_PER_HOUR: "1000000",
-      RATE_LIMIT_REPORTS_PER_HOUR: "1000000",
-      RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
-      RATE_LIMIT_DEVICES_PER_HOUR: "1000000",
-      RATE_LIMIT_MEETINGS_PER_HOUR: "1000000",
-      RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
+      ...LIMITS_OUT_OF_REACH,
       // So do the socket caps and the pending-upload quota: the typing fan-out holds 1,000 sockets of
       // one member on one process, which the default per-user cap refuses.
       REALTIME_SOCKETS_PER_SESSION: "10000",

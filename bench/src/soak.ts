@@ -17,17 +17,16 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sleep } from "@agora/testing/eventually";
 import { freePort } from "@agora/testing/processes";
-import { SignJWT } from "jose";
 import pg from "pg";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import WebSocket from "ws";
-import { apiArgs, apiEnv, hasTaskset, repo, startNode, waitFor200 } from "./common.ts";
+import { apiArgs, apiEnv, hasTaskset, LIMITS_OUT_OF_REACH, repo, startNode, waitFor200 } from "./common.ts";
 import { withClient } from "./data.ts";
 import { rssMiB } from "./memory.ts";
-import { seedCommunity } from "./seed-community.ts";
+import { accessToken, insertUsers, seedCommunity } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
-import { type LagBuckets, lagP99, readMetrics } from "./soak-figures.ts";
+import { lagP99, type MetricFigures, readMetrics } from "./soak-figures.ts";
 
 const env = process.env;
 const soakMinutes = Number(env.SOAK_MINUTES ?? 30);
@@ -194,15 +193,9 @@ type World = {
   image: Buffer;
 };
 
+/** A token for the whole run (the soak's hours, and two more). */
 const mint = (userId: string, sessionId: string, role: string, hours: number) =>
-  new SignJWT({ role, sid: sessionId })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(userId)
-    .setIssuer("agora")
-    .setAudience("agora-api")
-    .setIssuedAt()
-    .setExpirationTime(`${hours}h`)
-    .sign(new TextEncoder().encode(TOKEN_SECRET));
+  accessToken(TOKEN_SECRET, userId, sessionId, role, hours * 3600);
 
 const seedWorld = async (databaseUrl: string, tokenHours: number): Promise<World> => {
   // A fifth of `pnpm bench`'s world (20,000 listings, 20,000 moments with 200,000 likes), so the
@@ -217,17 +210,12 @@ const seedWorld = async (databaseUrl: string, tokenHours: number): Promise<World
   return withClient(databaseUrl, async (client) => {
     // Members, two to a conversation, each with a session (written here: sign-in mails codes).
     const users = Array.from({ length: SOCKETS }, () => ({ id: randomUUID(), session: randomUUID() }));
-    await client.query(
-      `INSERT INTO users (id, email, username, display_name, password_hash, role, status, email_verified_at, created_at, updated_at)
-       SELECT id, 'soak-' || id || '@example.com', 'soak' || replace(id::text, '-', ''), 'Soak Member', '', 'member',
-              'active', now(), now(), now()
-         FROM unnest($1::uuid[]) AS t(id)`,
-      [users.map((user) => user.id)],
-    );
-    await client.query(
-      "INSERT INTO sessions (id, user_id, created_at) SELECT s, u, now() FROM unnest($1::uuid[], $2::uuid[]) AS t(s, u)",
-      [users.map((user) => user.session), users.map((user) => user.id)],
-    );
+    await insertUsers(client, {
+      ids: users.map((user) => user.id),
+      sessions: users.map((user) => user.session),
+      prefix: "soak",
+      displayName: "Soak Member",
+    });
     const pairs = Math.floor(SOCKETS / 2);
     const conversationIds = Array.from({ length: pairs }, () => randomUUID());
     await client.query(
@@ -619,18 +607,7 @@ const openLoop = async (world: World, rate: number, seconds: number) => {
 // ---------------------------------------------------------------------------------------------
 // /metrics, sampled every 5 s.
 
-type Sample = {
-  phase: Phase;
-  minute: number;
-  rssMiB: number;
-  handles: number;
-  poolWaiting: number;
-  eventLoopP99Ms: number;
-  outboxPending: number;
-  outboxOldestSeconds: number;
-  openSockets: number;
-  lagBuckets: LagBuckets;
-};
+type Sample = { phase: Phase; minute: number; rssMiB: number } & Omit<MetricFigures, "residentBytes">;
 const samples: Sample[] = [];
 
 const sampleMetrics = async (apiUrl: string, pid: number | undefined): Promise<Sample | undefined> => {
@@ -703,14 +680,7 @@ const main = async () => {
         S3_SECRET_ACCESS_KEY: "S3RVER",
         S3_FORCE_PATH_STYLE: "true",
         // The per-member limits stay on but out of reach: 500 members do the traffic of thousands.
-        RATE_LIMIT_AUTH_PER_IP: "0",
-        RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
-        RATE_LIMIT_CONVERSATIONS_PER_HOUR: "1000000",
-        RATE_LIMIT_MOMENTS_PER_HOUR: "1000000",
-        RATE_LIMIT_COMMENTS_PER_HOUR: "1000000",
-        RATE_LIMIT_LIKES_PER_HOUR: "1000000",
-        RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
-        RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
+        ...LIMITS_OUT_OF_REACH,
         MEDIA_PENDING_UPLOADS_PER_DAY: "1000000",
         MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
         ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
