@@ -11,6 +11,7 @@ import { eventually } from "@agora/testing/eventually";
 import { builtEntry, startProcess } from "@agora/testing/processes";
 import { describe, it } from "vitest";
 import type { Harness } from "./harness";
+import { openSocket, type TestSocket } from "./realtime";
 
 /** The NATS server the broker fan-out's tests use (the machine's, started before the session). */
 export const natsUrl = process.env.TEST_NATS_URL || "nats://127.0.0.1:4222";
@@ -85,6 +86,8 @@ export type SecondApi = {
   /** Its exit code (null when killed by a signal). */
   exited: Promise<number | null>;
   port: number;
+  /** Opens a socket on a conversation of this process (openSocket). */
+  connect(conversationId: string, token: string): Promise<TestSocket>;
 };
 
 /**
@@ -118,7 +121,10 @@ export const startSecondApi = async (
       throw new Error(`the second API logged no address:\n${output()}`);
     }
 
-    return { child, exited, port };
+    const connect = (conversationId: string, token: string) =>
+      openSocket(`ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`, token);
+
+    return { child, exited, port, connect };
   } catch (error) {
     child.kill("SIGKILL");
     throw error;

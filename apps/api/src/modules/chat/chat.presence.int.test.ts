@@ -228,22 +228,12 @@ describeOnFanOuts(
         other = await startSecondApi(h, fanOut, {
           PRESENCE_TIMEOUT_SECONDS: String(PRESENCE_TIMEOUT_SECONDS),
         });
-        const { child, port } = other;
+        const { child } = other;
         const ada = await h.signIn();
         const bob = await h.signIn();
         const conversationId = await converseOn(here, ada, bob);
-        const WebSocket = (await import("ws")).default;
-        const remoteFrames: Frame[] = [];
-        const remote = new WebSocket(
-          `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`,
-          { headers: { authorization: `Bearer ${bob.accessToken}` } },
-        );
-        remote.on("message", (data) => remoteFrames.push(JSON.parse(String(data)) as Frame));
-        remote.on("error", () => {});
-        await new Promise((resolve, reject) => {
-          remote.on("open", resolve);
-          remote.on("error", reject);
-        });
+        const remote = await other.connect(conversationId, bob.accessToken);
+        const remoteFrames = remote.frames;
         const local = await here.connect(conversationId, ada.accessToken);
 
         // Bob's socket is on the other process: Ada here sees him online, and he sees her come online.
@@ -264,7 +254,7 @@ describeOnFanOuts(
           conversation_id: conversationId,
           user_id: ada.user.id,
         });
-        remote.send(JSON.stringify({ type: realtimeFrameTypes.typing }));
+        typing(remote);
         const [typed] = await local.waitFor(realtimeFrameTypes.typing);
         expect(typed?.data).toEqual({ conversation_id: conversationId, user_id: bob.user.id });
 

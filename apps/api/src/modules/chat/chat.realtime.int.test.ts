@@ -527,25 +527,12 @@ describeOnFanOuts(
         other = await startSecondApi(h, fanOut);
         const { child, exited, port } = other;
         const { ada, bob, conversationId } = await pairOn(h, here);
-        const WebSocket = (await import("ws")).default;
-        const remoteFrames: Array<{ type: string; data: Message }> = [];
-        const remote = new WebSocket(
-          `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`,
-          {
-            headers: { authorization: `Bearer ${bob.accessToken}` },
-          },
-        );
-        remote.on("message", (data) => remoteFrames.push(JSON.parse(String(data))));
-        const remoteClosed = new Promise<number>((resolve) => remote.on("close", (code) => resolve(code)));
-        await new Promise((resolve, reject) => {
-          remote.on("open", resolve);
-          remote.on("error", reject);
-        });
+        const remote = await other.connect(conversationId, bob.accessToken);
         const local = await here.connect(conversationId, ada.accessToken);
 
         // Sent through this process: pushed by the other one to Bob's socket there.
         const sentHere = await post(here, ada, conversationId, "from process A");
-        await eventually(() => remoteFrames.some((frame) => frame.data?.id === sentHere.id));
+        await eventually(() => remote.frames.some((frame) => frame.data?.id === sentHere.id));
         // Sent through the other process: pushed by this one to Ada's socket here.
         const sentThere = await fetch(
           `http://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/messages`,
@@ -562,13 +549,11 @@ describeOnFanOuts(
           [2, "from process B"],
         ]);
         // Presence frames come too (chat.presence.int.test.ts): the messages, each once, in order.
-        const remoteMessages = () =>
-          remoteFrames.filter((frame) => frame.type === realtimeFrameTypes.message);
-        await eventually(() => remoteMessages().length === 2);
-        expect(remoteMessages().map((frame) => frame.data.seq)).toEqual([1, 2]);
+        await remote.waitFor(realtimeFrameTypes.message, 2, 15_000);
+        expect(remote.messages().map((message) => message.seq)).toEqual([1, 2]);
 
         child.kill("SIGTERM");
-        expect(await remoteClosed).toBe(realtimeCloseCodes.serverShutdown);
+        expect((await remote.closed).code).toBe(realtimeCloseCodes.serverShutdown);
         expect(await exited).toBe(0);
         local.close();
       } finally {
