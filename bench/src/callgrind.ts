@@ -22,7 +22,7 @@ import { sleep } from "@agora/testing/eventually";
 import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { v7 } from "uuid";
-import { apiEnv, referenceArgs, repo, waitFor200 } from "./common.ts";
+import { apiEnv, createDatabase, referenceArgs, repo, waitFor200 } from "./common.ts";
 import { accessToken } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
 
@@ -413,12 +413,7 @@ export const measureCallgrind = async (
   const warmup = options.warmup ?? 100;
   const log = options.log ?? ((line: string) => process.stderr.write(`  callgrind ${line}\n`));
   const tokenSecret = "callgrind-secret-callgrind-secret-0123456789abcdef";
-  const databaseName = `agora_callgrind_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_callgrind");
   const directory = mkdtempSync(path.join(tmpdir(), "agora-callgrind-"));
   try {
     const fixture = await prepareDatabase(databaseUrl.toString(), tokenSecret);

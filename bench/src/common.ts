@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sleep } from "@agora/testing/eventually";
+import pg from "pg";
 import type { LoadResult } from "./results.ts";
 
 export const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -177,6 +178,21 @@ export const waitFor200 = async (
     }
     await sleep(intervalMs);
   }
+};
+
+/**
+ * A fresh database `<prefix>_<ms>` on `adminUrl`'s server: the admin connection that made it (the
+ * caller drops the database with it and ends it), its name, and its URL.
+ */
+export const createDatabase = async (adminUrl: string, prefix: string) => {
+  const name = `${prefix}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+
+  return { admin, name, url };
 };
 
 /**

@@ -13,7 +13,17 @@ import { sleep } from "@agora/testing/eventually";
 import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { searchWords, statuses } from "./admin.ts";
-import { apiArgs, apiEnv, fmt, hasTaskset, repo, runLoad, startNode, waitFor200 } from "./common.ts";
+import {
+  apiArgs,
+  apiEnv,
+  createDatabase,
+  fmt,
+  hasTaskset,
+  repo,
+  runLoad,
+  startNode,
+  waitFor200,
+} from "./common.ts";
 import { type Dataset, type GrowthTokens, growStep, growthTokens, sizesAt } from "./growth-seed.ts";
 import type { LoadResult } from "./results.ts";
 import { searchRequests, searchTerms } from "./varied.ts";
@@ -180,12 +190,7 @@ export const runGrowth = async (options: GrowthOptions = {}): Promise<{ table: s
     throw new Error("apps/api/dist is missing: `pnpm bench:growth` builds it first");
   }
   const adminUrl = options.adminUrl ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const databaseName = `agora_growth_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_growth");
   const dataDir = mkdtempSync(path.join(tmpdir(), "agora-growth-"));
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;

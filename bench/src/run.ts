@@ -12,11 +12,11 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sleep } from "@agora/testing/eventually";
 import { freePort } from "@agora/testing/processes";
-import pg from "pg";
 import {
   API_NODE_FLAGS,
   apiArgs,
   apiEnv as benchApiEnv,
+  createDatabase,
   fmt,
   hasTaskset,
   LIMITS_OUT_OF_REACH,
@@ -82,14 +82,9 @@ const main = async () => {
   process.stderr.write(
     `bench: ${selection.only ? `BENCH_ONLY=${env.BENCH_ONLY}` : selection.full ? "full tier (--full)" : "core tier (--full runs every row and suite)"}: ${selectedScenarios.length} scenarios, suites: ${selectedSuites.map((suite) => suite.name).join(", ") || "none"}\n`,
   );
-  const databaseName = `agora_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_bench");
   const postgres =
     (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? null;
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "agora-bench-"));
 
   const apiPort = await freePort();

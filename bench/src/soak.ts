@@ -17,11 +17,19 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sleep } from "@agora/testing/eventually";
 import { freePort } from "@agora/testing/processes";
-import pg from "pg";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import WebSocket from "ws";
-import { apiArgs, apiEnv, hasTaskset, LIMITS_OUT_OF_REACH, repo, startNode, waitFor200 } from "./common.ts";
+import {
+  apiArgs,
+  apiEnv,
+  createDatabase,
+  hasTaskset,
+  LIMITS_OUT_OF_REACH,
+  repo,
+  startNode,
+  waitFor200,
+} from "./common.ts";
 import { withClient } from "./data.ts";
 import { rssMiB } from "./memory.ts";
 import { accessToken, insertUsers, seedCommunity } from "./seed-community.ts";
@@ -636,12 +644,7 @@ const main = async () => {
     spawnSync("taskset", ["-p", "-c", "1", String(process.pid)]);
   }
   const startedAt = new Date();
-  const databaseName = `agora_soak_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_soak");
   const dataDir = mkdtempSync(path.join(tmpdir(), "agora-soak-"));
   const s3Dir = mkdtempSync(path.join(tmpdir(), "agora-soak-s3-"));
   const s3 = new S3rver({
