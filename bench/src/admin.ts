@@ -8,9 +8,10 @@ import { accessToken } from "./seed-community.ts";
 
 const ORDERS = 1_000_000;
 const REPORTS = 100_000;
-const statuses = ["pending", "confirmed", "in_progress", "completed", "cancelled"];
-// Words that item names are made of (seed-marketplace.ts): each matches about 1 in 200 orders.
-const searchWords = [
+/** The order statuses the seeded orders are spread over (and the admin search filters by). */
+export const statuses = ["pending", "confirmed", "in_progress", "completed", "cancelled"];
+/** Words that item names are made of (seed-marketplace.ts): each matches about 1 in 200 orders. */
+export const searchWords = [
   "ramen",
   "pizza",
   "taco",

@@ -12,18 +12,20 @@
 // is (count(2N) − count(N)) / N, which cancels what a burst costs once (its connection, the dump).
 // The interpreter makes JavaScript look dearer than it is under the JIT: read the figures as
 // Agora against the reference and against the baseline, not as a CPU time.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { v7 } from "uuid";
+import { apiEnv, createDatabase, referenceArgs, repo, waitFor200 } from "./common.ts";
 import { accessToken } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const baselineFile = path.join(repo, "bench/baseline.json");
 
 /** Bursts of each size per endpoint; the lowest count of each size is kept. */
@@ -98,8 +100,6 @@ type CallgrindResult = {
 };
 
 type Baseline = { callgrind?: CallgrindResult & { note?: string } } & Record<string, unknown>;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Why Callgrind cannot run here, or undefined when it can. */
 export const callgrindUnavailable = (): string | undefined => {
@@ -223,37 +223,6 @@ const dumped = async (directory: string, pid: number, count: number): Promise<nu
   throw new Error(
     `callgrind wrote ${dumps(directory, pid).length} of ${count} dumps (${readdirSync(directory).join(", ")})`,
   );
-};
-
-const waitUntilUp = async (port: number, probe: string, child: ChildProcess, seconds = 600) => {
-  for (let i = 0; i < seconds * 4; i += 1) {
-    if (child.exitCode !== null) {
-      throw new Error(`server exited with ${child.exitCode} before answering ${probe}`);
-    }
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}${probe}`);
-      if (response.ok) {
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`server on port ${port} did not answer ${probe} within ${seconds} s`);
-};
-
-const freePort = async (): Promise<number> => {
-  const { createServer } = await import("node:net");
-
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 };
 
 type Fixture = { listingId: string; menuItemId: string; conversationId: string; token: string };
@@ -382,7 +351,7 @@ const measureServer = async (
     throw new Error("valgrind did not start");
   }
   try {
-    await waitUntilUp(port, probe, child).catch((error: unknown) => {
+    await waitFor200(`http://127.0.0.1:${port}${probe}`, child, 600_000, 250).catch((error: unknown) => {
       throw new Error(`${(error as Error).message}\n${stderr}`);
     });
     // Warm-up, not instrumented (fast): code compiled to bytecode, caches and statements prepared.
@@ -444,12 +413,7 @@ export const measureCallgrind = async (
   const warmup = options.warmup ?? 100;
   const log = options.log ?? ((line: string) => process.stderr.write(`  callgrind ${line}\n`));
   const tokenSecret = "callgrind-secret-callgrind-secret-0123456789abcdef";
-  const databaseName = `agora_callgrind_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_callgrind");
   const directory = mkdtempSync(path.join(tmpdir(), "agora-callgrind-"));
   try {
     const fixture = await prepareDatabase(databaseUrl.toString(), tokenSecret);
@@ -462,21 +426,16 @@ export const measureCallgrind = async (
     const [agora, reference] = await Promise.all([
       measureServer(
         [process.execPath, ...NODE_FLAGS, options.api ?? "apps/api/dist/main.js"],
-        {
-          ...base,
-          APP_ENV: "development",
-          HOST: "127.0.0.1",
-          PORT: String(apiPort),
-          DATA_DIR: directory,
-          LOG_LEVEL: "info",
-          // Delivery would run beside the measured requests, whenever its timer fires.
-          WORKER: "off",
-          LISTING_PLAN_PRICE_AMOUNT: "990",
-          LISTING_PLAN_CURRENCY: "USD",
-          LISTING_PLAN_DURATION_DAYS: "30",
-          // The chat send's write limit stays on (its check is counted) but out of the bursts' reach.
-          RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
-        },
+        apiEnv(
+          { databaseUrl: base.DATABASE_URL, dataDir: directory, tokenSecret, port: apiPort },
+          {
+            LOG_LEVEL: "info",
+            // Delivery would run beside the measured requests, whenever its timer fires.
+            WORKER: "off",
+            // The chat send's write limit stays on (its check is counted) but out of the bursts' reach.
+            RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
+          },
+        ),
         apiPort,
         "/ready",
         calls,
@@ -485,14 +444,7 @@ export const measureCallgrind = async (
       options.reference === false
         ? ({} as CallgrindCounts)
         : measureServer(
-            [
-              process.execPath,
-              ...NODE_FLAGS,
-              "--import",
-              "./bench/src/resolve-ts.ts",
-              "bench/src/reference.ts",
-              String(referencePort),
-            ],
+            [process.execPath, ...NODE_FLAGS, ...referenceArgs(referencePort)],
             base,
             referencePort,
             "/health",

@@ -2,27 +2,18 @@
 // across two API processes (latency from the POST to the frame on the other process's socket,
 // with 1,000 sockets open there, and the memory each open socket costs).
 import { performance } from "node:perf_hooks";
-import { SignJWT } from "jose";
+import { sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import { v7 } from "uuid";
 import WebSocket from "ws";
 import type { BenchContext, Scenario } from "./scenarios.ts";
+import { accessToken, insertUsers } from "./seed-community.ts";
 
 type Member = { id: string; token: string };
 type ChatWorld = { sender: Member; recipients: Member[]; conversationIds: string[] };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An access token as the API signs them (HS256 with TOKEN_SECRET, sub, sid, role, iss, aud). */
-const mint = (secret: string, userId: string, sessionId: string) =>
-  new SignJWT({ role: "member", sid: sessionId })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(userId)
-    .setIssuer("agora")
-    .setAudience("agora-api")
-    .setIssuedAt()
-    .setExpirationTime("2h")
-    .sign(new TextEncoder().encode(secret));
+/** The chat members' tokens last two hours: a full bench run. */
+const TOKEN_SECONDS = 2 * 3600;
 
 /**
  * One sender and `count` recipients (each with a live session), and the sender's conversation with
@@ -36,19 +27,17 @@ export const chatWorld = async (
   await client.connect();
   try {
     const users = Array.from({ length: count + 1 }, () => ({ id: v7(), session: v7() }));
-    await client.query(
-      `INSERT INTO users (id, email, username, display_name, password_hash, role, status, email_verified_at, created_at, updated_at)
-       SELECT id, 'chat-' || id || '@example.com', 'chat' || replace(id::text, '-', ''), 'Chat Bench', '', 'member',
-              'active', now(), now(), now()
-         FROM unnest($1::uuid[]) AS t(id)`,
-      [users.map((user) => user.id)],
-    );
-    await client.query(
-      `INSERT INTO sessions (id, user_id, created_at) SELECT s, u, now() FROM unnest($1::uuid[], $2::uuid[]) AS t(s, u)`,
-      [users.map((user) => user.session), users.map((user) => user.id)],
-    );
+    await insertUsers(client, {
+      ids: users.map((user) => user.id),
+      sessions: users.map((user) => user.session),
+      prefix: "chat",
+      displayName: "Chat Bench",
+    });
     const [sender, ...recipients] = await Promise.all(
-      users.map(async (user) => ({ id: user.id, token: await mint(tokenSecret, user.id, user.session) })),
+      users.map(async (user) => ({
+        id: user.id,
+        token: await accessToken(tokenSecret, user.id, user.session, "member", TOKEN_SECONDS),
+      })),
     );
     if (!sender) {
       throw new Error("no sender");

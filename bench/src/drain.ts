@@ -13,9 +13,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { v7 } from "uuid";
-import { freePort, type Managed, sleep, startManaged, stop, waitFor200 } from "./proof/cluster.ts";
+import { type Managed, startManaged, stop, waitFor200 } from "./common.ts";
 
 type DrainRow = {
   drainer: string;

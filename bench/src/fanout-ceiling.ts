@@ -11,13 +11,23 @@
 // in all (64), BENCH_CEILING_ONLY a regex of rows).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { natsAnswers } from "@agora/db/nats-probe";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { chatWorld } from "./chat.ts";
-import { freePort, type Managed, startManaged, stop, waitFor200 } from "./proof/cluster.ts";
+import {
+  API_NODE_FLAGS,
+  fmt,
+  hasTaskset,
+  type Managed,
+  pinned,
+  startManaged,
+  stop,
+  waitFor200,
+} from "./common.ts";
 
 const env = process.env;
 const DURATION = Number(env.BENCH_CEILING_DURATION ?? 10);
@@ -41,27 +51,6 @@ type Row = {
   p99: number | undefined;
   failed: number;
 };
-
-const hasTaskset = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
-const pinned = (cpu: number, args: string[]) => (hasTaskset ? ["taskset", "-c", String(cpu), ...args] : args);
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-const natsAnswers = (url: string) =>
-  new Promise<boolean>((resolve) => {
-    const { hostname, port } = new URL(url.split(",")[0] ?? url);
-    const socket = connect({ host: hostname, port: Number(port || 4222) });
-    socket.setTimeout(1_000);
-    socket.once("data", (data) => {
-      socket.destroy();
-      resolve(String(data).startsWith("INFO"));
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
 
 type LoadResult = {
   totalRequests: number;
@@ -212,7 +201,7 @@ export const runFanOutCeiling = async (
     const port = await freePort();
     const child = startManaged(
       `api-${serial}`,
-      pinned(0, [process.execPath, "--heap-growing-percent=50", path.join(repo, "apps/api/dist", entry)]),
+      pinned(0, [process.execPath, ...API_NODE_FLAGS, path.join(repo, "apps/api/dist", entry)]),
       { ...baseEnv, PORT: String(port), ...extra },
       { dir, cwd: repo },
     );

@@ -16,8 +16,8 @@
 // - orders: 1,000,000·s over all menu items and users, over the same 180 days.
 // The 1× listings are the bench's own (seedMarketplace); the rest follows the bench's seeds' shapes.
 import { randomUUID } from "node:crypto";
-import { SignJWT } from "jose";
 import type pg from "pg";
+import { accessToken } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
 
 export type Dataset = "community" | "marketplace" | "orders" | "inbox" | "history";
@@ -47,16 +47,8 @@ export const sizesAt = (s: number) => {
   };
 };
 
-/** An access token as the API issues them (HS256, TOKEN_SECRET), valid long enough for every step. */
-const token = (secret: string, userId: string, sessionId: string, role = "member") =>
-  new SignJWT({ role, sid: sessionId })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(userId)
-    .setIssuer("agora")
-    .setAudience("agora-api")
-    .setIssuedAt()
-    .setExpirationTime("12h")
-    .sign(new TextEncoder().encode(secret));
+/** The growth run's tokens last twelve hours: long enough for every step. */
+const TOKEN_SECONDS = 12 * 3600;
 
 const sessionsFor = async (client: pg.Client, secret: string, ids: string[], role = "member") => {
   const tokens: string[] = [];
@@ -66,7 +58,7 @@ const sessionsFor = async (client: pg.Client, secret: string, ids: string[], rol
       sessionId,
       id,
     ]);
-    tokens.push(await token(secret, id, sessionId, role));
+    tokens.push(await accessToken(secret, id, sessionId, role, TOKEN_SECONDS));
   }
 
   return tokens;

@@ -5,22 +5,28 @@
 // tenfold (goal ≤ 1.5). A step is skipped, with its reason printed, when its projected size or
 // seeding time (from the previous step's) is beyond GROWTH_MAX_GB (25) or GROWTH_MAX_SEED_MINUTES
 // (15), or the disk's free space. docs/performance.md, "Growth curves", has the method and figures.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
+import { searchWords, statuses } from "./admin.ts";
+import {
+  apiArgs,
+  apiEnv,
+  createDatabase,
+  fmt,
+  hasTaskset,
+  repo,
+  runLoad,
+  startNode,
+  waitFor200,
+} from "./common.ts";
 import { type Dataset, type GrowthTokens, growStep, growthTokens, sizesAt } from "./growth-seed.ts";
-
-type LoadResult = {
-  requestsPerSecond: number;
-  totalRequests: number;
-  p50: number;
-  p99: number;
-  statusCounts: Partial<Record<"2xx" | "3xx" | "4xx" | "5xx" | "errors" | "timeouts", number>>;
-};
+import type { LoadResult } from "./results.ts";
+import { searchRequests, searchTerms } from "./varied.ts";
 
 export type GrowthOptions = {
   /** A database URL on the server to create the growth database on (its own database is not touched). */
@@ -49,26 +55,8 @@ type Endpoint = {
   ) => { path: string } & Record<string, unknown>;
 };
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const TOKEN_SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
-const hasTaskset = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
-const pinned = (cpu: number, args: string[]) => (hasTaskset ? ["taskset", "-c", String(cpu), ...args] : args);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-const searchWords = [
-  "ramen",
-  "pizza",
-  "taco",
-  "sushi",
-  "curry",
-  "bagel",
-  "burger",
-  "falafel",
-  "kebab",
-  "salad",
-];
-const statuses = ["pending", "confirmed", "in_progress", "completed", "cancelled"];
 
 const endpoints: Endpoint[] = [
   {
@@ -121,128 +109,26 @@ const endpoints: Endpoint[] = [
     spec: (tokens) => ({
       path: "/api/v1/admin/orders",
       headers: bearer(tokens.admin),
-      paths: searchWords.flatMap((word) =>
-        [...statuses, undefined].map(
-          (s) => `/api/v1/admin/orders?q=${word}${s === undefined ? "" : `&status=${s}`}`,
+      // The first ten of the admin scenario's item words.
+      paths: searchWords
+        .slice(0, 10)
+        .flatMap((word) =>
+          [...statuses, undefined].map(
+            (s) => `/api/v1/admin/orders?q=${word}${s === undefined ? "" : `&status=${s}`}`,
+          ),
         ),
-      ),
     }),
   },
 ];
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-
-const waitForReady = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 600; i += 1) {
-    if (child.exitCode !== null) {
-      throw new Error(`API exited with ${child.exitCode}`);
-    }
-    try {
-      if ((await fetch(`${url}/ready`)).ok) {
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`API at ${url} did not become ready`);
-};
-
-const load = (spec: Record<string, unknown>, timeoutSeconds: number): LoadResult => {
-  const [file, ...args] = pinned(1, [
-    process.execPath,
-    path.join(repo, "bench/src/load.ts"),
-    JSON.stringify(spec),
-  ]);
-  const result = spawnSync(file ?? process.execPath, args, {
-    encoding: "utf8",
-    timeout: timeoutSeconds * 1000,
-  });
-  if (result.status !== 0) {
-    throw new Error(`load generator failed: ${result.stderr}`);
-  }
-
-  return JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}") as LoadResult;
-};
-
-// mulberry32, seeded, and a Zipf sampler (as varied.ts): the same request sequence at every size.
-const generator = (seed: number) => {
-  let state = seed;
-
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-};
-
 /**
  * The search requests: Zipf (s = 1) over the words and adjacent word pairs of the 1× listings'
- * text in a seeded order, as the bench's varied search; built once, so every size gets the same.
+ * text in a seeded order, as the bench's varied search (varied.ts); built once, so every size gets the same.
  */
 const searchFile = async (client: pg.Client, dir: string) => {
-  const { rows } = await client.query<{ search_text: string }>("SELECT search_text FROM listings");
-  const words = new Set<string>();
-  const pairs = new Set<string>();
-  const filler = new Set(["and", "made", "daily"]);
-  for (const { search_text } of rows) {
-    const tokens = search_text
-      .replace(/[^a-z ]/g, " ")
-      .split(/\s+/)
-      .filter((token) => token.length >= 3 && !filler.has(token));
-    for (const [i, token] of tokens.entries()) {
-      words.add(token);
-      const next = tokens[i + 1];
-      if (next !== undefined && next !== token) {
-        pairs.add(`${token} ${next}`);
-      }
-    }
-  }
-  const random = generator(17);
-  const shuffle = (list: string[]) => {
-    for (let i = list.length - 1; i > 0; i -= 1) {
-      const j = Math.floor(random() * (i + 1));
-      [list[i], list[j]] = [list[j] as string, list[i] as string];
-    }
-
-    return list;
-  };
-  const terms = [...shuffle([...words]), ...shuffle([...pairs])];
-  const cumulative = new Float64Array(terms.length);
-  let sum = 0;
-  for (let k = 0; k < terms.length; k += 1) {
-    sum += 1 / (k + 1);
-    cumulative[k] = sum;
-  }
-  const pickRandom = generator(23);
-  const lines = Array.from({ length: 100_000 }, () => {
-    const target = pickRandom() * sum;
-    let low = 0;
-    let high = terms.length - 1;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((cumulative[middle] ?? 0) < target) {
-        low = middle + 1;
-      } else {
-        high = middle;
-      }
-    }
-
-    return `/api/v1/listings?q=${encodeURIComponent(terms[low] ?? "")}`;
-  });
+  const { terms } = await searchTerms(client);
   const file = path.join(dir, "search.txt");
-  writeFileSync(file, `${lines.join("\n")}\n`);
+  writeFileSync(file, `${searchRequests(terms, 100_000).join("\n")}\n`);
 
   return file;
 };
@@ -280,9 +166,6 @@ const serial = async (url: string, spec: Record<string, unknown>, count = 60) =>
   return took[Math.floor(took.length / 2)] ?? Number.NaN;
 };
 
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
 type Row = { endpoint: string; scale: number; result: LoadResult; serialP50: number };
 type Step = {
   scale: number;
@@ -307,45 +190,28 @@ export const runGrowth = async (options: GrowthOptions = {}): Promise<{ table: s
     throw new Error("apps/api/dist is missing: `pnpm bench:growth` builds it first");
   }
   const adminUrl = options.adminUrl ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const databaseName = `agora_growth_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_growth");
   const dataDir = mkdtempSync(path.join(tmpdir(), "agora-growth-"));
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
-  const [command = process.execPath, ...args] = pinned(0, [
-    process.execPath,
-    "--heap-growing-percent=50",
-    "apps/api/dist/start.js",
-  ]);
-  const api = spawn(command, args, {
-    cwd: repo,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      PATH: process.env.PATH,
-      NODE_OPTIONS: "--max-semi-space-size=4",
-      APP_ENV: "development",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_URL: databaseUrl.toString(),
-      DATABASE_POOL_MAX: "10",
-      DATA_DIR: dataDir,
-      TOKEN_SECRET,
-      LOG_LEVEL: "warn",
-      WORKER: "off",
-      LISTING_PLAN_PRICE_AMOUNT: "990",
-      LISTING_PLAN_CURRENCY: "USD",
-      LISTING_PLAN_DURATION_DAYS: "30",
-      // The search measures its queries: neither shared in flight nor kept.
-      LISTINGS_COALESCE: "off",
-      LISTINGS_CACHE_ENTRIES: "0",
-      RATE_LIMIT_AUTH_PER_IP: "0",
-      RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
-    },
-  });
+  const api = startNode(
+    apiArgs(),
+    apiEnv(
+      { databaseUrl: databaseUrl.toString(), dataDir, tokenSecret: TOKEN_SECRET, port },
+      {
+        NODE_OPTIONS: "--max-semi-space-size=4",
+        DATABASE_POOL_MAX: "10",
+        LOG_LEVEL: "warn",
+        WORKER: "off",
+        // The search measures its queries: neither shared in flight nor kept.
+        LISTINGS_COALESCE: "off",
+        LISTINGS_CACHE_ENTRIES: "0",
+        RATE_LIMIT_AUTH_PER_IP: "0",
+        RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
+      },
+    ),
+    { cpu: 0 },
+  );
   // Interrupted (Ctrl-C, or a runner's timeout): the API stopped and the database dropped all the same.
   const interrupted = async () => {
     api.kill("SIGTERM");
@@ -359,7 +225,7 @@ export const runGrowth = async (options: GrowthOptions = {}): Promise<{ table: s
   const steps: Step[] = [];
   const client = new pg.Client({ connectionString: databaseUrl.toString() });
   try {
-    await waitForReady(apiUrl, api);
+    await waitFor200(`${apiUrl}/ready`, api, 60_000);
     await client.connect();
     let current = 0;
     let tokens: GrowthTokens | undefined;
@@ -414,7 +280,7 @@ export const runGrowth = async (options: GrowthOptions = {}): Promise<{ table: s
         const measured: LoadResult[] = [];
         for (let round = 0; round < rounds; round += 1) {
           measured.push(
-            load({ ...spec, url: `${apiUrl}${String(spec.path)}` }, durationSeconds + warmupSeconds + 120),
+            runLoad({ ...spec, url: `${apiUrl}${String(spec.path)}` }, durationSeconds + warmupSeconds + 120),
           );
         }
         // The median round by p99: one noisy round on a shared machine does not decide the figure.

@@ -4,20 +4,34 @@
 // (taskset) so they do not fight over one core. Then the suites (suites.ts) run. `pnpm bench` runs
 // the core tier, `pnpm bench --full` everything, BENCH_ONLY what it names (tiers.ts). Each run writes
 // bench/results/<timestamp>.json and .svg, and latest.json and latest.svg (results.ts).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
+import {
+  API_NODE_FLAGS,
+  apiArgs,
+  apiEnv as benchApiEnv,
+  createDatabase,
+  fmt,
+  hasTaskset,
+  LIMITS_OUT_OF_REACH,
+  referenceArgs,
+  repo,
+  runLoad,
+  startNode,
+  waitFor200,
+} from "./common.ts";
 import { fmtMiB, rssMiB, watchRss } from "./memory.ts";
 import { type BenchResult, type LoadResult, type ResultRow, writeResult } from "./results.ts";
 import { scenarios } from "./scenarios.ts";
 import { suites } from "./suites.ts";
 import { isSelected, isSuiteSelected, selectionFrom, tierOf } from "./tiers.ts";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const env = process.env;
 const durationSeconds = Number(env.BENCH_DURATION ?? 5);
 const warmupSeconds = Number(env.BENCH_WARMUP ?? 1);
@@ -27,85 +41,16 @@ const adminUrl = env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432
 
 const BENCH_TOKEN_SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
 
-const hasTaskset = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
-const pinned = (cpu: number, args: string[]) => (hasTaskset ? ["taskset", "-c", String(cpu), ...args] : args);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const start = (
-  command: string[],
-  childEnv: Record<string, string | undefined>,
-  pipeStdout = false,
-): ChildProcess => {
-  const [file, ...args] = command;
-  const child = spawn(file ?? "node", args, {
-    cwd: repo,
-    env: childEnv,
-    stdio: ["ignore", pipeStdout ? "pipe" : "ignore", "inherit"],
-  });
-
-  return child;
-};
-
-/** Polls `probe` (the API's /ready: 200 once migrated and seeded; the reference's /health) until 200. */
-const waitForHealth = async (url: string, child: ChildProcess, probe = "/health", seconds = 60) => {
-  for (let i = 0; i < seconds * 10; i += 1) {
-    if (child.exitCode !== null) {
-      throw new Error(`server exited with ${child.exitCode}`);
-    }
-    try {
-      const response = await fetch(`${url}${probe}`);
-      if (response.ok) {
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`server at ${url} did not become healthy`);
-};
-
-const freePort = async (): Promise<number> => {
-  const { createServer } = await import("node:net");
-
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-};
-
-const load = (spec: Record<string, unknown>): LoadResult => {
-  const [file, ...args] = pinned(1, [
-    process.execPath,
-    path.join(repo, "bench/src/load.ts"),
-    JSON.stringify(spec),
-  ]);
-  const result = spawnSync(file ?? process.execPath, args, {
-    encoding: "utf8",
-    timeout: (durationSeconds + warmupSeconds + 60) * 1000,
-  });
-  if (result.status !== 0) {
-    throw new Error(`load generator failed: ${result.stderr}`);
-  }
-
-  return JSON.parse(result.stdout.trim().split("\n").pop() ?? "{}") as LoadResult;
-};
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/** One run of the load generator, given the time the run's settings need. */
+const load = (spec: Record<string, unknown>): LoadResult =>
+  runLoad(spec, durationSeconds + warmupSeconds + 60);
 
 /**
- * Node's own flags for the API, as the image's CMD passes them (V8 flags that NODE_OPTIONS may not
- * carry): the old generation grows by 50% past what a collection left, as V8 grows it in a small
- * container, instead of up to 4× on a large host (docs/performance.md, "Memory"). BENCH_NODE_FLAGS replaces them
- * (space-separated; empty for none).
+ * Node's own flags for the API, as the image's CMD passes them (API_NODE_FLAGS, common.ts says
+ * why); BENCH_NODE_FLAGS replaces them (space-separated; empty for none).
  */
-const apiNodeFlags = (env.BENCH_NODE_FLAGS ?? "--heap-growing-percent=50").split(" ").filter(Boolean);
+const apiNodeFlags =
+  env.BENCH_NODE_FLAGS === undefined ? API_NODE_FLAGS : env.BENCH_NODE_FLAGS.split(" ").filter(Boolean);
 
 /** The commit the run measured, and whether the tree had uncommitted changes. */
 const gitState = () => {
@@ -137,74 +82,46 @@ const main = async () => {
   process.stderr.write(
     `bench: ${selection.only ? `BENCH_ONLY=${env.BENCH_ONLY}` : selection.full ? "full tier (--full)" : "core tier (--full runs every row and suite)"}: ${selectedScenarios.length} scenarios, suites: ${selectedSuites.map((suite) => suite.name).join(", ") || "none"}\n`,
   );
-  const databaseName = `agora_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_bench");
   const postgres =
     (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? null;
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "agora-bench-"));
 
   const apiPort = await freePort();
   const referencePort = await freePort();
-  const apiEnv = {
-    PATH: env.PATH,
-    // As the image runs it (infra/Dockerfile's NODE_OPTIONS).
-    NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=4",
-    APP_ENV: "development",
-    HOST: "127.0.0.1",
-    PORT: String(apiPort),
-    DATABASE_URL: databaseUrl.toString(),
-    DATABASE_POOL_MAX: env.BENCH_POOL_MAX ?? "10",
-    DATA_DIR: dataDir,
-    TOKEN_SECRET: BENCH_TOKEN_SECRET,
-    LOG_LEVEL: "info",
-    WORKER: env.BENCH_WORKER ?? "embedded",
-    LISTING_PLAN_PRICE_AMOUNT: "990",
-    LISTING_PLAN_CURRENCY: "USD",
-    LISTING_PLAN_DURATION_DAYS: "30",
-    RATE_LIMIT_AUTH_PER_IP: "0",
-    // The write limits stay on (their check is part of what is measured) but out of the load's reach.
-    RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
-    RATE_LIMIT_CONVERSATIONS_PER_HOUR: "1000000",
-    RATE_LIMIT_MOMENTS_PER_HOUR: "1000000",
-    RATE_LIMIT_COMMENTS_PER_HOUR: "1000000",
-    RATE_LIMIT_LIKES_PER_HOUR: "1000000",
-    RATE_LIMIT_REPORTS_PER_HOUR: "1000000",
-    RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
-    RATE_LIMIT_DEVICES_PER_HOUR: "1000000",
-    RATE_LIMIT_MEETINGS_PER_HOUR: "1000000",
-    RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
-    // So do the socket caps and the pending-upload quota: the typing fan-out holds 1,000 sockets of
-    // one member on one process, which the default per-user cap refuses.
-    REALTIME_SOCKETS_PER_SESSION: "10000",
-    REALTIME_SOCKETS_PER_USER: "10000",
-    MEDIA_PENDING_UPLOADS_PER_DAY: "1000000",
-    MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
-    // OUTBOX_* settings of the bench's own environment reach the embedded worker (levers to measure).
-    ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
-    // So do REALTIME_FANOUT and NATS_* (the chat rows on either fan-out: docs/performance.md).
-    ...Object.fromEntries(
-      Object.entries(env).filter(([key]) => key === "REALTIME_FANOUT" || key.startsWith("NATS_")),
-    ),
-  };
-  const api = start(pinned(0, [process.execPath, ...apiNodeFlags, "apps/api/dist/start.js"]), apiEnv);
-  const reference = start(
-    pinned(0, [
-      process.execPath,
-      "--import",
-      "./bench/src/resolve-ts.ts",
-      "bench/src/reference.ts",
-      String(referencePort),
-    ]),
+  const apiEnv = benchApiEnv(
+    { databaseUrl: databaseUrl.toString(), dataDir, tokenSecret: BENCH_TOKEN_SECRET, port: apiPort },
+    {
+      // As the image runs it (infra/Dockerfile's NODE_OPTIONS).
+      NODE_OPTIONS: env.BENCH_NODE_OPTIONS ?? "--max-semi-space-size=4",
+      DATABASE_POOL_MAX: env.BENCH_POOL_MAX ?? "10",
+      LOG_LEVEL: "info",
+      WORKER: env.BENCH_WORKER ?? "embedded",
+      ...LIMITS_OUT_OF_REACH,
+      // So do the socket caps and the pending-upload quota: the typing fan-out holds 1,000 sockets of
+      // one member on one process, which the default per-user cap refuses.
+      REALTIME_SOCKETS_PER_SESSION: "10000",
+      REALTIME_SOCKETS_PER_USER: "10000",
+      MEDIA_PENDING_UPLOADS_PER_DAY: "1000000",
+      MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
+      // OUTBOX_* settings of the bench's own environment reach the embedded worker (levers to measure).
+      ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
+      // So do REALTIME_FANOUT and NATS_* (the chat rows on either fan-out: docs/performance.md).
+      ...Object.fromEntries(
+        Object.entries(env).filter(([key]) => key === "REALTIME_FANOUT" || key.startsWith("NATS_")),
+      ),
+    },
+  );
+  const api = startNode(apiArgs("start.js", apiNodeFlags), apiEnv, { cpu: 0 });
+  const reference = startNode(
+    referenceArgs(referencePort),
     {
       PATH: env.PATH,
       DATABASE_URL: databaseUrl.toString(),
       TOKEN_SECRET: BENCH_TOKEN_SECRET,
       NODE_OPTIONS: env.BENCH_REFERENCE_NODE_OPTIONS,
     },
+    { cpu: 0 },
   );
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const referenceUrl = `http://127.0.0.1:${referencePort}`;
@@ -220,8 +137,8 @@ const main = async () => {
   const watched = new Map<string, { pid: number | undefined; rss: ReturnType<typeof watchRss> }>();
   watched.set(apiUrl, { pid: api.pid, rss: apiRss });
   try {
-    await waitForHealth(apiUrl, api, "/ready");
-    await waitForHealth(referenceUrl, reference);
+    await waitFor200(`${apiUrl}/ready`, api, 60_000);
+    await waitFor200(`${referenceUrl}/health`, reference, 60_000);
     const context = {
       apiUrl,
       referenceUrl,
@@ -229,16 +146,15 @@ const main = async () => {
       tokenSecret: BENCH_TOKEN_SECRET,
       async startApi(overrides: Record<string, string> = {}) {
         const port = await freePort();
-        const child = start(pinned(0, [process.execPath, ...apiNodeFlags, "apps/api/dist/main.js"]), {
-          ...apiEnv,
-          PORT: String(port),
-          WORKER: "off",
-          ...overrides,
-        });
+        const child = startNode(
+          apiArgs("main.js", apiNodeFlags),
+          { ...apiEnv, PORT: String(port), WORKER: "off", ...overrides },
+          { cpu: 0 },
+        );
         extraApis.push(child);
         const url = `http://127.0.0.1:${port}`;
         watched.set(url, { pid: child.pid, rss: watchRss(child.pid) });
-        await waitForHealth(url, child);
+        await waitFor200(`${url}/health`, child, 60_000);
 
         return {
           url,

@@ -13,8 +13,17 @@ const READERS = 200;
 
 export type SeededCommunity = { moments: number; likes: number; readerTokens: string[] };
 
-/** Access tokens as the API issues them (HS256, TOKEN_SECRET), for sessions written here. */
-export const accessToken = (secret: string, userId: string, sessionId: string, role = "member") => {
+/**
+ * An access token as the API issues them (HS256 with TOKEN_SECRET: sub, sid, role, iss, aud), for
+ * a session the bench wrote; valid `seconds` (an hour) from now.
+ */
+export const accessToken = (
+  secret: string,
+  userId: string,
+  sessionId: string,
+  role = "member",
+  seconds = 3600,
+) => {
   const now = Math.floor(Date.now() / 1000);
 
   return new SignJWT({ role, sid: sessionId })
@@ -23,8 +32,44 @@ export const accessToken = (secret: string, userId: string, sessionId: string, r
     .setIssuer("agora")
     .setAudience("agora-api")
     .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
+    .setExpirationTime(now + seconds)
     .sign(new TextEncoder().encode(secret));
+};
+
+/**
+ * Active, verified users written straight to the database (`<prefix>-<id>@example.com`, username
+ * `<prefix><id without dashes>`), each with the session beside it when `sessions` are given
+ * (sign-in would mail codes).
+ */
+export const insertUsers = async (
+  client: pg.Client,
+  {
+    ids,
+    sessions,
+    prefix,
+    displayName,
+    role = "member",
+  }: {
+    ids: string[];
+    sessions?: string[];
+    prefix: string;
+    displayName: string;
+    role?: "member" | "provider";
+  },
+) => {
+  await client.query(
+    `INSERT INTO users (id, email, username, display_name, password_hash, role, status, email_verified_at, created_at, updated_at)
+     SELECT id, $2 || '-' || id || '@example.com', $2 || replace(id::text, '-', ''), $3, '', $4,
+            'active', now(), now(), now()
+       FROM unnest($1::uuid[]) AS t(id)`,
+    [ids, prefix, displayName, role],
+  );
+  if (sessions) {
+    await client.query(
+      "INSERT INTO sessions (id, user_id, created_at) SELECT s, u, now() FROM unnest($1::uuid[], $2::uuid[]) AS t(s, u)",
+      [sessions, ids],
+    );
+  }
 };
 
 /** The tables the seed writes (withoutForeignKeyChecks checks that none has a trigger of its own). */

@@ -8,26 +8,34 @@
 //   3. the goals (docs/performance.md, "Soak"), checked on what was recorded per request and on
 //      /metrics sampled every 5 s; the exit code is 1 when an enforced goal is missed.
 // The per-minute series and the verdicts go to bench/results/soak-<timestamp>.json.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { SignJWT } from "jose";
-import pg from "pg";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import WebSocket from "ws";
+import {
+  apiArgs,
+  apiEnv,
+  createDatabase,
+  hasTaskset,
+  LIMITS_OUT_OF_REACH,
+  repo,
+  startNode,
+  waitFor200,
+} from "./common.ts";
 import { withClient } from "./data.ts";
 import { rssMiB } from "./memory.ts";
-import { seedCommunity } from "./seed-community.ts";
+import { accessToken, insertUsers, seedCommunity } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
-import { type LagBuckets, lagP99, readMetrics } from "./soak-figures.ts";
+import { lagP99, type MetricFigures, readMetrics } from "./soak-figures.ts";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const env = process.env;
 const soakMinutes = Number(env.SOAK_MINUTES ?? 30);
 const warmupMinutes = Number(env.SOAK_WARMUP ?? 2);
@@ -45,9 +53,6 @@ const SAMPLE_MS = 5_000;
 /** The outbox lag goal's bound on the p99 (seconds, 1; a histogram bucket bound: 0.5, 1, 2.5, 5). */
 const lagBound = Number(env.SOAK_OUTBOX_LAG_P99 ?? 1);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const hasTaskset = spawnSync("taskset", ["-c", "0", "true"]).status === 0;
-const pinned = (cpu: number, args: string[]) => (hasTaskset ? ["taskset", "-c", String(cpu), ...args] : args);
 const percentile = (sorted: ArrayLike<number>, p: number) =>
   sorted.length === 0
     ? Number.NaN
@@ -196,15 +201,9 @@ type World = {
   image: Buffer;
 };
 
+/** A token for the whole run (the soak's hours, and two more). */
 const mint = (userId: string, sessionId: string, role: string, hours: number) =>
-  new SignJWT({ role, sid: sessionId })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(userId)
-    .setIssuer("agora")
-    .setAudience("agora-api")
-    .setIssuedAt()
-    .setExpirationTime(`${hours}h`)
-    .sign(new TextEncoder().encode(TOKEN_SECRET));
+  accessToken(TOKEN_SECRET, userId, sessionId, role, hours * 3600);
 
 const seedWorld = async (databaseUrl: string, tokenHours: number): Promise<World> => {
   // A fifth of `pnpm bench`'s world (20,000 listings, 20,000 moments with 200,000 likes), so the
@@ -219,17 +218,12 @@ const seedWorld = async (databaseUrl: string, tokenHours: number): Promise<World
   return withClient(databaseUrl, async (client) => {
     // Members, two to a conversation, each with a session (written here: sign-in mails codes).
     const users = Array.from({ length: SOCKETS }, () => ({ id: randomUUID(), session: randomUUID() }));
-    await client.query(
-      `INSERT INTO users (id, email, username, display_name, password_hash, role, status, email_verified_at, created_at, updated_at)
-       SELECT id, 'soak-' || id || '@example.com', 'soak' || replace(id::text, '-', ''), 'Soak Member', '', 'member',
-              'active', now(), now(), now()
-         FROM unnest($1::uuid[]) AS t(id)`,
-      [users.map((user) => user.id)],
-    );
-    await client.query(
-      "INSERT INTO sessions (id, user_id, created_at) SELECT s, u, now() FROM unnest($1::uuid[], $2::uuid[]) AS t(s, u)",
-      [users.map((user) => user.session), users.map((user) => user.id)],
-    );
+    await insertUsers(client, {
+      ids: users.map((user) => user.id),
+      sessions: users.map((user) => user.session),
+      prefix: "soak",
+      displayName: "Soak Member",
+    });
     const pairs = Math.floor(SOCKETS / 2);
     const conversationIds = Array.from({ length: pairs }, () => randomUUID());
     await client.query(
@@ -621,18 +615,7 @@ const openLoop = async (world: World, rate: number, seconds: number) => {
 // ---------------------------------------------------------------------------------------------
 // /metrics, sampled every 5 s.
 
-type Sample = {
-  phase: Phase;
-  minute: number;
-  rssMiB: number;
-  handles: number;
-  poolWaiting: number;
-  eventLoopP99Ms: number;
-  outboxPending: number;
-  outboxOldestSeconds: number;
-  openSockets: number;
-  lagBuckets: LagBuckets;
-};
+type Sample = { phase: Phase; minute: number; rssMiB: number } & Omit<MetricFigures, "residentBytes">;
 const samples: Sample[] = [];
 
 const sampleMetrics = async (apiUrl: string, pid: number | undefined): Promise<Sample | undefined> => {
@@ -655,48 +638,13 @@ const sampleMetrics = async (apiUrl: string, pid: number | undefined): Promise<S
 
 // ---------------------------------------------------------------------------------------------
 
-const freePort = async (): Promise<number> => {
-  const { createServer } = await import("node:net");
-
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-};
-
-const waitForReady = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 1200; i += 1) {
-    if (child.exitCode !== null) {
-      throw new Error(`the API exited with ${child.exitCode}`);
-    }
-    try {
-      if ((await fetch(`${url}/ready`)).ok) {
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error("the API did not become ready");
-};
-
 const main = async () => {
   // The driver (and the local S3 store in it) on CPU 1, the API on CPU 0, as `pnpm bench` pins them.
   if (hasTaskset) {
     spawnSync("taskset", ["-p", "-c", "1", String(process.pid)]);
   }
   const startedAt = new Date();
-  const databaseName = `agora_soak_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${databaseName}`;
+  const { admin, name: databaseName, url: databaseUrl } = await createDatabase(adminUrl, "agora_soak");
   const dataDir = mkdtempSync(path.join(tmpdir(), "agora-soak-"));
   const s3Dir = mkdtempSync(path.join(tmpdir(), "agora-soak-s3-"));
   const s3 = new S3rver({
@@ -717,27 +665,15 @@ const main = async () => {
   apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const tokenHours = Math.ceil((soakMinutes + warmupMinutes) / 60) + 2;
-  const api = spawn(
-    pinned(0, [process.execPath, "--heap-growing-percent=50", "apps/api/dist/start.js"])[0] ?? "node",
-    pinned(0, [process.execPath, "--heap-growing-percent=50", "apps/api/dist/start.js"]).slice(1),
-    {
-      cwd: repo,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        PATH: env.PATH,
+  const api = startNode(
+    apiArgs(),
+    apiEnv(
+      { databaseUrl: databaseUrl.toString(), dataDir, tokenSecret: TOKEN_SECRET, port: apiPort },
+      {
         NODE_OPTIONS: "--max-semi-space-size=4",
-        APP_ENV: "development",
-        HOST: "127.0.0.1",
-        PORT: String(apiPort),
-        DATABASE_URL: databaseUrl.toString(),
         DATABASE_POOL_MAX: env.SOAK_POOL_MAX ?? "10",
-        DATA_DIR: dataDir,
-        TOKEN_SECRET,
         LOG_LEVEL: "warn",
         WORKER: "embedded",
-        LISTING_PLAN_PRICE_AMOUNT: "990",
-        LISTING_PLAN_CURRENCY: "USD",
-        LISTING_PLAN_DURATION_DAYS: "30",
         PAYMENT_INSTRUCTIONS_WALLETONE_QR: "Scan the code in WalletOne.",
         PAYMENT_INSTRUCTIONS_WALLETTWO_QR: "Scan the code in WalletTwo.",
         S3_ENDPOINT: `http://${store.address}:${store.port}`,
@@ -747,19 +683,13 @@ const main = async () => {
         S3_SECRET_ACCESS_KEY: "S3RVER",
         S3_FORCE_PATH_STYLE: "true",
         // The per-member limits stay on but out of reach: 500 members do the traffic of thousands.
-        RATE_LIMIT_AUTH_PER_IP: "0",
-        RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
-        RATE_LIMIT_CONVERSATIONS_PER_HOUR: "1000000",
-        RATE_LIMIT_MOMENTS_PER_HOUR: "1000000",
-        RATE_LIMIT_COMMENTS_PER_HOUR: "1000000",
-        RATE_LIMIT_LIKES_PER_HOUR: "1000000",
-        RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
-        RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
+        ...LIMITS_OUT_OF_REACH,
         MEDIA_PENDING_UPLOADS_PER_DAY: "1000000",
         MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
         ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
       },
-    },
+    ),
+    { cpu: 0 },
   );
   // Whatever ends this process ends the API too (the finally below does not run on a crash).
   process.on("exit", () => api.kill("SIGTERM"));
@@ -768,7 +698,7 @@ const main = async () => {
   let sampler: NodeJS.Timeout | undefined;
   let outcome: { failed: boolean; file: string } | undefined;
   try {
-    await waitForReady(apiUrl, api);
+    await waitFor200(`${apiUrl}/ready`, api, 120_000);
     const seedStarted = performance.now();
     const world = await seedWorld(databaseUrl.toString(), tokenHours);
     log(

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type pg from "pg";
 import { marketplace, withClient } from "./data.ts";
 import type { BenchContext, RequestSpec, Scenario } from "./scenarios.ts";
 
@@ -79,47 +80,49 @@ export type SearchTerms = { terms: string[]; words: number; pairs: number };
 /**
  * The search terms: every word of the listings' search text (name, description, provider name)
  * and every pair of adjacent words, as they occur in the seeded data, in a seeded random order
- * (the Zipf rank). Single words come first: short, common terms are the popular ones.
+ * (the Zipf rank). Single words come first: short, common terms are the popular ones. The growth
+ * curves (growth.ts) search the same way.
  */
-const searchTerms = (databaseUrl: string): Promise<SearchTerms> =>
-  withClient(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ search_text: string }>("SELECT search_text FROM listings");
-    const words = new Set<string>();
-    const pairs = new Set<string>();
-    for (const { search_text } of rows) {
-      const tokens = search_text
-        .replace(/[^a-z ]/g, " ")
-        .split(/\s+/)
-        .filter((token) => token.length >= 3 && !FILLER.has(token));
-      for (const [i, token] of tokens.entries()) {
-        words.add(token);
-        const next = tokens[i + 1];
-        if (next !== undefined && next !== token) {
-          pairs.add(`${token} ${next}`);
-        }
+export const searchTerms = async (client: pg.Client): Promise<SearchTerms> => {
+  const { rows } = await client.query<{ search_text: string }>("SELECT search_text FROM listings");
+  const words = new Set<string>();
+  const pairs = new Set<string>();
+  for (const { search_text } of rows) {
+    const tokens = search_text
+      .replace(/[^a-z ]/g, " ")
+      .split(/\s+/)
+      .filter((token) => token.length >= 3 && !FILLER.has(token));
+    for (const [i, token] of tokens.entries()) {
+      words.add(token);
+      const next = tokens[i + 1];
+      if (next !== undefined && next !== token) {
+        pairs.add(`${token} ${next}`);
       }
     }
-    const random = generator(17);
-    const terms = [...shuffle([...words], random), ...shuffle([...pairs], random)];
+  }
+  const random = generator(17);
+  const terms = [...shuffle([...words], random), ...shuffle([...pairs], random)];
 
-    return { terms, words: words.size, pairs: pairs.size };
-  });
+  return { terms, words: words.size, pairs: pairs.size };
+};
+
+/** `count` searches for `terms` drawn Zipf (s = 1) by rank, seeded: the same sequence every run. */
+export const searchRequests = (terms: string[], count: number): string[] => {
+  const rank = zipf(terms.length, 1, generator(23));
+
+  return Array.from({ length: count }, () => `/api/v1/listings?q=${encodeURIComponent(terms[rank()] ?? "")}`);
+};
 
 let searchList: Promise<SearchTerms & { file: string }> | undefined;
 const searchPaths = (databaseUrl: string) => {
   searchList ??= (async () => {
     await marketplace(databaseUrl);
-    const found = await searchTerms(databaseUrl);
+    const found = await withClient(databaseUrl, searchTerms);
     if (found.terms.length < 10_000) {
       throw new Error(`bench: only ${found.terms.length} search terms in the seeded data`);
     }
-    const rank = zipf(found.terms.length, 1, generator(23));
-    const lines = Array.from(
-      { length: REQUESTS },
-      () => `/api/v1/listings?q=${encodeURIComponent(found.terms[rank()] ?? "")}`,
-    );
 
-    return { ...found, file: listFile("search", lines) };
+    return { ...found, file: listFile("search", searchRequests(found.terms, REQUESTS)) };
   })();
 
   return searchList;

@@ -2,17 +2,16 @@
 // statements, a smaller answer) would flatter neither side. GET /api/v1/listings/{id} is compared
 // byte for byte (the request id aside) on a small seeded marketplace. It needs a PostgreSQL server
 // (both servers share one database) and the built API (`pnpm turbo run build --filter=@agora/api`).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiArgs, apiEnv, referenceArgs, repo, startNode, waitFor200 } from "../src/common.ts";
 import { seedMarketplace } from "../src/seed-marketplace.ts";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
 const serverUrl = process.env.TEST_DATABASE_URL || undefined;
 const built = existsSync(path.join(repo, "apps/api/dist/start.js"));
 const skipped = !serverUrl
@@ -20,29 +19,6 @@ const skipped = !serverUrl
   : !built
     ? " — skipped: build the API first (pnpm turbo run build --filter=@agora/api)"
     : "";
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-
-const waitFor = async (url: string) => {
-  for (let i = 0; i < 1200; i += 1) {
-    try {
-      if ((await fetch(url)).ok) {
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer`);
-};
 
 describe.skipIf(skipped !== "")(`the bench's raw reference${skipped}`, () => {
   const databaseName = `agora_parity_${Date.now()}`;
@@ -59,19 +35,14 @@ describe.skipIf(skipped !== "")(`the bench's raw reference${skipped}`, () => {
     await admin.query(`CREATE DATABASE "${databaseName}"`);
     const databaseUrl = new URL(serverUrl ?? "");
     databaseUrl.pathname = `/${databaseName}`;
-    const env = {
-      PATH: process.env.PATH,
-      DATABASE_URL: databaseUrl.toString(),
-      TOKEN_SECRET: "parity-secret-parity-secret-parity-secret-0123456789",
-      APP_ENV: "development",
-      DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      WORKER: "off",
-      LOG_LEVEL: "warn",
-      LISTING_PLAN_PRICE_AMOUNT: "990",
-      LISTING_PLAN_CURRENCY: "USD",
-      LISTING_PLAN_DURATION_DAYS: "30",
-    };
+    const env = apiEnv(
+      {
+        databaseUrl: databaseUrl.toString(),
+        dataDir,
+        tokenSecret: "parity-secret-parity-secret-parity-secret-0123456789",
+      },
+      { WORKER: "off", LOG_LEVEL: "warn" },
+    );
     for (const verb of ["migrate", "seed"]) {
       const result = spawnSync(process.execPath, ["apps/api/dist/cli.js", verb], {
         cwd: repo,
@@ -85,21 +56,15 @@ describe.skipIf(skipped !== "")(`the bench's raw reference${skipped}`, () => {
     seeded = await seedMarketplace(client, { providers: 4, listingsPerProvider: 5, itemsPerListing: 3 });
     await client.end();
     const [apiPort, referencePort] = [await freePort(), await freePort()];
-    children.push(
-      spawn(process.execPath, ["apps/api/dist/start.js"], {
-        cwd: repo,
-        env: { ...env, PORT: String(apiPort) },
-        stdio: "ignore",
-      }),
-      spawn(
-        process.execPath,
-        ["--import", "./bench/src/resolve-ts.ts", "bench/src/reference.ts", String(referencePort)],
-        { cwd: repo, env, stdio: "ignore" },
-      ),
-    );
+    const api = startNode(apiArgs("start.js", []), { ...env, PORT: String(apiPort) }, { quiet: true });
+    const reference = startNode(referenceArgs(referencePort), env, { quiet: true });
+    children.push(api, reference);
     apiUrl = `http://127.0.0.1:${apiPort}`;
     referenceUrl = `http://127.0.0.1:${referencePort}`;
-    await Promise.all([waitFor(`${apiUrl}/ready`), waitFor(`${referenceUrl}/health`)]);
+    await Promise.all([
+      waitFor200(`${apiUrl}/ready`, api, 120_000),
+      waitFor200(`${referenceUrl}/health`, reference, 120_000),
+    ]);
   }, 300_000);
 
   afterAll(async () => {

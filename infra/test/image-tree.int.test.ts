@@ -7,11 +7,12 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readDockerfile, repoRoot } from "./support/dockerfile";
-import { detectIsolation, freePort, type Isolation, runIn, startIn } from "./support/processes";
+import { detectIsolation, type Isolation, runIn, startIn } from "./support/processes";
 
 /** The image trees start cold (bundles load, migrations run): asked every 100 ms for up to 20 s. */
 const waitUp = <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000) =>

@@ -4,10 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually } from "@agora/testing/eventually";
-import { builtEntry, startProcess } from "@agora/testing/processes";
+import { builtEntry, freePort, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness } from "../test/harness";
-import { freePort } from "../test/private-postgres";
 
 const main = new URL("../dist/main.js", import.meta.url);
 

@@ -15,7 +15,7 @@ import {
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "./private-postgres";
+import { freePort } from "@agora/testing/processes";
 
 /** The pgbouncer binary (PGBOUNCER, else Debian's), or undefined where it is not installed. */
 export const findPgBouncer = (): string | undefined =>

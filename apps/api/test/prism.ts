@@ -8,9 +8,9 @@
 // violation (the server answered something its own document does not allow) is a failure, and so
 // is a request that matches no operation (its answer could not be checked).
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@agora/testing/processes";
 
 export type Violation = {
   location: string[];
@@ -45,16 +45,6 @@ const prismCli = () =>
     "dist",
     "index.js",
   );
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 
 const NO_OPERATION = "Selected route not found";
 

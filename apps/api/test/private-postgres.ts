@@ -3,9 +3,9 @@
 // (initdb and postgres refuse root).
 import { execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@agora/testing/processes";
 
 /** Where initdb and pg_ctl live: PG_BIN, else the newest /usr/lib/postgresql/<version>/bin. */
 export const findPostgresBin = (): string | undefined => {
@@ -23,17 +23,6 @@ export const findPostgresBin = (): string | undefined => {
 
   return versions[0] ? path.join(root, versions[0], "bin") : undefined;
 };
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 
 const isRoot = () => process.getuid?.() === 0;
 

@@ -29,6 +29,80 @@ export type Refusal = {
   body: unknown;
 };
 
+type SocketOptions = { origin?: string; autoPong?: boolean; protocols?: string[] };
+
+/**
+ * Opens a socket on a realtime URL (of this process's server, or of another API process);
+ * resolves once it is open (rejects with the refusal otherwise).
+ */
+export const openSocket = (
+  url: string,
+  token: string | undefined,
+  options: SocketOptions = {},
+): Promise<TestSocket> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, options.protocols ?? [], {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(options.origin ? { origin: options.origin } : {}),
+      autoPong: options.autoPong ?? true,
+    });
+    const frames: Frame[] = [];
+    const waiters: Array<() => void> = [];
+    ws.on("message", (data) => {
+      frames.push(JSON.parse(String(data)) as Frame);
+      for (const wake of waiters.splice(0)) {
+        wake();
+      }
+    });
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      ws.on("close", (code, reason) => done({ code, reason: String(reason) })),
+    );
+    ws.on("unexpected-response", (_request, response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      response.on("end", () => {
+        const refusal: Refusal = {
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: body ? JSON.parse(body) : null,
+        };
+        reject(Object.assign(new Error(`refused ${refusal.status}`), { refusal }));
+      });
+    });
+    ws.on("error", (error) => reject(error));
+    ws.on("open", () => {
+      const socket: TestSocket = {
+        ws,
+        frames,
+        closed,
+        messages: () =>
+          frames
+            .filter((frame) => frame.type === realtimeFrameTypes.message)
+            .map((frame) => frame.data as Record<string, unknown> & { seq: number; body: string }),
+        async waitFor(type, count = 1, timeoutMs = 10_000) {
+          const deadline = Date.now() + timeoutMs;
+          for (;;) {
+            const matching = frames.filter((frame) => frame.type === type);
+            if (matching.length >= count) {
+              return matching;
+            }
+            if (Date.now() > deadline) {
+              throw new Error(`waited for ${count} ${type} frames, got ${matching.length}`);
+            }
+            await new Promise<void>((wake) => {
+              waiters.push(wake);
+              setTimeout(wake, 50);
+            });
+          }
+        },
+        close: () => ws.close(),
+      };
+      resolve(socket);
+    });
+  });
+
 /** The app of `h` listening on a port, with the realtime channel attached. */
 export const startServer = async (h: Harness, options: RealtimeOptions = {}, port = 0) => {
   const server = await listen(h.handler, { host: "127.0.0.1", port });
@@ -66,78 +140,17 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}, por
   const realtimeUrl = (conversationId: string, query = "") =>
     `${base.replace(/^http/, "ws")}/api/v1/chat/conversations/${conversationId}/realtime${query}`;
 
-  /** Opens a socket; resolves once it is open (rejects with the refusal otherwise). */
+  /** Opens a socket on a conversation of this server (openSocket). */
   const connect = (
     conversationId: string,
     token: string | undefined,
-    options: { after?: number; origin?: string; autoPong?: boolean; protocols?: string[] } = {},
+    options: SocketOptions & { after?: number } = {},
   ): Promise<TestSocket> =>
-    new Promise((resolve, reject) => {
-      const ws = new WebSocket(
-        realtimeUrl(conversationId, options.after === undefined ? "" : `?after=${options.after}`),
-        options.protocols ?? [],
-        {
-          headers: token ? { authorization: `Bearer ${token}` } : {},
-          ...(options.origin ? { origin: options.origin } : {}),
-          autoPong: options.autoPong ?? true,
-        },
-      );
-      const frames: Frame[] = [];
-      const waiters: Array<() => void> = [];
-      ws.on("message", (data) => {
-        frames.push(JSON.parse(String(data)) as Frame);
-        for (const wake of waiters.splice(0)) {
-          wake();
-        }
-      });
-      const closed = new Promise<{ code: number; reason: string }>((done) =>
-        ws.on("close", (code, reason) => done({ code, reason: String(reason) })),
-      );
-      ws.on("unexpected-response", (_request, response) => {
-        let body = "";
-        response.on("data", (chunk: Buffer) => {
-          body += chunk.toString("utf8");
-        });
-        response.on("end", () => {
-          const refusal: Refusal = {
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: body ? JSON.parse(body) : null,
-          };
-          reject(Object.assign(new Error(`refused ${refusal.status}`), { refusal }));
-        });
-      });
-      ws.on("error", (error) => reject(error));
-      ws.on("open", () => {
-        const socket: TestSocket = {
-          ws,
-          frames,
-          closed,
-          messages: () =>
-            frames
-              .filter((frame) => frame.type === realtimeFrameTypes.message)
-              .map((frame) => frame.data as Record<string, unknown> & { seq: number; body: string }),
-          async waitFor(type, count = 1, timeoutMs = 10_000) {
-            const deadline = Date.now() + timeoutMs;
-            for (;;) {
-              const matching = frames.filter((frame) => frame.type === type);
-              if (matching.length >= count) {
-                return matching;
-              }
-              if (Date.now() > deadline) {
-                throw new Error(`waited for ${count} ${type} frames, got ${matching.length}`);
-              }
-              await new Promise<void>((wake) => {
-                waiters.push(wake);
-                setTimeout(wake, 50);
-              });
-            }
-          },
-          close: () => ws.close(),
-        };
-        resolve(socket);
-      });
-    });
+    openSocket(
+      realtimeUrl(conversationId, options.after === undefined ? "" : `?after=${options.after}`),
+      token,
+      options,
+    );
 
   /** The refusal of an upgrade that must not happen. */
   const refusal = async (

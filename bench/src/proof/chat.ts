@@ -1,9 +1,10 @@
 // Chat across processes: each recipient holds a WebSocket on one API process while its sender posts
 // messages through the other; every message that got its 201 must arrive on the socket exactly
 // once. A send that failed is sent again with the same client_message_id (the server replays it).
+
+import { sleep } from "@agora/testing/eventually";
 import type pg from "pg";
 import WebSocket from "ws";
-import { sleep } from "./cluster.ts";
 import type { ProofWorld } from "./world.ts";
 
 export type ChatCheck = {

@@ -1,79 +1,10 @@
-// The processes of the proof: API processes (`node apps/api/dist/main.js`, WORKER=off), outbox
-// workers (`node apps/worker/dist/main.js`) and nginx in front of the APIs, configured from the
-// compose stack's own infra/nginx.conf. Each writes its output to a file in the run's directory.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+// nginx in front of the proof's API processes, configured from the compose stack's own
+// infra/nginx.conf, its output to a file in the run's directory as the other processes' (their
+// start, wait and stop are bench/src/common.ts's).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-
-export type Managed = {
-  name: string;
-  child: ChildProcess;
-  /** Its exit code (null when a signal ended it). */
-  exited: Promise<number | null>;
-  /** The last lines it wrote (for failures). */
-  tail(lines?: number): string;
-};
-
-/** Starts `command` with its output appended to `<dir>/<name>.log`. */
-export const startManaged = (
-  name: string,
-  command: string[],
-  env: Record<string, string>,
-  { dir, cwd }: { dir: string; cwd: string },
-): Managed => {
-  const logFile = path.join(dir, `${name}.log`);
-  const fd = openSync(logFile, "a");
-  const [file = "", ...args] = command;
-  const child = spawn(file, args, { cwd, env, stdio: ["ignore", fd, fd] });
-  closeSync(fd);
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-
-  return {
-    name,
-    child,
-    exited,
-    tail: (lines = 20) =>
-      existsSync(logFile) ? readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n") : "",
-  };
-};
-
-/** Polls `url` until it answers 200 (or fails after `timeoutMs`, or when `process` exits). */
-export const waitFor200 = async (url: string, process?: Managed, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (process && process.child.exitCode !== null) {
-      throw new Error(`${process.name} exited with ${process.child.exitCode}:\n${process.tail()}`);
-    }
-    const status = await fetch(url)
-      .then(async (response) => {
-        await response.arrayBuffer();
-
-        return response.status;
-      })
-      .catch(() => 0);
-    if (status === 200) {
-      return;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`${url} did not answer 200 in time${process ? `:\n${process.tail()}` : ""}`);
-    }
-    await sleep(100);
-  }
-};
+import { type Managed, startManaged } from "../common.ts";
 
 /** nginx from PATH or the usual places (PROOF_NGINX overrides); undefined when not installed. */
 export const findNginx = (override?: string): string | undefined => {
@@ -144,13 +75,4 @@ export const startNginx = (
     { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin" },
     { dir, cwd: confDir },
   );
-};
-
-/** Stops `process` with `signal` and waits for its exit code. */
-export const stop = async (process: Managed, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> => {
-  if (process.child.exitCode === null && process.child.signalCode === null) {
-    process.child.kill(signal);
-  }
-
-  return process.exited;
 };

@@ -5,8 +5,9 @@
 // events come back when their lease runs out and another worker delivers them: none twice into the
 // inbox, none lost.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { sleep } from "@agora/testing/eventually";
 import pg from "pg";
-import { type Managed, sleep } from "./cluster.ts";
+import type { Managed } from "../common.ts";
 
 /** The local TCP ports of a process's sockets (Linux: /proc/<pid>/fd and /proc/net/tcp{,6}). */
 const localPortsOf = (pid: number): Set<number> => {

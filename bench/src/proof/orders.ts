@@ -3,9 +3,9 @@
 // (same key, same body) until it does; and the database is asked whether each key made exactly one
 // order, one order.created event and one inbox row per recipient.
 import { randomUUID } from "node:crypto";
+import { sleep } from "@agora/testing/eventually";
 import autocannon from "autocannon";
 import type pg from "pg";
-import { sleep } from "./cluster.ts";
 import type { Member, Provider } from "./world.ts";
 
 /** One Idempotency-Key: who sent it with which body, and every answer it got. */

@@ -15,18 +15,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sleep } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import pg from "pg";
+import { LIMITS_OUT_OF_REACH, type Managed, startManaged, stop, waitFor200 } from "../common.ts";
 import { proveChat } from "./chat.ts";
-import {
-  findNginx,
-  freePort,
-  type Managed,
-  sleep,
-  startManaged,
-  startNginx,
-  stop,
-  waitFor200,
-} from "./cluster.ts";
+import { findNginx, startNginx } from "./cluster.ts";
 import { killWorkerMidBatch } from "./kill-worker.ts";
 import { checkOrders, type KeyRecord, loadOrders, retryUnanswered } from "./orders.ts";
 import { type Member, seedWorld } from "./world.ts";
@@ -187,17 +181,7 @@ export const runProof = async (options: ProofOptions): Promise<ProofReport> => {
       WORKER: "off",
       READINESS_CHECKS: "enabled",
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
-      RATE_LIMIT_AUTH_PER_IP: "0",
-      RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
-      RATE_LIMIT_CONVERSATIONS_PER_HOUR: "1000000",
-      RATE_LIMIT_MOMENTS_PER_HOUR: "1000000",
-      RATE_LIMIT_COMMENTS_PER_HOUR: "1000000",
-      RATE_LIMIT_LIKES_PER_HOUR: "1000000",
-      RATE_LIMIT_REPORTS_PER_HOUR: "1000000",
-      RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
-      RATE_LIMIT_DEVICES_PER_HOUR: "1000000",
-      RATE_LIMIT_MEETINGS_PER_HOUR: "1000000",
-      RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
+      ...LIMITS_OUT_OF_REACH,
       TRUST_PROXY: "true",
     });
     const startApi = (index: number) => {

@@ -2,8 +2,8 @@
 // test cannot read): two providers with an orderable item each, members with live sessions and
 // access tokens as the API signs them, and conversations between pairs of members.
 import { randomUUID } from "node:crypto";
-import { SignJWT } from "jose";
 import type pg from "pg";
+import { accessToken, insertUsers } from "../seed-community.ts";
 
 export type Member = { id: string; token: string };
 export type Provider = { userId: string; itemId: string };
@@ -16,31 +16,15 @@ export type ProofWorld = {
   conversations: { id: string; sender: Member; recipient: Member }[];
 };
 
-/** An access token as the API signs them (HS256 with TOKEN_SECRET, sub, sid, role, iss, aud). */
-const mint = (secret: string, userId: string, sessionId: string) =>
-  new SignJWT({ role: "member", sid: sessionId })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(userId)
-    .setIssuer("agora")
-    .setAudience("agora-api")
-    .setIssuedAt()
-    .setExpirationTime("2h")
-    .sign(new TextEncoder().encode(secret));
-
-const insertUsers = (client: pg.Client, ids: string[], role: "member" | "provider") =>
-  client.query(
-    `INSERT INTO users (id, email, username, display_name, password_hash, role, status, email_verified_at, created_at, updated_at)
-     SELECT id, 'proof-' || id || '@example.com', 'proof' || replace(id::text, '-', ''), 'Proof', '', $2, 'active', now(), now(), now()
-       FROM unnest($1::uuid[]) AS t(id)`,
-    [ids, role],
-  );
+/** The proof's members' tokens last two hours: longer than any proof run. */
+const TOKEN_SECONDS = 2 * 3600;
 
 const provider = async (client: pg.Client, categoryId: string, name: string): Promise<Provider> => {
   const userId = randomUUID();
   const profileId = randomUUID();
   const listingId = randomUUID();
   const itemId = randomUUID();
-  await insertUsers(client, [userId], "provider");
+  await insertUsers(client, { ids: [userId], prefix: "proof", displayName: "Proof", role: "provider" });
   await client.query(
     `INSERT INTO provider_profiles (id, user_id, display_name, approval_status, approved_at, created_at, updated_at)
      VALUES ($1, $2, $3, 'approved', now(), now(), now())`,
@@ -79,13 +63,12 @@ export const seedWorld = async (
   const count = Math.max(sizes.members, sizes.conversations * 2);
   const ids = Array.from({ length: count }, () => randomUUID());
   const sessions = ids.map(() => randomUUID());
-  await insertUsers(client, ids, "member");
-  await client.query(
-    "INSERT INTO sessions (id, user_id, created_at) SELECT s, u, now() FROM unnest($1::uuid[], $2::uuid[]) AS t(s, u)",
-    [sessions, ids],
-  );
+  await insertUsers(client, { ids, sessions, prefix: "proof", displayName: "Proof" });
   const members = await Promise.all(
-    ids.map(async (id, index) => ({ id, token: await mint(tokenSecret, id, sessions[index] ?? "") })),
+    ids.map(async (id, index) => ({
+      id,
+      token: await accessToken(tokenSecret, id, sessions[index] ?? "", "member", TOKEN_SECONDS),
+    })),
   );
 
   const conversations = Array.from({ length: sizes.conversations }, (_, index) => {

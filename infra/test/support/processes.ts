@@ -1,7 +1,6 @@
 // Running the image trees as the images would: the Dockerfile's CMD and ENV, as a non-root user on a
 // read-only root filesystem where this machine allows it.
 import { spawnSync } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { type StartedProcess, startProcess } from "@agora/testing/processes";
 
@@ -90,14 +89,3 @@ export const runIn = async (
 
   return { code, output: started.output() };
 };
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });

@@ -2,6 +2,7 @@
 // environment given, its output collected, its JSON log lines parsed, its exit awaited.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
 export type StartedProcess = {
@@ -70,3 +71,17 @@ export const builtEntry = (entry: URL | string): string => {
 
   return file;
 };
+
+/**
+ * A TCP port on 127.0.0.1 free when asked (the OS picks it; the probe socket is closed before this
+ * resolves): for a process started on it, or an address that must be known before a server starts.
+ */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });

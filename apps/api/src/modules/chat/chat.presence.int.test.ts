@@ -1,10 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type PresenceDto, realtimeFrameTypes, type TypingDto } from "@agora/contracts/realtime";
-import { onPostgres } from "@agora/db/test/databases";
 import { eventually, sleep } from "@agora/testing/eventually";
-import { builtEntry, startProcess } from "@agora/testing/processes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fanOutModes } from "../../../test/fan-outs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeOnFanOuts, type SecondApi, startSecondApi } from "../../../test/fan-outs";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { type Frame, startServer, type TestServer, type TestSocket } from "../../../test/realtime";
 
@@ -20,10 +18,21 @@ const typings = (socket: TestSocket) =>
     .map((frame) => frame.data as TypingDto);
 const typing = (socket: TestSocket) => socket.ws.send(JSON.stringify({ type: realtimeFrameTypes.typing }));
 
+/** `one` opens a conversation with `other` through `api`: its id. */
+const converseOn = async (api: TestServer, one: SignedIn, other: SignedIn) => {
+  const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
+    token: one.accessToken,
+    body: { other_user_id: other.user.id },
+  });
+  expect(res.status).toBe(201);
+
+  return res.body.data.id;
+};
+
 // A short presence timeout: rows are refreshed and swept every 0.5 s, stale after 1.5 s.
 const PRESENCE_TIMEOUT_SECONDS = 2;
 
-describe.each(fanOutModes)("typing and presence on the realtime channel ($name fan-out)", ({ setup }) => {
+describeOnFanOuts("typing and presence on the realtime channel ($name fan-out)", ({ setup }) => {
   let h: Harness;
   let api: TestServer;
 
@@ -39,15 +48,7 @@ describe.each(fanOutModes)("typing and presence on the realtime channel ($name f
     await h?.close();
   });
 
-  const converse = async (one: SignedIn, other: SignedIn) => {
-    const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-      token: one.accessToken,
-      body: { other_user_id: other.user.id },
-    });
-    expect(res.status).toBe(201);
-
-    return res.body.data.id;
-  };
+  const converse = (one: SignedIn, other: SignedIn) => converseOn(api, one, other);
 
   it("passes one typing frame per 2 s per socket to the other participant only; extra frames are dropped silently", async () => {
     const ada = await h.signIn();
@@ -212,57 +213,27 @@ describe.each(fanOutModes)("typing and presence on the realtime channel ($name f
   });
 });
 
-// The built server entry, as production runs it (turbo builds before tests).
-const main = new URL("../../../dist/main.js", import.meta.url);
-
-describe.skipIf(!onPostgres).each(fanOutModes)(
+describeOnFanOuts(
   "typing and presence across API processes (PostgreSQL only: a second process; $name fan-out)",
   ({ setup }) => {
     it("reach a socket held by the other process, and a killed process's users show offline within the timeout", async () => {
-      const entry = builtEntry(main);
       const fanOut = setup();
       const h = await createHarness({
         seed: false,
         config: { presenceTimeoutSeconds: PRESENCE_TIMEOUT_SECONDS, ...fanOut.config },
       });
       const here = await startServer(h);
-      const { child, output } = startProcess({
-        args: [entry],
-        env: {
-          APP_ENV: "test",
-          LOG_LEVEL: "info",
-          DATABASE_URL: h.databaseUrl ?? "",
-          TOKEN_SECRET: h.config.tokenSecret,
-          HOST: "127.0.0.1",
-          PORT: "0",
-          WORKER: "off",
-          PRESENCE_TIMEOUT_SECONDS: String(PRESENCE_TIMEOUT_SECONDS),
-          ...fanOut.env,
-        },
-      });
+      let other: SecondApi | undefined;
       try {
-        await eventually(() => output().includes("agora api ready"), 20_000);
-        const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output())?.[1]);
-        expect(port).toBeGreaterThan(0);
+        other = await startSecondApi(h, fanOut, {
+          PRESENCE_TIMEOUT_SECONDS: String(PRESENCE_TIMEOUT_SECONDS),
+        });
+        const { child } = other;
         const ada = await h.signIn();
         const bob = await h.signIn();
-        const res = await here.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-          token: ada.accessToken,
-          body: { other_user_id: bob.user.id },
-        });
-        const conversationId = res.body.data.id;
-        const WebSocket = (await import("ws")).default;
-        const remoteFrames: Frame[] = [];
-        const remote = new WebSocket(
-          `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`,
-          { headers: { authorization: `Bearer ${bob.accessToken}` } },
-        );
-        remote.on("message", (data) => remoteFrames.push(JSON.parse(String(data)) as Frame));
-        remote.on("error", () => {});
-        await new Promise((resolve, reject) => {
-          remote.on("open", resolve);
-          remote.on("error", reject);
-        });
+        const conversationId = await converseOn(here, ada, bob);
+        const remote = await other.connect(conversationId, bob.accessToken);
+        const remoteFrames = remote.frames;
         const local = await here.connect(conversationId, ada.accessToken);
 
         // Bob's socket is on the other process: Ada here sees him online, and he sees her come online.
@@ -283,7 +254,7 @@ describe.skipIf(!onPostgres).each(fanOutModes)(
           conversation_id: conversationId,
           user_id: ada.user.id,
         });
-        remote.send(JSON.stringify({ type: realtimeFrameTypes.typing }));
+        typing(remote);
         const [typed] = await local.waitFor(realtimeFrameTypes.typing);
         expect(typed?.data).toEqual({ conversation_id: conversationId, user_id: bob.user.id });
 
@@ -297,10 +268,11 @@ describe.skipIf(!onPostgres).each(fanOutModes)(
         expect(waited).toBeLessThan(PRESENCE_TIMEOUT_SECONDS * 1_000 + 10_000);
         local.close();
       } finally {
-        child.kill("SIGKILL");
+        other?.child.kill("SIGKILL");
         await here.close();
         await h.close();
       }
     });
   },
+  { postgresOnly: true },
 );

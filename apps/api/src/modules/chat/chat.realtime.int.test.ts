@@ -5,19 +5,19 @@ import {
   realtimeFrameTypes,
   realtimeLimits,
 } from "@agora/contracts/realtime";
+import { natsAnswers } from "@agora/db/nats-probe";
 import { createRepositories } from "@agora/db/repositories/index";
 import { onPostgres } from "@agora/db/test/databases";
 import { eventually, sleep } from "@agora/testing/eventually";
-import { builtEntry, startProcess } from "@agora/testing/processes";
+import { freePort, startProcess } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  fanOutModes,
-  freePort,
+  describeOnFanOuts,
   natsMode,
-  natsReachable,
   natsServerBinary,
-  natsSkipped,
+  type SecondApi,
   startNatsServer,
+  startSecondApi,
 } from "../../../test/fan-outs";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { startServer, type TestServer } from "../../../test/realtime";
@@ -25,13 +25,31 @@ import { startServer, type TestServer } from "../../../test/realtime";
 type Body<T> = { data: T; error: { code: string } | null };
 type Message = MessageDto;
 
-// Without a NATS server the NATS cases are not run: this says so in the report as a skipped test
-// (an empty passing test would read as a pass).
-describe.skipIf(natsReachable)("the realtime channel on the NATS fan-out", () => {
-  it.skip(natsSkipped, () => {});
-});
+/** Two members signed in on `h`, and their conversation (opened by the first through `api`). */
+const pairOn = async (h: Harness, api: TestServer) => {
+  const ada = await h.signIn();
+  const bob = await h.signIn();
+  const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
+    token: ada.accessToken,
+    body: { other_user_id: bob.user.id },
+  });
+  expect(res.status).toBe(201);
 
-describe.each(fanOutModes)(
+  return { ada, bob, conversationId: res.body.data.id };
+};
+
+/** `who` posts `text` to the conversation through `api`. */
+const post = async (api: TestServer, who: SignedIn, conversationId: string, text: string) => {
+  const res = await api.call<Body<Message>>("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
+    token: who.accessToken,
+    body: { body: text },
+  });
+  expect(res.status).toBe(201);
+
+  return res.body.data;
+};
+
+describeOnFanOuts(
   "the realtime channel (a real ws client on a listening server; $name fan-out)",
   ({ setup }) => {
     let h: Harness;
@@ -49,29 +67,9 @@ describe.each(fanOutModes)(
       await h?.close();
     });
 
-    const pair = async () => {
-      const ada = await h.signIn();
-      const bob = await h.signIn();
-      const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-        token: ada.accessToken,
-        body: { other_user_id: bob.user.id },
-      });
-
-      return { ada, bob, conversationId: res.body.data.id };
-    };
-    const send = async (who: SignedIn, conversationId: string, text: string) => {
-      const res = await api.call<Body<Message>>(
-        "POST",
-        `/api/v1/chat/conversations/${conversationId}/messages`,
-        {
-          token: who.accessToken,
-          body: { body: text },
-        },
-      );
-      expect(res.status).toBe(201);
-
-      return res.body.data;
-    };
+    const pair = () => pairOn(h, api);
+    const send = (who: SignedIn, conversationId: string, text: string) =>
+      post(api, who, conversationId, text);
 
     it("is documented: all six chat pairs, and the realtime route with its 101, its refusals and its frames", async () => {
       const doc = await api.call<{
@@ -379,15 +377,10 @@ describe("shutting the realtime channel down", () => {
     const h = await createHarness({ seed: false });
     const api = await startServer(h);
     try {
-      const ada = await h.signIn();
-      const bob = await h.signIn();
-      const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-        token: ada.accessToken,
-        body: { other_user_id: bob.user.id },
-      });
+      const { ada, bob, conversationId } = await pairOn(h, api);
       const sockets = await Promise.all([
-        api.connect(res.body.data.id, ada.accessToken),
-        api.connect(res.body.data.id, bob.accessToken),
+        api.connect(conversationId, ada.accessToken),
+        api.connect(conversationId, bob.accessToken),
       ]);
       await api.realtime.close();
       for (const socket of sockets) {
@@ -409,32 +402,22 @@ describe.skipIf(!onPostgres)(
       const h = await createHarness({ seed: false });
       const api = await startServer(h);
       try {
-        const ada = await h.signIn();
-        const bob = await h.signIn();
-        const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-          token: ada.accessToken,
-          body: { other_user_id: bob.user.id },
-        });
-        const conversationId = res.body.data.id;
+        const { ada, bob, conversationId } = await pairOn(h, api);
         const socket = await api.connect(conversationId, bob.accessToken);
-        const post = (text: string) =>
-          api.call("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
-            token: ada.accessToken,
-            body: { body: text },
-          });
-        await post("before");
+        const say = (text: string) => post(api, ada, conversationId, text);
+        await say("before");
         await socket.waitFor(realtimeFrameTypes.message, 1);
         // What a database restart does to the listener: its backend is terminated.
         const listeners = `SELECT pid FROM pg_stat_activity WHERE application_name = 'agora-chat-listener' AND datname = current_database()`;
         await h.db.sql.query(`SELECT pg_terminate_backend(pid) FROM (${listeners}) l`);
         // Sent while nobody listens (the first reconnect waits 250 ms).
         for (let index = 1; index <= 5; index += 1) {
-          await post(`during ${index}`);
+          await say(`during ${index}`);
         }
         await eventually(async () => (await h.db.sql.query(listeners)).rows.length === 1);
         // No signal of those five was heard: only the listener's catch-up after reconnecting brings them.
         await socket.waitFor(realtimeFrameTypes.message, 6);
-        await post("after");
+        await say("after");
         await socket.waitFor(realtimeFrameTypes.message, 7);
         await sleep(100);
         expect(socket.messages().map((m) => m.body)).toEqual([
@@ -469,20 +452,10 @@ describe.skipIf(natsServer === undefined)(
       const h = await createHarness({ seed: false, config: natsMode(url).setup().config });
       const api = await startServer(h);
       try {
-        const ada = await h.signIn();
-        const bob = await h.signIn();
-        const res = await api.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-          token: ada.accessToken,
-          body: { other_user_id: bob.user.id },
-        });
-        const conversationId = res.body.data.id;
+        const { ada, bob, conversationId } = await pairOn(h, api);
         const socket = await api.connect(conversationId, bob.accessToken);
-        const post = (text: string) =>
-          api.call("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
-            token: ada.accessToken,
-            body: { body: text },
-          });
-        await post("before");
+        const say = (text: string) => post(api, ada, conversationId, text);
+        await say("before");
         await socket.waitFor(realtimeFrameTypes.message, 1);
 
         // The broker goes away (a restart, a network cut).
@@ -516,7 +489,7 @@ describe.skipIf(natsServer === undefined)(
         // Back: the connection reconnects and the listener resyncs, which alone brings "during".
         broker = await startBroker();
         await socket.waitFor(realtimeFrameTypes.message, 2, 15_000);
-        await post("after");
+        await say("after");
         await socket.waitFor(realtimeFrameTypes.message, 3);
         await sleep(100);
         expect(socket.messages().map((m) => [m.seq, m.body])).toEqual([
@@ -534,67 +507,24 @@ describe.skipIf(natsServer === undefined)(
   },
 );
 
-// The built server entry, as production runs it (turbo builds before tests).
-const main = new URL("../../../dist/main.js", import.meta.url);
-
-describe.skipIf(!onPostgres).each(fanOutModes)(
+describeOnFanOuts(
   "two API processes on one database (PostgreSQL only: a second process; $name fan-out)",
   ({ setup }) => {
     it("deliver each other's messages to their sockets, and SIGTERM closes the other's sockets with 1001", async () => {
-      const entry = builtEntry(main);
       const fanOut = setup();
       const h = await createHarness({ seed: false, config: fanOut.config });
       const here = await startServer(h);
-      const { child, output, exited } = startProcess({
-        args: [entry],
-        env: {
-          APP_ENV: "test",
-          LOG_LEVEL: "info",
-          DATABASE_URL: h.databaseUrl ?? "",
-          TOKEN_SECRET: h.config.tokenSecret,
-          HOST: "127.0.0.1",
-          PORT: "0",
-          WORKER: "off",
-          ...fanOut.env,
-        },
-      });
+      let other: SecondApi | undefined;
       try {
-        await eventually(() => output().includes("agora api listening"), 20_000);
-        const port = Number(/"address":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output())?.[1]);
-        expect(port).toBeGreaterThan(0);
-        const ada = await h.signIn();
-        const bob = await h.signIn();
-        const res = await here.call<Body<{ id: string }>>("POST", "/api/v1/chat/conversations", {
-          token: ada.accessToken,
-          body: { other_user_id: bob.user.id },
-        });
-        const conversationId = res.body.data.id;
-        const WebSocket = (await import("ws")).default;
-        const remoteFrames: Array<{ type: string; data: Message }> = [];
-        const remote = new WebSocket(
-          `ws://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/realtime`,
-          {
-            headers: { authorization: `Bearer ${bob.accessToken}` },
-          },
-        );
-        remote.on("message", (data) => remoteFrames.push(JSON.parse(String(data))));
-        const remoteClosed = new Promise<number>((resolve) => remote.on("close", (code) => resolve(code)));
-        await new Promise((resolve, reject) => {
-          remote.on("open", resolve);
-          remote.on("error", reject);
-        });
+        other = await startSecondApi(h, fanOut);
+        const { child, exited, port } = other;
+        const { ada, bob, conversationId } = await pairOn(h, here);
+        const remote = await other.connect(conversationId, bob.accessToken);
         const local = await here.connect(conversationId, ada.accessToken);
 
         // Sent through this process: pushed by the other one to Bob's socket there.
-        const sentHere = await here.call<Body<Message>>(
-          "POST",
-          `/api/v1/chat/conversations/${conversationId}/messages`,
-          {
-            token: ada.accessToken,
-            body: { body: "from process A" },
-          },
-        );
-        await eventually(() => remoteFrames.some((frame) => frame.data?.id === sentHere.body.data.id));
+        const sentHere = await post(here, ada, conversationId, "from process A");
+        await eventually(() => remote.frames.some((frame) => frame.data?.id === sentHere.id));
         // Sent through the other process: pushed by this one to Ada's socket here.
         const sentThere = await fetch(
           `http://127.0.0.1:${port}/api/v1/chat/conversations/${conversationId}/messages`,
@@ -611,20 +541,19 @@ describe.skipIf(!onPostgres).each(fanOutModes)(
           [2, "from process B"],
         ]);
         // Presence frames come too (chat.presence.int.test.ts): the messages, each once, in order.
-        const remoteMessages = () =>
-          remoteFrames.filter((frame) => frame.type === realtimeFrameTypes.message);
-        await eventually(() => remoteMessages().length === 2);
-        expect(remoteMessages().map((frame) => frame.data.seq)).toEqual([1, 2]);
+        await remote.waitFor(realtimeFrameTypes.message, 2, 15_000);
+        expect(remote.messages().map((message) => message.seq)).toEqual([1, 2]);
 
         child.kill("SIGTERM");
-        expect(await remoteClosed).toBe(realtimeCloseCodes.serverShutdown);
+        expect((await remote.closed).code).toBe(realtimeCloseCodes.serverShutdown);
         expect(await exited).toBe(0);
         local.close();
       } finally {
-        child.kill("SIGKILL");
+        other?.child.kill("SIGKILL");
         await here.close();
         await h.close();
       }
     });
   },
+  { postgresOnly: true },
 );

@@ -2,17 +2,9 @@
 // /metrics gauge and reconnect counter, on each fan-out, through a real loss and its recovery.
 import { onPostgres, openTestPool, testDatabaseUrl } from "@agora/db/test/databases";
 import { eventually, sleep } from "@agora/testing/eventually";
-import type { StartedProcess } from "@agora/testing/processes";
+import { freePort, type StartedProcess } from "@agora/testing/processes";
 import { describe, expect, it } from "vitest";
-import {
-  fanOutModes,
-  freePort,
-  natsMode,
-  natsReachable,
-  natsServerBinary,
-  natsSkipped,
-  startNatsServer,
-} from "../../../../test/fan-outs";
+import { describeOnFanOuts, natsMode, natsServerBinary, startNatsServer } from "../../../../test/fan-outs";
 import { createHarness, type Harness } from "../../../../test/harness";
 import { startServer } from "../../../../test/realtime";
 
@@ -76,38 +68,30 @@ const until = async (h: Harness, mode: string, expected: Awaited<ReturnType<type
   }
 };
 
-// Without a NATS server the NATS case of the first suite is not run: this says so as a skipped test.
-describe.skipIf(natsReachable)("the fan-out's state on the NATS fan-out", () => {
-  it.skip(natsSkipped, () => {});
-});
-
-describe.each(fanOutModes)(
-  "the fan-out's state on /ready and /metrics ($name fan-out)",
-  ({ name, setup }) => {
-    it("is not connected before the realtime server starts, connected while it runs, and not after it closed", async () => {
-      const h = await createHarness({ seed: false, config: { ...setup().config, readinessChecks: true } });
+describeOnFanOuts("the fan-out's state on /ready and /metrics ($name fan-out)", ({ name, setup }) => {
+  it("is not connected before the realtime server starts, connected while it runs, and not after it closed", async () => {
+    const h = await createHarness({ seed: false, config: { ...setup().config, readinessChecks: true } });
+    try {
+      // Nothing opened a fan-out yet: /ready says so, /metrics has no series to alert on.
+      expect(await observe(h, name)).toEqual({
+        status: 200,
+        check: "degraded",
+        fanOut: { mode: name, connected: false },
+        gauge: undefined,
+        reconnects: undefined,
+      });
+      const api = await startServer(h);
       try {
-        // Nothing opened a fan-out yet: /ready says so, /metrics has no series to alert on.
-        expect(await observe(h, name)).toEqual({
-          status: 200,
-          check: "degraded",
-          fanOut: { mode: name, connected: false },
-          gauge: undefined,
-          reconnects: undefined,
-        });
-        const api = await startServer(h);
-        try {
-          expect(await observe(h, name)).toEqual(up(name, 0));
-        } finally {
-          await api.close();
-        }
-        expect(await observe(h, name)).toEqual(lost(name, 0));
+        expect(await observe(h, name)).toEqual(up(name, 0));
       } finally {
-        await h.close();
+        await api.close();
       }
-    });
-  },
-);
+      expect(await observe(h, name)).toEqual(lost(name, 0));
+    } finally {
+      await h.close();
+    }
+  });
+});
 
 describe("the fan-out's state with readiness checks disabled", () => {
   it("reports the state and reads the check as skipped", async () => {

@@ -2,11 +2,11 @@
 // user; 1013 when the process is full) and their counter on /metrics, and the access token offered
 // as a subprotocol (browsers), which must never be echoed nor logged.
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import type { MessageDto } from "@agora/contracts/chat";
 import { createAgoraClient } from "@agora/contracts/client";
 import { realtimeCloseCodes, realtimeFrameTypes, realtimeProtocols } from "@agora/contracts/realtime";
 import { eventually } from "@agora/testing/eventually";
+import { freePort } from "@agora/testing/processes";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import NodeWebSocket from "ws";
@@ -336,17 +336,6 @@ if (!executablePath) {
   );
 }
 
-/** A port free now (the page's origin, hence ALLOWED_ORIGINS, must be known before the app is made). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-
 describe.skipIf(!executablePath)("a page in headless Chromium", () => {
   let h: Harness;
   let api: TestServer;
@@ -354,6 +343,7 @@ describe.skipIf(!executablePath)("a page in headless Chromium", () => {
   let origin: string;
 
   beforeAll(async () => {
+    // A port free now: the page's origin, hence ALLOWED_ORIGINS, must be known before the app is made.
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     h = await createHarness({ seed: false, config: { allowedOrigins: [origin] } });
