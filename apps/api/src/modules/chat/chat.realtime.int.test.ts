@@ -5,11 +5,10 @@ import {
   realtimeFrameTypes,
   realtimeLimits,
 } from "@agora/contracts/realtime";
-import { natsAnswers } from "@agora/db/nats-probe";
 import { createRepositories } from "@agora/db/repositories/index";
 import { onPostgres } from "@agora/db/test/databases";
 import { eventually, sleep } from "@agora/testing/eventually";
-import { freePort, startProcess } from "@agora/testing/processes";
+import { freePort } from "@agora/testing/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   describeOnFanOuts,
