@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { createLogger, fixedLineLogger, logFormat } from "./logging";
+import { chunkedStdout, createLogger, fixedLineLogger, logFormat } from "./logging";
 
 describe("the log format", () => {
   it("is readable only at a terminal in development; JSON lines in every other case", () => {
@@ -31,6 +31,42 @@ describe("the log format", () => {
     createLogger({ level: "info", destination, appEnv: "development" }).info({ n: 1 }, "hello");
 
     expect(JSON.parse(chunks.join(""))).toMatchObject({ level: 30, msg: "hello", n: 1, service: "agora" });
+  });
+});
+
+describe("chunkedStdout", () => {
+  it("writes lines in order, in chunks once they reach the minimum, and what is left on flush", () => {
+    const chunks: string[] = [];
+    const out = chunkedStdout({ write: (chunk: string) => chunks.push(chunk) }, 10);
+    out.write("aaaa\n");
+    expect(chunks).toEqual([]);
+    out.write("bbbbb\n");
+    expect(chunks).toEqual(["aaaa\nbbbbb\n"]);
+    out.write("c\n");
+    let flushed = false;
+    out.flush(() => {
+      flushed = true;
+    });
+    expect(flushed).toBe(true);
+    out.flush();
+    expect(chunks).toEqual(["aaaa\nbbbbb\n", "c\n"]);
+  });
+
+  it("carries pino's lines whole: flushing a logger writes what it buffered", () => {
+    const chunks: string[] = [];
+    const out = chunkedStdout({ write: (chunk: string) => chunks.push(chunk) });
+    const logger = pino({ base: null }, out);
+    logger.info({ n: 1 }, "one");
+    logger.info({ n: 2 }, "two");
+    expect(chunks).toEqual([]);
+    logger.flush();
+    expect(
+      chunks
+        .join("")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).msg),
+    ).toEqual(["one", "two"]);
   });
 });
 
