@@ -23,7 +23,8 @@ export type WriteLimitKind = keyof typeof writeLimitDefaults;
 /**
  * Limits on reads: counted in each process and added to the limit store once a second, since a
  * counter row written per request would cost a cached search page more than the page. Across
- * processes the limit holds within what the others admit in one second (docs/safety.md).
+ * processes it can be overshot by what each admits in about a second before it learns the others'
+ * counts (docs/safety.md).
  */
 export const processCountedLimitKinds: ReadonlySet<WriteLimitKind> = new Set<WriteLimitKind>(["searches"]);
 
