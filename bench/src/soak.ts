@@ -8,6 +8,9 @@
 //   3. the goals (docs/performance.md, "Soak"), checked on what was recorded per request and on
 //      /metrics sampled every 5 s; the exit code is 1 when an enforced goal is missed.
 // The per-minute series and the verdicts go to bench/results/soak-<timestamp>.json.
+// SOAK_WORKER=process runs the outbox worker as its own process (apps/worker, on CPU 1 beside the
+// driver) and the API with WORKER=off, as a deployment with worker pods does; the outbox lag is then
+// read from the worker's /metrics. Default: the API's embedded worker.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +24,7 @@ import S3rver from "s3rver";
 import sharp from "sharp";
 import WebSocket from "ws";
 import {
+  API_NODE_FLAGS,
   apiArgs,
   apiEnv,
   createDatabase,
@@ -52,6 +56,11 @@ const MAX_IN_FLIGHT = 5_000;
 const SAMPLE_MS = 5_000;
 /** The outbox lag goal's bound on the p99 (seconds, 1; a histogram bucket bound: 0.5, 1, 2.5, 5). */
 const lagBound = Number(env.SOAK_OUTBOX_LAG_P99 ?? 1);
+/** Where the outbox worker runs: in the API process ("embedded") or a process of its own ("process"). */
+const workerMode = env.SOAK_WORKER === "process" ? "process" : "embedded";
+if (env.SOAK_WORKER !== undefined && env.SOAK_WORKER !== "process" && env.SOAK_WORKER !== "embedded") {
+  throw new Error(`soak: SOAK_WORKER=${env.SOAK_WORKER}: "embedded" or "process"`);
+}
 
 const percentile = (sorted: ArrayLike<number>, p: number) =>
   sorted.length === 0
@@ -618,21 +627,30 @@ const openLoop = async (world: World, rate: number, seconds: number) => {
 type Sample = { phase: Phase; minute: number; rssMiB: number } & Omit<MetricFigures, "residentBytes">;
 const samples: Sample[] = [];
 
-const sampleMetrics = async (apiUrl: string, pid: number | undefined): Promise<Sample | undefined> => {
+const sampleMetrics = async (
+  apiUrl: string,
+  pid: number | undefined,
+  workerMetricsUrl: string | undefined,
+): Promise<Sample | undefined> => {
   const at = performance.now();
   let text: string;
+  let workerText: string | undefined;
   try {
     text = await (await fetch(`${apiUrl}/metrics`)).text();
+    workerText = workerMetricsUrl ? await (await fetch(workerMetricsUrl)).text() : undefined;
   } catch {
     return undefined;
   }
   const { residentBytes, ...figures } = readMetrics(text);
+  // A worker of its own observes the deliveries' lag: its histogram, not the API's (empty then).
+  const lagBuckets = workerText === undefined ? figures.lagBuckets : readMetrics(workerText).lagBuckets;
 
   return {
     phase,
     minute: Math.floor((at - phaseStarted) / 60_000),
     rssMiB: rssMiB(pid) ?? residentBytes / 1_048_576,
     ...figures,
+    lagBuckets,
   };
 };
 
@@ -665,40 +683,60 @@ const main = async () => {
   apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const tokenHours = Math.ceil((soakMinutes + warmupMinutes) / 60) + 2;
+  // The API and, with SOAK_WORKER=process, the worker: one configuration.
+  const serverEnv = apiEnv(
+    { databaseUrl: databaseUrl.toString(), dataDir, tokenSecret: TOKEN_SECRET },
+    {
+      NODE_OPTIONS: "--max-semi-space-size=4",
+      DATABASE_POOL_MAX: env.SOAK_POOL_MAX ?? "10",
+      LOG_LEVEL: "warn",
+      PAYMENT_INSTRUCTIONS_WALLETONE_QR: "Scan the code in WalletOne.",
+      PAYMENT_INSTRUCTIONS_WALLETTWO_QR: "Scan the code in WalletTwo.",
+      S3_ENDPOINT: `http://${store.address}:${store.port}`,
+      S3_REGION: "us-east-1",
+      S3_BUCKET: "agora-media",
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_FORCE_PATH_STYLE: "true",
+      // The per-member limits stay on but out of reach: 500 members do the traffic of thousands.
+      ...LIMITS_OUT_OF_REACH,
+      MEDIA_PENDING_UPLOADS_PER_DAY: "1000000",
+      MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
+      ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
+    },
+  );
   const api = startNode(
     apiArgs(),
-    apiEnv(
-      { databaseUrl: databaseUrl.toString(), dataDir, tokenSecret: TOKEN_SECRET, port: apiPort },
-      {
-        NODE_OPTIONS: "--max-semi-space-size=4",
-        DATABASE_POOL_MAX: env.SOAK_POOL_MAX ?? "10",
-        LOG_LEVEL: "warn",
-        WORKER: "embedded",
-        PAYMENT_INSTRUCTIONS_WALLETONE_QR: "Scan the code in WalletOne.",
-        PAYMENT_INSTRUCTIONS_WALLETTWO_QR: "Scan the code in WalletTwo.",
-        S3_ENDPOINT: `http://${store.address}:${store.port}`,
-        S3_REGION: "us-east-1",
-        S3_BUCKET: "agora-media",
-        S3_ACCESS_KEY_ID: "S3RVER",
-        S3_SECRET_ACCESS_KEY: "S3RVER",
-        S3_FORCE_PATH_STYLE: "true",
-        // The per-member limits stay on but out of reach: 500 members do the traffic of thousands.
-        ...LIMITS_OUT_OF_REACH,
-        MEDIA_PENDING_UPLOADS_PER_DAY: "1000000",
-        MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: "1000000000000",
-        ...Object.fromEntries(Object.entries(env).filter(([key]) => key.startsWith("OUTBOX_"))),
-      },
-    ),
+    { ...serverEnv, PORT: String(apiPort), WORKER: workerMode === "process" ? "off" : "embedded" },
     { cpu: 0 },
   );
-  // Whatever ends this process ends the API too (the finally below does not run on a crash).
-  process.on("exit", () => api.kill("SIGTERM"));
+  let workerMetricsUrl: string | undefined;
+  const worker =
+    workerMode === "process"
+      ? await (async () => {
+          const healthPort = await freePort();
+          workerMetricsUrl = `http://127.0.0.1:${healthPort}/metrics`;
+
+          return startNode(
+            [...API_NODE_FLAGS, "apps/worker/dist/main.js"],
+            { ...serverEnv, WORKER_HEALTH_PORT: String(healthPort) },
+            { cpu: 1 },
+          );
+        })()
+      : undefined;
+  process.on("exit", () => {
+    api.kill("SIGTERM");
+    worker?.kill("SIGTERM");
+  });
   const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
   let sockets: WebSocket[] = [];
   let sampler: NodeJS.Timeout | undefined;
   let outcome: { failed: boolean; file: string } | undefined;
   try {
     await waitFor200(`${apiUrl}/ready`, api, 120_000);
+    if (worker && workerMetricsUrl) {
+      await waitFor200(workerMetricsUrl.replace(/metrics$/, "ready"), worker, 120_000);
+    }
     const seedStarted = performance.now();
     const world = await seedWorld(databaseUrl.toString(), tokenHours);
     log(
@@ -708,7 +746,7 @@ const main = async () => {
     sockets = await openSockets(world, apiUrl);
     log(`${sockets.length} realtime sockets open`);
     const takeSample = async () => {
-      const sample = await sampleMetrics(apiUrl, api.pid);
+      const sample = await sampleMetrics(apiUrl, api.pid, workerMetricsUrl);
       if (sample) {
         samples.push(sample);
       }
@@ -736,7 +774,7 @@ const main = async () => {
       capacity = [];
     }
     // 2. Warm-up and soak at a constant arrival rate.
-    log(`warm-up: ${warmupMinutes} min at ${rate} actions/s`);
+    log(`warm-up: ${warmupMinutes} min at ${rate} actions/s (outbox worker: ${workerMode})`);
     phase = "warmup";
     phaseStarted = performance.now();
     await openLoop(world, rate, warmupMinutes * 60);
@@ -971,6 +1009,7 @@ const main = async () => {
             sockets: sockets.length,
             connections: CONNECTIONS,
             strict,
+            worker: workerMode,
           },
           mix: mix.map(({ name, weight }) => ({ name, weight })),
           capacity,
@@ -997,8 +1036,12 @@ const main = async () => {
       socket.terminate();
     }
     agent.destroy();
-    api.kill("SIGTERM");
-    await new Promise((resolve) => (api.exitCode === null ? api.once("exit", resolve) : resolve(undefined)));
+    for (const server of worker ? [api, worker] : [api]) {
+      server.kill("SIGTERM");
+      await new Promise((resolve) =>
+        server.exitCode === null ? server.once("exit", resolve) : resolve(undefined),
+      );
+    }
     await s3.close();
     if (env.SOAK_KEEP_DATABASE) {
       log(`database kept (SOAK_KEEP_DATABASE): ${databaseName}`);
