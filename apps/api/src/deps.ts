@@ -54,7 +54,7 @@ export type AppDeps = AreaDeps & {
   ids: IdGenerator;
   probes: ReadinessProbe[];
   /** The limits on reads (public search), counted in the process and flushed each second. */
-  readLimits?: BatchedRateLimiter;
+  readLimits: BatchedRateLimiter;
   /** The realtime fan-out the realtime server opened: its connection, for /ready and /metrics. */
   realtimeFanOut: FanOutWatch;
   /** What the realtime channel needs (started by the server, beside the HTTP listener). */

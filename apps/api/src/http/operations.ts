@@ -130,8 +130,8 @@ export type MountOptions = {
 
 export type WriteLimitOptions = {
   rateLimits: RateLimiter;
-  /** The limiter of the kinds counted in the process (processCountedLimitKinds); rateLimits without. */
-  processCounted?: RateLimiter;
+  /** The limiter of the kinds counted in the process (processCountedLimitKinds). */
+  processCounted: RateLimiter;
   clock: Clock;
   perHour: Readonly<Record<WriteLimitKind, number>>;
   trustProxy: boolean;
@@ -210,9 +210,7 @@ const writeLimit =
     }
     const userId = c.get("actor")?.userId ?? c.get("claims")?.userId;
     const who = userId ? `user:${userId}` : `ip:${addressBucket(clientIp(c, options.trustProxy))}`;
-    const limiter = processCountedLimitKinds.has(kind)
-      ? (options.processCounted ?? options.rateLimits)
-      : options.rateLimits;
+    const limiter = processCountedLimitKinds.has(kind) ? options.processCounted : options.rateLimits;
     const result = await limiter.hit(
       writeLimitKey(kind, who),
       max,
