@@ -105,6 +105,26 @@ describe("createBatchedRateLimiter", () => {
     await limiter.close();
   });
 
+  it("tries a database that failed once per interval, not on every hit past the key bound", async () => {
+    let attempts = 0;
+    const down: SqlExecutor = {
+      ...target.db.sql,
+      query: (() => {
+        attempts += 1;
+        return Promise.reject(new Error("database is down"));
+      }) as SqlExecutor["query"],
+    };
+    const limiter = createBatchedRateLimiter(down, { ...noTimer, maxHeldKeys: 1, onError: () => {} });
+    for (let i = 0; i < 50; i += 1) {
+      await limiter.hit(`write:searches:ip:203.0.113.${i}`, 10, windowSeconds, new Date());
+      await Promise.resolve();
+    }
+    await limiter.flush();
+    // The first early flush failed; the 49 hits after it started none of their own (the explicit one did).
+    expect(attempts).toBe(2);
+    await limiter.close().catch(() => {});
+  });
+
   it("flushes early when it holds its most keys, and on its timer", async () => {
     const early = createBatchedRateLimiter(target.db.sql, { ...noTimer, maxHeldKeys: 3 });
     for (let i = 0; i < 3; i += 1) {

@@ -58,6 +58,9 @@ export const createBatchedRateLimiter = (
   let latestHitAt = 0;
   // The store's count per key at the last flush; pruned when its window ends.
   const known = new Map<string, Known>();
+  // When a flush last failed (ms): no early flush within an interval of it, so a database that is
+  // down is tried once per interval, not once per search.
+  let failedAt = Number.NEGATIVE_INFINITY;
 
   const knownAt = (key: string, now: Date): Known | undefined => {
     const entry = known.get(key);
@@ -108,6 +111,7 @@ export const createBatchedRateLimiter = (
           const now = held.get(key);
           held.set(key, now ? { ...now, hits: now.hits + h.hits } : h);
         }
+        failedAt = Date.now();
         options.onError?.(error);
       }
     }
@@ -148,7 +152,7 @@ export const createBatchedRateLimiter = (
       const own = held.get(key);
       const hits = (base?.hits ?? 0) + (inFlight.get(key)?.hits ?? 0) + (own?.hits ?? 0) + 1;
       held.set(key, { hits: (own?.hits ?? 0) + 1, windowSeconds, lastAt: now });
-      if (held.size >= maxHeldKeys) {
+      if (held.size >= maxHeldKeys && Date.now() - failedAt >= flushIntervalMs) {
         void flush();
       }
       const endsAt = base ? windowEnds(base) : now.getTime() + windowSeconds * 1000;
