@@ -52,6 +52,20 @@ describe("chunkedStdout", () => {
     expect(chunks).toEqual(["aaaa\nbbbbb\n", "c\n"]);
   });
 
+  it("drops chunks, counting their lines, while the reader has left more than the bound queued", () => {
+    const chunks: string[] = [];
+    const sink = { writableLength: 0, write: (chunk: string) => chunks.push(chunk) };
+    const out = chunkedStdout(sink, 1, 100);
+    out.write("a\n");
+    sink.writableLength = 101;
+    out.write("b\n");
+    out.write("c\n");
+    sink.writableLength = 0;
+    out.write("d\n");
+    expect(chunks).toEqual(["a\n", "d\n"]);
+    expect(out.dropped()).toBe(2);
+  });
+
   it("carries pino's lines whole: flushing a logger writes what it buffered", () => {
     const chunks: string[] = [];
     const out = chunkedStdout({ write: (chunk: string) => chunks.push(chunk) });

@@ -111,26 +111,35 @@ export const createLogger = ({ level, destination, appEnv }: LoggerOptions): Log
 };
 
 /** What `chunkedStdout` writes to: process.stdout, or a stream a test hands in. */
-type ChunkSink = { write(chunk: string): unknown };
+type ChunkSink = { write(chunk: string): unknown; readonly writableLength?: number };
+
+/** How much a stalled reader of stdout may leave queued in the process before lines are dropped. */
+const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
 /**
  * A pino destination that gathers lines and writes them to `sink` in chunks of `minLength`
  * characters or more (and on `flush`). Written through Node's process.stdout, a chunk goes out from
  * the thread that logs: pino's own asynchronous destination hands each write to libuv's thread
  * pool and back (two context switches, and its buffer is re-measured on every line while a write
- * is out): measured as about a third of `/health`'s CPU time (docs/performance.md, "Where a
- * request's CPU time goes"). When stdout's reader falls behind, Node queues the chunks, as it does
- * for console.log; nothing blocks the event loop.
+ * is out): measured as about a sixth of `/health`'s CPU time (docs/performance.md, "Where a
+ * request's CPU time goes"). When stdout's reader falls behind, Node queues the chunks (the event
+ * loop does not wait); past `maxQueued` bytes queued, chunks are dropped rather than let memory
+ * grow, and `dropped()` counts their lines.
  */
-export const chunkedStdout = (sink: ChunkSink, minLength = 4096) => {
+export const chunkedStdout = (sink: ChunkSink, minLength = 4096, maxQueued = MAX_QUEUED_BYTES) => {
   let lines: string[] = [];
   let length = 0;
+  let droppedLines = 0;
   const flush = (done?: (error?: Error) => void) => {
     if (length > 0) {
       const chunk = lines.join("");
+      if ((sink.writableLength ?? 0) > maxQueued) {
+        droppedLines += lines.length;
+      } else {
+        sink.write(chunk);
+      }
       lines = [];
       length = 0;
-      sink.write(chunk);
     }
     done?.();
   };
@@ -144,6 +153,8 @@ export const chunkedStdout = (sink: ChunkSink, minLength = 4096) => {
       }
     },
     flush,
+    /** Lines dropped because stdout's reader had fallen more than `maxQueued` bytes behind. */
+    dropped: () => droppedLines,
   };
 };
 
