@@ -4,6 +4,7 @@
 // 200 while the loops run. `/metrics` is this process's series (docs/operations.md).
 import type { OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
 import type { Config } from "@agora/process/config";
+import { registerLogMetrics } from "@agora/process/log-metrics";
 import { createOutboxMetrics } from "@agora/process/outbox-metrics";
 import { startProbeServer } from "@agora/process/probe-server";
 import type { Logger } from "pino";
@@ -27,6 +28,7 @@ export const startWorkerHealthServer = async (
 ): Promise<WorkerHealthServer> => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerLogMetrics(registry);
   const outbox = createOutboxMetrics(registry);
   let state: "starting" | "running" | "stopping" = "starting";
   let wedged = false;

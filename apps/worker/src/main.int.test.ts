@@ -231,6 +231,7 @@ describe("worker process", () => {
           expect(metrics).toMatch(/agora_outbox_claim_duration_seconds_count [1-9]/);
           expect(metrics).toMatch(/agora_outbox_loop_last_turn_age_seconds 0(\.\d+)?\n/);
           expect(metrics).toContain("process_resident_memory_bytes");
+          expect(metrics).toMatch(/^agora_log_lines_dropped_total \d+$/m);
 
           // Our lock on the recipient holds the next delivery: that loop stops turning.
           await holder.connect();

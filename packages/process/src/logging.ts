@@ -104,11 +104,22 @@ export const createLogger = ({ level, destination, appEnv }: LoggerOptions): Log
     return pino(options(level), pretty);
   }
   const stdout = chunkedStdout(process.stdout);
+  stdoutLoggers.push(stdout);
   setInterval(() => stdout.flush(), 250).unref();
   process.once("exit", () => stdout.flush());
 
   return pino(options(level), stdout);
 };
+
+/** The stdout destinations `createLogger` made in this process (one, outside tests). */
+const stdoutLoggers: Array<{ dropped(): number }> = [];
+
+/**
+ * Log lines this process dropped since it started because stdout's reader had fallen too far behind
+ * (`chunkedStdout`); `/metrics` reports it as `agora_log_lines_dropped_total` (log-metrics.ts).
+ */
+export const droppedLogLines = (): number =>
+  stdoutLoggers.reduce((total, stdout) => total + stdout.dropped(), 0);
 
 /** What `chunkedStdout` writes to: process.stdout, or a stream a test hands in. */
 type ChunkSink = { write(chunk: string): unknown; readonly writableLength?: number };

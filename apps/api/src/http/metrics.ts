@@ -1,3 +1,5 @@
+import { copiedCounter } from "@agora/process/copied-counter";
+import { registerLogMetrics } from "@agora/process/log-metrics";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** A database pool's connections at the moment of a scrape (see `Database.poolStats`). */
@@ -50,6 +52,7 @@ export type Metrics = {
 export const createMetrics = (): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerLogMetrics(registry);
   const httpDuration = new Histogram({
     name: "http_request_duration_seconds",
     help: "HTTP request duration in seconds, by method, route template and status.",
@@ -130,37 +133,40 @@ export const createMetrics = (): Metrics => {
       }
     },
   });
-  new Counter({
-    name: "agora_realtime_fanout_reconnects_total",
-    help: "Times the realtime fan-out's connection came back after being lost (each one resyncs every open conversation), by mode.",
-    labelNames: ["mode"] as const,
-    registers: [registry],
-    collect() {
-      // The fan-out counts; a scrape copies its total.
-      this.reset();
-      const figures = fanOut?.();
-      if (figures) {
-        this.labels(figures.mode).inc(figures.reconnects);
-      }
+  copiedCounter(
+    registry,
+    {
+      name: "agora_realtime_fanout_reconnects_total",
+      help: "Times the realtime fan-out's connection came back after being lost (each one resyncs every open conversation), by mode.",
+      labelNames: ["mode"] as const,
     },
-  });
+    () => {
+      const figures = fanOut?.();
+
+      return figures && [[{ mode: figures.mode }, figures.reconnects]];
+    },
+  );
 
   let listingCache: (() => ListingCacheFigures) | undefined;
-  new Counter({
-    name: "agora_listing_cache_lookups_total",
-    help: "Public listing page lookups in this process's cache, by result (hit: served from it; miss: read from the database).",
-    labelNames: ["result"] as const,
-    registers: [registry],
-    collect() {
-      // The cache counts; a scrape copies its totals (no series while the cache is off).
-      this.reset();
-      const figures = listingCache?.();
-      if (figures) {
-        this.labels("hit").inc(figures.hits);
-        this.labels("miss").inc(figures.misses);
-      }
+  copiedCounter(
+    registry,
+    {
+      name: "agora_listing_cache_lookups_total",
+      help: "Public listing page lookups in this process's cache, by result (hit: served from it; miss: read from the database).",
+      labelNames: ["result"] as const,
     },
-  });
+    () => {
+      // No series while the cache is off.
+      const figures = listingCache?.();
+
+      return (
+        figures && [
+          [{ result: "hit" }, figures.hits],
+          [{ result: "miss" }, figures.misses],
+        ]
+      );
+    },
+  );
   new Gauge({
     name: "agora_listing_cache_pages",
     help: "Public listing pages held in this process's cache.",

@@ -172,6 +172,8 @@ describe("system routes", () => {
     expect(res.text).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} \d+/,
     );
+    // The log's own gaps (packages/process/src/log-metrics.test.ts drops lines for real).
+    expect(res.text).toMatch(/^agora_log_lines_dropped_total \d+$/m);
   });
 
   it("GET /metrics reports the outbox backlog, its oldest pending event, dead letters, sockets, the listing page cache and pools", async () => {
