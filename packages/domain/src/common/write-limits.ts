@@ -22,9 +22,8 @@ export type WriteLimitKind = keyof typeof writeLimitDefaults;
 
 /**
  * Limits on reads: counted in each process and added to the limit store once a second, since a
- * counter row written per request would cost a cached search page more than the page. Across
- * processes it can be overshot by what each admits in about a second before it learns the others'
- * counts (docs/safety.md).
+ * counter row written per request would cost a cached search page more than the page. What that
+ * allows across processes: docs/safety.md ("Write limits").
  */
 export const processCountedLimitKinds: ReadonlySet<WriteLimitKind> = new Set<WriteLimitKind>(["searches"]);
 
