@@ -36,6 +36,26 @@ export const apiArgs = (entry: "start.js" | "main.js" = "start.js", nodeFlags = 
   `apps/api/dist/${entry}`,
 ];
 
+/**
+ * The headers every Agora answer carries besides the body's and the connection's (the security
+ * headers, `Cache-Control`), read off the running API's answer so that the reference's duties
+ * send exactly them: JSON `[name, value]` pairs.
+ */
+export const agoraDutyHeaders = async (apiUrl: string): Promise<string> => {
+  const answer = await fetch(`${apiUrl}/health`);
+  await answer.arrayBuffer();
+  const perAnswer = new Set([
+    "date",
+    "connection",
+    "keep-alive",
+    "content-length",
+    "content-type",
+    "x-request-id",
+  ]);
+
+  return JSON.stringify([...answer.headers].filter(([name]) => !perAnswer.has(name)));
+};
+
 /** The raw reference server (reference.ts, run from its TypeScript source) on `port`, as node's arguments. */
 export const referenceArgs = (port: number) => [
   "--import",

@@ -1,7 +1,7 @@
 // The reference server: raw node:http and raw `pg` answering the same JSON as Agora by running the
 // same SQL (statements and repository functions are imported from packages/db and run on a bare
 // pg client), so each Agora figure can be read as a ratio measured in the same run. No framework,
-// no validation layer, no domain layer, no logging, no metrics.
+// no validation layer, no domain layer, no logging, no metrics (unless REFERENCE_DUTIES, below).
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
@@ -24,6 +24,7 @@ import { createOutboxWriter } from "@agora/db/repositories/outbox/outbox-events.
 import { stringify } from "csv-stringify";
 import { jwtVerify } from "jose";
 import pg from "pg";
+import { Histogram } from "prom-client";
 import { v7 } from "uuid";
 import { type WebSocket, WebSocketServer } from "ws";
 
@@ -34,8 +35,78 @@ pool.on("error", () => {});
 const secret = new TextEncoder().encode(process.env.TOKEN_SECRET ?? "");
 const ids = { next: () => v7() };
 
+/**
+ * REFERENCE_DUTIES (the bench's BENCH_REFERENCE_DUTIES=1 sets it to the JSON `[name, value]` pairs of
+ * the headers every Agora answer carries, read off Agora's own answer): the reference then also does,
+ * by hand on raw node:http, what every Agora JSON answer must do besides its route's work: those
+ * headers and `X-Request-Id` (the envelope's id) on the answer, one access-log line with Agora's
+ * fields written to stdout in 4 KiB chunks, and one sample in a prom-client histogram labelled by
+ * method, route template and status, its children remembered as Agora remembers them. A row's
+ * ratio against it is what Agora's framework path (adapter, Hono, validation, presenters) costs
+ * beyond those duties (docs/performance.md).
+ */
+const dutyHeaders: Record<string, string> | undefined = process.env.REFERENCE_DUTIES
+  ? Object.fromEntries(JSON.parse(process.env.REFERENCE_DUTIES) as Array<[string, string]>)
+  : undefined;
+type DutyResponse = ServerResponse & { started?: number; route?: string };
+const durations = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "HTTP request duration in seconds, by method, route template and status.",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+});
+const observers = new Map<string, Map<number, { observe(value: number): void }>>();
+const logLines: string[] = [];
+let logLength = 0;
+const flushLog = () => {
+  if (logLength > 0) {
+    process.stdout.write(logLines.join(""));
+    logLines.length = 0;
+    logLength = 0;
+  }
+};
+if (dutyHeaders) {
+  setInterval(flushLog, 250).unref();
+}
+const doDuties = (response: DutyResponse, status: number, requestId: string) => {
+  const seconds = (performance.now() - (response.started ?? 0)) / 1000;
+  const method = response.req.method ?? "GET";
+  const route = response.route ?? "";
+  const key = `${method} ${route}`;
+  let byStatus = observers.get(key);
+  if (!byStatus) {
+    byStatus = new Map();
+    observers.set(key, byStatus);
+  }
+  let observer = byStatus.get(status);
+  if (!observer) {
+    observer = durations.labels(method, route, String(status));
+    byStatus.set(status, observer);
+  }
+  observer.observe(seconds);
+  const line = `{"level":30,"time":${Date.now()},"service":"agora","request_id":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"duration_ms":${Math.round(seconds * 100_000) / 100},"msg":"request"}\n`;
+  logLines.push(line);
+  logLength += line.length;
+  if (logLength >= 4096) {
+    flushLog();
+  }
+};
+
 const send = (response: ServerResponse, status: number, payload: unknown) => {
   const body = JSON.stringify(payload);
+  if (dutyHeaders) {
+    const requestId = (payload as { request_id?: string }).request_id ?? randomUUID();
+    doDuties(response, status, requestId);
+    response.writeHead(status, {
+      ...dutyHeaders,
+      "content-type": "application/json",
+      "x-request-id": requestId,
+      "content-length": Buffer.byteLength(body),
+    });
+    response.end(body);
+
+    return;
+  }
   response.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
@@ -564,12 +635,23 @@ const typingServer = new WebSocketServer({ noServer: true, maxPayload: 1024 });
 
 const reported = new Set<string>();
 const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
-const server = createServer((request, response) => {
+const server = createServer((request, response: DutyResponse) => {
+  if (dutyHeaders) {
+    response.started = performance.now();
+  }
   const url = new URL(request.url ?? "/", "http://reference");
+  const routed = routes.get(`${request.method} ${url.pathname}`);
   const handler =
-    routes.get(`${request.method} ${url.pathname}`) ??
+    routed ??
     (request.method === "GET" && url.pathname.startsWith("/api/v1/listings/") ? listing : undefined) ??
     (request.method === "POST" && chatMessagesPath.test(url.pathname) ? sendMessage : undefined);
+  if (dutyHeaders) {
+    response.route = routed
+      ? url.pathname
+      : handler === listing
+        ? "/api/v1/listings/{id}"
+        : "/api/v1/chat/conversations/{id}/messages";
+  }
   if (!handler) {
     send(response, 404, { success: false });
 

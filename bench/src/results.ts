@@ -49,7 +49,8 @@ export type BenchResult = {
   /** core (`pnpm bench`), full (`--full`) or only (BENCH_ONLY, given in `only`). */
   selection: { tier: Tier | "only"; only: string | null };
   machine: Machine;
-  settings: { durationSeconds: number; warmupSeconds: number; rounds: number };
+  /** `referenceDuties`: the reference also sent Agora's headers, logged and measured (BENCH_REFERENCE_DUTIES=1). */
+  settings: { durationSeconds: number; warmupSeconds: number; rounds: number; referenceDuties?: boolean };
   note: string;
   /** Lines some rows add after their runs (e.g. the outbox lag over POST /orders). */
   reports: string[];
@@ -92,7 +93,7 @@ export const chartSpec = (result: BenchResult): TopLevelSpec => {
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
-      text: `Agora beside the raw reference: ${result.selection.tier === "only" ? `BENCH_ONLY=${result.selection.only}` : `${result.selection.tier} tier`}, ${result.startedAt.slice(0, 16).replace("T", " ")} UTC${machine.gitCommit ? `, ${machine.gitCommit.slice(0, 10)}${machine.gitDirty ? " (dirty)" : ""}` : ""}`,
+      text: `Agora beside the raw reference${result.settings.referenceDuties ? " with Agora's duties" : ""}: ${result.selection.tier === "only" ? `BENCH_ONLY=${result.selection.only}` : `${result.selection.tier} tier`}, ${result.startedAt.slice(0, 16).replace("T", " ")} UTC${machine.gitCommit ? `, ${machine.gitCommit.slice(0, 10)}${machine.gitDirty ? " (dirty)" : ""}` : ""}`,
       subtitle: `${machine.cpu}, ${machine.cores} cores; Node ${machine.node}; PostgreSQL ${machine.postgres ?? "?"}; load average ${machine.loadAverage.end.map((n) => n.toFixed(1)).join(" / ")} at the end; ${result.settings.rounds} rounds of ${result.settings.durationSeconds} s per server`,
       anchor: "start",
     },

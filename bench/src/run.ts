@@ -14,6 +14,7 @@ import { sleep } from "@agora/testing/eventually";
 import { freePort } from "@agora/testing/processes";
 import {
   API_NODE_FLAGS,
+  agoraDutyHeaders,
   apiArgs,
   apiEnv as benchApiEnv,
   createDatabase,
@@ -36,6 +37,8 @@ const env = process.env;
 const durationSeconds = Number(env.BENCH_DURATION ?? 5);
 const warmupSeconds = Number(env.BENCH_WARMUP ?? 1);
 const rounds = Math.max(1, Number(env.BENCH_ROUNDS ?? 3));
+// The reference also does what every Agora answer must (bench/src/reference.ts, "duties").
+const referenceDuties = env.BENCH_REFERENCE_DUTIES === "1";
 const selection = selectionFrom(process.argv.slice(2), env);
 const adminUrl = env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
@@ -113,16 +116,7 @@ const main = async () => {
     },
   );
   const api = startNode(apiArgs("start.js", apiNodeFlags), apiEnv, { cpu: 0 });
-  const reference = startNode(
-    referenceArgs(referencePort),
-    {
-      PATH: env.PATH,
-      DATABASE_URL: databaseUrl.toString(),
-      TOKEN_SECRET: BENCH_TOKEN_SECRET,
-      NODE_OPTIONS: env.BENCH_REFERENCE_NODE_OPTIONS,
-    },
-    { cpu: 0 },
-  );
+  let reference: ChildProcess | undefined;
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const referenceUrl = `http://127.0.0.1:${referencePort}`;
 
@@ -138,6 +132,17 @@ const main = async () => {
   watched.set(apiUrl, { pid: api.pid, rss: apiRss });
   try {
     await waitFor200(`${apiUrl}/ready`, api, 60_000);
+    reference = startNode(
+      referenceArgs(referencePort),
+      {
+        PATH: env.PATH,
+        DATABASE_URL: databaseUrl.toString(),
+        TOKEN_SECRET: BENCH_TOKEN_SECRET,
+        NODE_OPTIONS: env.BENCH_REFERENCE_NODE_OPTIONS,
+        ...(referenceDuties ? { REFERENCE_DUTIES: await agoraDutyHeaders(apiUrl) } : {}),
+      },
+      { cpu: 0 },
+    );
     await waitFor200(`${referenceUrl}/health`, reference, 60_000);
     const context = {
       apiUrl,
@@ -256,7 +261,7 @@ const main = async () => {
       child.kill("SIGTERM");
     }
     api.kill("SIGTERM");
-    reference.kill("SIGTERM");
+    reference?.kill("SIGTERM");
     await sleep(500);
     if (env.BENCH_KEEP_DATABASE) {
       console.log(`database kept (BENCH_KEEP_DATABASE): ${databaseName}`);
@@ -327,7 +332,7 @@ const main = async () => {
       .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
       .join("  ");
   const cpu = cpus()[0]?.model.trim() ?? "";
-  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the resident memory (VmRSS) of the API process that served the row, before the row and its highest during the row's runs; load average at the end ${loadavg()
+  const note = `Node ${process.version}, ${cpu || "unknown CPU"}; ${hasTaskset ? "servers pinned to CPU 0, load generator to CPU 1 (taskset)" : "no taskset: unpinned"}; median of ${rounds} alternating rounds of ${durationSeconds}s (after ${warmupSeconds}s warm-up) per server; ${referenceDuties ? "the reference with Agora's duties (its headers, an access-log line and a histogram sample per request); " : ""}autocannon, pipelining 1, loopback; PostgreSQL ${databaseUrl.host}; idle/peak MiB: the resident memory (VmRSS) of the API process that served the row, before the row and its highest during the row's runs; load average at the end ${loadavg()
     .map((n) => n.toFixed(1))
     .join(" / ")} (1 / 5 / 15 min).`;
   const table = [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
@@ -354,7 +359,7 @@ const main = async () => {
       pinned: hasTaskset,
       wallSeconds,
     },
-    settings: { durationSeconds, warmupSeconds, rounds },
+    settings: { durationSeconds, warmupSeconds, rounds, referenceDuties },
     note,
     reports,
     rows,

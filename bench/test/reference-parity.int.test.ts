@@ -2,14 +2,22 @@
 // statements, a smaller answer) would flatter neither side. GET /api/v1/listings/{id} is compared
 // byte for byte (the request id aside) on a small seeded marketplace. It needs a PostgreSQL server
 // (both servers share one database) and the built API (`pnpm turbo run build --filter=@agora/api`).
-import { type ChildProcess, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "@agora/testing/processes";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiArgs, apiEnv, referenceArgs, repo, startNode, waitFor200 } from "../src/common.ts";
+import {
+  agoraDutyHeaders,
+  apiArgs,
+  apiEnv,
+  referenceArgs,
+  repo,
+  startNode,
+  waitFor200,
+} from "../src/common.ts";
 import { seedMarketplace } from "../src/seed-marketplace.ts";
 
 const serverUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -27,6 +35,8 @@ describe.skipIf(skipped !== "")(`the bench's raw reference${skipped}`, () => {
   let admin: pg.Client;
   let apiUrl = "";
   let referenceUrl = "";
+  let dutiesUrl = "";
+  let dutiesStdout = "";
   let seeded: { listingIds: string[]; visibleListingIds: string[] };
 
   beforeAll(async () => {
@@ -65,6 +75,19 @@ describe.skipIf(skipped !== "")(`the bench's raw reference${skipped}`, () => {
       waitFor200(`${apiUrl}/ready`, api, 120_000),
       waitFor200(`${referenceUrl}/health`, reference, 120_000),
     ]);
+    // The reference with Agora's duties (BENCH_REFERENCE_DUTIES=1), its log read from its stdout.
+    const dutiesPort = await freePort();
+    const duties = spawn(process.execPath, referenceArgs(dutiesPort), {
+      cwd: repo,
+      env: { ...env, REFERENCE_DUTIES: await agoraDutyHeaders(apiUrl) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(duties);
+    duties.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      dutiesStdout += chunk;
+    });
+    dutiesUrl = `http://127.0.0.1:${dutiesPort}`;
+    await waitFor200(`${dutiesUrl}/health`, duties, 120_000);
   }, 300_000);
 
   afterAll(async () => {
@@ -99,5 +122,36 @@ describe.skipIf(skipped !== "")(`the bench's raw reference${skipped}`, () => {
       const [api, reference] = await Promise.all([read(apiUrl, id), read(referenceUrl, id)]);
       expect([api.status, reference.status]).toEqual([404, 404]);
     }
+  });
+
+  it("with its duties, sends Agora's headers and writes Agora's access-log line for each request", async () => {
+    const [api, duties] = await Promise.all([fetch(`${apiUrl}/health`), fetch(`${dutiesUrl}/health`)]);
+    const headers = (answer: Response) =>
+      Object.fromEntries(
+        [...answer.headers].filter(([name]) => !["date", "x-request-id", "content-length"].includes(name)),
+      );
+    expect(headers(duties)).toEqual(headers(api));
+    expect(Object.keys(headers(api))).toContain("strict-transport-security");
+    const body = (await duties.json()) as { request_id: string };
+    expect(duties.headers.get("x-request-id")).toBe(body.request_id);
+    await api.arrayBuffer();
+
+    // The access-log line goes out within its 250 ms flush, with the fields of Agora's line.
+    const deadline = Date.now() + 5_000;
+    while (!dutiesStdout.includes(body.request_id) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const line = dutiesStdout.split("\n").find((text) => text.includes(body.request_id));
+    expect(JSON.parse(line ?? "null")).toMatchObject({
+      level: 30,
+      service: "agora",
+      request_id: body.request_id,
+      method: "GET",
+      route: "/health",
+      status: 200,
+      msg: "request",
+      duration_ms: expect.any(Number),
+      time: expect.any(Number),
+    });
   });
 });
