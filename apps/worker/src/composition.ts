@@ -53,7 +53,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
     observe: health.observe,
     settings,
   });
-  health.running(settings.loops);
+  health.running(worker.loops);
   logger.info(
     {
       database: database.kind,
@@ -63,7 +63,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
       tracing: tracing ? "otlp" : "off",
       lease_seconds: settings.leaseSeconds,
       batch_size: settings.batchSize,
-      loops: settings.loops,
+      loops: worker.loops,
       health_port: health.port,
       event_kinds: worker.kinds,
     },

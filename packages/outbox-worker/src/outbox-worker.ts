@@ -16,7 +16,7 @@ import type { PushSender } from "@agora/domain/notifications/notifications.ports
 import type { GuestReceiptDeps } from "@agora/domain/orders/guest-receipts";
 import { createEventRegistry, type EventKind } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
-import { runOutbox } from "@agora/domain/outbox/run-outbox";
+import { outboxLoopCount, runOutbox } from "@agora/domain/outbox/run-outbox";
 import { safeError } from "@agora/process/logging";
 import { logHousekeeping, logOutboxOutcome } from "@agora/process/outbox-logging";
 import { traceDelivery } from "@agora/process/telemetry/outbox-spans";
@@ -94,11 +94,16 @@ export const createOutboxDeps = (database: Database, options: OutboxDeliveryOpti
   };
 };
 
-/** OUTBOX_LEASE_SECONDS, OUTBOX_BATCH_SIZE and OUTBOX_LOOPS, and housekeeping's PENDING_ACCOUNT_TTL_SECONDS. */
+/**
+ * OUTBOX_LEASE_SECONDS, OUTBOX_BATCH_SIZE and OUTBOX_LOOPS, housekeeping's
+ * PENDING_ACCOUNT_TTL_SECONDS, and MEDIA_PROCESSING_CONCURRENCY as the batch of the uploads' own
+ * loop (the kinds with `slowDelivery`), so the processor's bound is what limits it.
+ */
 export type OutboxWorkerSettings = {
   leaseSeconds: number;
   batchSize: number;
   loops: number;
+  slowBatchSize: number;
   pendingAccountTtlSeconds: number;
 };
 
@@ -106,11 +111,13 @@ export const outboxWorkerSettings = (config: {
   outboxLeaseSeconds: number;
   outboxBatchSize: number;
   outboxLoops: number;
+  mediaProcessing: { concurrency: number };
   pendingAccountTtlSeconds: number;
 }): OutboxWorkerSettings => ({
   leaseSeconds: config.outboxLeaseSeconds,
   batchSize: config.outboxBatchSize,
   loops: config.outboxLoops,
+  slowBatchSize: config.mediaProcessing.concurrency,
   pendingAccountTtlSeconds: config.pendingAccountTtlSeconds,
 });
 
@@ -123,6 +130,8 @@ export type OutboxWorkerOptions = OutboxDeliveryOptions & {
 export type OutboxWorker = {
   /** The event kinds it delivers, by name. */
   readonly kinds: readonly string[];
+  /** Its claim loops: `settings.loops`, and one for the kinds with `slowDelivery` (liveness watches each). */
+  readonly loops: number;
   /** Aborts the loops and housekeeping; resolves once the batch in flight is recorded. */
   stop(): Promise<void>;
   /** Closes the wake-up listener (after stop, or when stop did not settle in time). */
@@ -143,14 +152,18 @@ export const createOutboxWorker = async (options: OutboxWorkerOptions): Promise<
   });
   await wakeup?.start();
   const controller = new AbortController();
+  const kinds = options.kinds ?? eventKinds;
+  const loopOptions = {
+    signal: controller.signal,
+    leaseSeconds: settings.leaseSeconds,
+    batchSize: settings.batchSize,
+    loops: settings.loops,
+    slowKinds: kinds.filter((kind) => kind.slowDelivery).map((kind) => kind.kind),
+    slowBatchSize: settings.slowBatchSize,
+    wakeup,
+  };
   const running = Promise.all([
-    runOutbox(outbox, {
-      signal: controller.signal,
-      leaseSeconds: settings.leaseSeconds,
-      batchSize: settings.batchSize,
-      loops: settings.loops,
-      wakeup,
-    }),
+    runOutbox(outbox, loopOptions),
     runHousekeeping(
       {
         housekeeper: createHousekeeper(database.sql, {
@@ -164,7 +177,8 @@ export const createOutboxWorker = async (options: OutboxWorkerOptions): Promise<
   ]);
 
   return {
-    kinds: (options.kinds ?? eventKinds).map((kind) => kind.kind),
+    kinds: kinds.map((kind) => kind.kind),
+    loops: outboxLoopCount(loopOptions),
     async stop() {
       controller.abort();
       await running;

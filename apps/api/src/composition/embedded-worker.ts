@@ -52,7 +52,7 @@ export const startEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWor
     observe: (outcome) => outboxMetrics.observe(outcome),
     settings,
   });
-  outboxMetrics.start(settings.loops);
+  outboxMetrics.start(worker.loops);
 
   return {
     ...worker,

@@ -16,6 +16,11 @@ export interface EventKind<P, D> {
   readonly kind: string;
   readonly aggregateType: string;
   readonly payload: z.ZodType<P>;
+  /**
+   * Its delivery is long work (processing an upload's bytes): the worker claims such events in a
+   * loop of their own, so they never hold the delivery of other kinds (see `runOutbox`).
+   */
+  readonly slowDelivery?: boolean;
   event(aggregateId: string, payload: P): NewOutboxEvent;
   deliver(deps: D, event: DeliverableEvent<P>): Promise<void>;
 }
@@ -24,6 +29,7 @@ export const defineEventKind = <P extends Record<string, unknown>, D>(definition
   kind: string;
   aggregateType: string;
   payload: z.ZodType<P>;
+  slowDelivery?: boolean;
   deliver: (deps: D, event: DeliverableEvent<P>) => Promise<void>;
 }): EventKind<P, D> => ({
   ...definition,

@@ -8,6 +8,9 @@ export interface OutboxWriter {
   append(event: NewOutboxEvent, at: Date): Promise<string>;
 }
 
+/** Which kinds a claim takes: only those named, or every kind but those named. */
+export type OutboxKindFilter = { only: readonly string[] } | { except: readonly string[] };
+
 /** The worker's side of the outbox; each method is one statement on the pool (no transaction). */
 export interface OutboxStore {
   /**
@@ -24,6 +27,8 @@ export interface OutboxStore {
      * same statement, before the claim, and never claimed by it.
      */
     processed?: { ids: readonly string[]; at: Date },
+    /** Only events of these kinds, or all but these (every kind when absent). */
+    kinds?: OutboxKindFilter,
   ): Promise<OutboxEvent[]>;
   /** Marks delivered events processed in one statement; returns how many were still pending. */
   markProcessed(ids: readonly string[], at: Date): Promise<number>;

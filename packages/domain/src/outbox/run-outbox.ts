@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describeFailure, retryDelayMs } from "./backoff";
 import { MAX_DELIVERY_ATTEMPTS, type OutboxDeps } from "./outbox.deps";
 import { PermanentDeliveryError } from "./outbox.errors";
-import type { OutboxWakeup } from "./outbox.ports";
+import type { OutboxKindFilter, OutboxWakeup } from "./outbox.ports";
 import type { OutboxEvent } from "./outbox.types";
 
 export type OutboxBatchOptions = {
@@ -25,7 +25,20 @@ export type OutboxLoopOptions = OutboxBatchOptions & {
   wakeup?: OutboxWakeup | undefined;
   /** Claim loops run side by side (batches in flight at once); default 1. */
   loops?: number;
+  /**
+   * Kinds whose delivery is long work (`EventKind.slowDelivery`: processing an upload). With any,
+   * one more loop claims only those, `slowBatchSize` at a time (default 1), and the `loops` loops
+   * claim every other kind: a batch is recorded once all of its events are delivered, so one
+   * upload in a batch would hold the others' recording (and the loop's next claim) for as long as
+   * it takes.
+   */
+  slowKinds?: readonly string[];
+  slowBatchSize?: number;
 };
+
+/** How many claim loops `runOutbox` runs with these options (the worker's liveness watches each). */
+export const outboxLoopCount = (options: Pick<OutboxLoopOptions, "loops" | "slowKinds">): number =>
+  Math.max(1, options.loops ?? 1) + ((options.slowKinds?.length ?? 0) > 0 ? 1 : 0);
 
 /**
  * Defaults: a batch of 200 is delivered with its inbox rows in one statement (the drain benchmark,
@@ -174,8 +187,12 @@ export const runOutboxOnce = async (
 const pause = (ms: number, signal: AbortSignal): Promise<void> =>
   sleep(ms, undefined, { signal }).catch(() => undefined);
 
-/** One claim loop of `runOutbox` (number `loop`, from 0). */
-const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions, loop: number): Promise<void> => {
+/** One claim loop of `runOutbox` (number `loop`, from 0), claiming the kinds `kinds` lets through. */
+const runLoop = async (
+  deps: OutboxDeps,
+  options: OutboxLoopOptions & { kinds?: OutboxKindFilter | undefined },
+  loop: number,
+): Promise<void> => {
   const { signal, wakeup } = options;
   const batchSize = options.batchSize ?? OUTBOX_DEFAULTS.batchSize;
   const pollIntervalMs = options.pollIntervalMs ?? OUTBOX_DEFAULTS.pollIntervalMs;
@@ -192,6 +209,7 @@ const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions, loop: numbe
         leaseEnd(now, options),
         batchSize,
         unmarked.length > 0 ? { ids: unmarked.map((event) => event.id), at: now } : undefined,
+        options.kinds,
       );
       deps.observe?.({
         type: "claimed",
@@ -235,10 +253,16 @@ const runLoop = async (deps: OutboxDeps, options: OutboxLoopOptions, loop: numbe
  * While the backlog keeps batches full, marking a batch processed and claiming the next are one
  * statement (a round trip saved per batch); a batch that was not full is marked at once, and the
  * loop then waits for `pollIntervalMs`, or less when `wakeup` reports new events. `loops` claim
- * loops run side by side.
+ * loops run side by side, and one more for `slowKinds` when there are any.
  */
 export const runOutbox = async (deps: OutboxDeps, options: OutboxLoopOptions): Promise<void> => {
-  await Promise.all(
-    Array.from({ length: Math.max(1, options.loops ?? 1) }, (_, loop) => runLoop(deps, options, loop)),
+  const slow = options.slowKinds ?? [];
+  const loops: Array<OutboxLoopOptions & { kinds?: OutboxKindFilter }> = Array.from(
+    { length: Math.max(1, options.loops ?? 1) },
+    () => (slow.length > 0 ? { ...options, kinds: { except: slow } } : options),
   );
+  if (slow.length > 0) {
+    loops.push({ ...options, kinds: { only: slow }, batchSize: Math.max(1, options.slowBatchSize ?? 1) });
+  }
+  await Promise.all(loops.map((loopOptions, loop) => runLoop(deps, loopOptions, loop)));
 };

@@ -51,6 +51,30 @@ const testHappened = defineEventKind({
 
 const registry = createEventRegistry([testHappened]);
 
+/** A gate a test opens: `wait` resolves once `open` was called. */
+const gate = () => {
+  let open = () => {};
+  const wait = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+
+  return { wait, open };
+};
+
+/** A kind whose delivery is long work (as processing an upload is): each waits for `slowGate`. */
+let slowGate = gate();
+const slowStarted: string[] = [];
+const testSlow = defineEventKind({
+  kind: "test.slow",
+  aggregateType: "test",
+  payload: z.object({}),
+  slowDelivery: true,
+  deliver: async (_deps: NotifyDeps, event) => {
+    slowStarted.push(event.id);
+    await slowGate.wait;
+  },
+});
+
 type EventRow = {
   attempts: number;
   available_at: Date;
@@ -406,7 +430,13 @@ describe("outbox delivery of notifications", () => {
       codeKey: h.runtime.identity.settings.codeKey,
       clock: h.runtime.clock,
       logger: h.runtime.logger,
-      settings: { leaseSeconds: 60, batchSize: 10, loops: 1, pendingAccountTtlSeconds: 172_800 },
+      settings: {
+        leaseSeconds: 60,
+        batchSize: 10,
+        loops: 1,
+        slowBatchSize: 1,
+        pendingAccountTtlSeconds: 172_800,
+      },
       verifyEmailUrl: "agora://verify-email",
       mediaProcessor: h.runtime.mediaProcessor,
       guestReceipts: guestReceiptSetup(h.runtime.config.tokenSecret, h.runtime.config),
@@ -418,6 +448,72 @@ describe("outbox delivery of notifications", () => {
       await eventually(async () => (await t.event(eventId)).processed_at !== null, 5_000);
       expect(await t.inbox(eventId)).toHaveLength(1);
     } finally {
+      await worker.stop();
+      await worker.close();
+    }
+  });
+
+  it("claims by kind: only the kinds named, or all but those", async () => {
+    const happened = await t.append([]);
+    const unknown = await t.appendUnknown();
+    const claim = (kinds: Parameters<OutboxDeps["outbox"]["claim"]>[4]) => {
+      const now = h.clock.now();
+
+      return h.runtime.outbox.outbox.claim(now, new Date(now.getTime() + 60_000), 10, undefined, kinds);
+    };
+    const ids = (events: { id: string }[]) =>
+      events.map((event) => event.id).filter((id) => [happened, unknown].includes(id));
+    expect(ids(await claim({ only: ["test.unknown"] }))).toEqual([unknown]);
+    expect(ids(await claim({ except: ["test.unknown"] }))).toEqual([happened]);
+    expect(ids(await claim(undefined))).toEqual([]);
+  });
+
+  it("gives slow kinds a claim loop of their own: a long delivery never holds another kind's", async () => {
+    const ada = await h.createUser();
+    slowGate = gate();
+    slowStarted.length = 0;
+    const worker = await createOutboxWorker({
+      database: h.runtime.database,
+      objects: h.runtime.objects.store,
+      mailer: h.runtime.mail.mailer,
+      push: h.runtime.notifications.push,
+      videoRooms: undefined,
+      codeKey: h.runtime.identity.settings.codeKey,
+      clock: h.runtime.clock,
+      logger: h.runtime.logger,
+      // One loop for the other kinds: without a loop of its own, the slow event would hold it.
+      settings: {
+        leaseSeconds: 60,
+        batchSize: 10,
+        loops: 1,
+        slowBatchSize: 1,
+        pendingAccountTtlSeconds: 172_800,
+      },
+      verifyEmailUrl: "agora://verify-email",
+      mediaProcessor: h.runtime.mediaProcessor,
+      guestReceipts: guestReceiptSetup(h.runtime.config.tokenSecret, h.runtime.config),
+      kinds: [testHappened, testSlow],
+    });
+    expect(worker.loops).toBe(2);
+    const uow = createUnitOfWork(h.db, h.runtime.ids);
+    try {
+      const slowIds = [
+        await uow.run((tx) => tx.outbox.append(testSlow.event("s-1", {}), h.clock.now())),
+        await uow.run((tx) => tx.outbox.append(testSlow.event("s-2", {}), h.clock.now())),
+      ];
+      await eventually(async () => slowStarted.length === 1, 5_000);
+      const fastId = await t.append([t.note(ada.id)]);
+      // Delivered and recorded while the slow one is still at work, the second slow one waiting.
+      await eventually(async () => (await t.event(fastId)).processed_at !== null, 5_000);
+      expect(await t.inbox(fastId)).toHaveLength(1);
+      expect(slowStarted).toEqual([slowIds[0]]);
+      expect((await t.event(slowIds[0] ?? "")).processed_at).toBeNull();
+      slowGate.open();
+      for (const id of slowIds) {
+        await eventually(async () => (await t.event(id)).processed_at !== null, 5_000);
+      }
+    } finally {
+      slowGate.open();
       await worker.stop();
       await worker.close();
     }

@@ -10,5 +10,7 @@ export const mediaUploaded = defineEventKind({
   kind: "media.uploaded",
   aggregateType: "media_asset",
   payload: z.object({ media_asset_id: z.uuid() }),
+  // Seconds of image work each: claimed apart, so chat notices and receipts never wait behind it.
+  slowDelivery: true,
   deliver: (deps: MediaProcessingDeps, event) => processMedia(deps, event.payload.media_asset_id),
 });
