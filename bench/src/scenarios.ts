@@ -238,10 +238,12 @@ const statementScenarios = (): Scenario[] =>
 
           return rows[0]?.id ?? "";
         });
-        orderingMember ??= memberToken(context);
+        // A token of its own: these rows run late in a full run, past the first orders row's token's
+        // lifetime (both sides then answered every request with an error).
+        const token = await memberToken(context);
 
         return {
-          headers: { "content-type": "application/json", authorization: `Bearer ${await orderingMember}` },
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
           body: JSON.stringify({ menu_item_id: itemId, quantity: 1 }),
           apiUrl,
         };
