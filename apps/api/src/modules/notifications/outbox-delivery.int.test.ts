@@ -3,6 +3,7 @@ import { OUTBOX_WAITING_LOCK, openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createOutboxRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { onPostgres, openTestPool } from "@agora/db/test/databases";
 import { systemClock } from "@agora/domain/common/clock";
+import type { EventDeliveryDeps } from "@agora/domain/event-kinds";
 import {
   type NotificationRequest,
   type NotifyDeps,
@@ -11,7 +12,7 @@ import {
 } from "@agora/domain/notifications/notify";
 import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import { OUTBOX_BACKOFF } from "@agora/domain/outbox/backoff";
-import { createEventRegistry, defineEventKind } from "@agora/domain/outbox/event-kind";
+import { createEventRegistry, defineEventKind, type EventKind } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
 import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { runOutbox, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
@@ -89,6 +90,33 @@ const testOutbox = (h: Harness, overrides: Partial<OutboxDeps> = {}): OutboxDeps
   deliver: (event) => registry.deliver(h.runtime.notifications, event),
   ...overrides,
 });
+
+/**
+ * createOutboxWorker, as the API's embedded worker and apps/worker call it, with test kinds and one
+ * loop for the other kinds (so that, without a loop of their own, a slow kind would hold it).
+ */
+const startTestWorker = (h: Harness, kinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>>) =>
+  createOutboxWorker({
+    database: h.runtime.database,
+    objects: h.runtime.objects.store,
+    mailer: h.runtime.mail.mailer,
+    push: h.runtime.notifications.push,
+    videoRooms: undefined,
+    codeKey: h.runtime.identity.settings.codeKey,
+    clock: h.runtime.clock,
+    logger: h.runtime.logger,
+    settings: {
+      leaseSeconds: 60,
+      batchSize: 10,
+      loops: 1,
+      slowBatchSize: 1,
+      pendingAccountTtlSeconds: 172_800,
+    },
+    verifyEmailUrl: "agora://verify-email",
+    mediaProcessor: h.runtime.mediaProcessor,
+    guestReceipts: guestReceiptSetup(h.runtime.config.tokenSecret, h.runtime.config),
+    kinds,
+  });
 
 const helpers = (h: Harness) => {
   const uow = createUnitOfWork(h.db, h.runtime.ids);
@@ -421,27 +449,7 @@ describe("outbox delivery of notifications", () => {
   it("runs as createOutboxWorker (the API's embedded worker and apps/worker) and stops cleanly", async () => {
     const ada = await h.createUser();
     // createOutboxWorker, as the API's embedded worker and apps/worker call it, with the test kind.
-    const worker = await createOutboxWorker({
-      database: h.runtime.database,
-      objects: h.runtime.objects.store,
-      mailer: h.runtime.mail.mailer,
-      push: h.runtime.notifications.push,
-      videoRooms: undefined,
-      codeKey: h.runtime.identity.settings.codeKey,
-      clock: h.runtime.clock,
-      logger: h.runtime.logger,
-      settings: {
-        leaseSeconds: 60,
-        batchSize: 10,
-        loops: 1,
-        slowBatchSize: 1,
-        pendingAccountTtlSeconds: 172_800,
-      },
-      verifyEmailUrl: "agora://verify-email",
-      mediaProcessor: h.runtime.mediaProcessor,
-      guestReceipts: guestReceiptSetup(h.runtime.config.tokenSecret, h.runtime.config),
-      kinds: [testHappened],
-    });
+    const worker = await startTestWorker(h, [testHappened]);
     expect(worker.kinds).toEqual(["test.happened"]);
     try {
       const eventId = await t.append([t.note(ada.id)]);
@@ -472,28 +480,7 @@ describe("outbox delivery of notifications", () => {
     const ada = await h.createUser();
     slowGate = gate();
     slowStarted.length = 0;
-    const worker = await createOutboxWorker({
-      database: h.runtime.database,
-      objects: h.runtime.objects.store,
-      mailer: h.runtime.mail.mailer,
-      push: h.runtime.notifications.push,
-      videoRooms: undefined,
-      codeKey: h.runtime.identity.settings.codeKey,
-      clock: h.runtime.clock,
-      logger: h.runtime.logger,
-      // One loop for the other kinds: without a loop of its own, the slow event would hold it.
-      settings: {
-        leaseSeconds: 60,
-        batchSize: 10,
-        loops: 1,
-        slowBatchSize: 1,
-        pendingAccountTtlSeconds: 172_800,
-      },
-      verifyEmailUrl: "agora://verify-email",
-      mediaProcessor: h.runtime.mediaProcessor,
-      guestReceipts: guestReceiptSetup(h.runtime.config.tokenSecret, h.runtime.config),
-      kinds: [testHappened, testSlow],
-    });
+    const worker = await startTestWorker(h, [testHappened, testSlow]);
     expect(worker.loops).toBe(2);
     const uow = createUnitOfWork(h.db, h.runtime.ids);
     try {
