@@ -21,6 +21,7 @@ import { createMenuItemRepository } from "@agora/db/repositories/marketplace/men
 import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
 import { createOrderRepository } from "@agora/db/repositories/orders/orders.repository";
 import { createOutboxWriter } from "@agora/db/repositories/outbox/outbox-events.repository";
+import { chunkedStdout } from "@agora/process/logging";
 import { stringify } from "csv-stringify";
 import { jwtVerify } from "jose";
 import pg from "pg";
@@ -56,17 +57,10 @@ const durations = new Histogram({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
 });
 const observers = new Map<string, Map<number, { observe(value: number): void }>>();
-const logLines: string[] = [];
-let logLength = 0;
-const flushLog = () => {
-  if (logLength > 0) {
-    process.stdout.write(logLines.join(""));
-    logLines.length = 0;
-    logLength = 0;
-  }
-};
+// Agora's own log destination: the same 4 KiB chunks through process.stdout.
+const log = chunkedStdout(process.stdout);
 if (dutyHeaders) {
-  setInterval(flushLog, 250).unref();
+  setInterval(() => log.flush(), 250).unref();
 }
 const doDuties = (response: DutyResponse, status: number, requestId: string) => {
   const seconds = (performance.now() - (response.started ?? 0)) / 1000;
@@ -85,11 +79,7 @@ const doDuties = (response: DutyResponse, status: number, requestId: string) => 
   }
   observer.observe(seconds);
   const line = `{"level":30,"time":${Date.now()},"service":"agora","request_id":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"duration_ms":${Math.round(seconds * 100_000) / 100},"msg":"request"}\n`;
-  logLines.push(line);
-  logLength += line.length;
-  if (logLength >= 4096) {
-    flushLog();
-  }
+  log.write(line);
 };
 
 const send = (response: ServerResponse, status: number, payload: unknown) => {
