@@ -472,38 +472,34 @@ describe("the typed client against a listening server", () => {
   });
 
   describe("media and community", () => {
-    it("uploads an image to the signed URL, posts a moment with it, likes, comments and reports it", async () => {
+    it("uploads an image with media.upload, posts a moment with it at once, likes, comments and reports it", async () => {
       const author = await h.signIn();
       const reader = await h.signIn();
       const mine = clientOf(author);
       const theirs = clientOf(reader);
       const bytes = new Uint8Array(TINY_PNG);
 
-      const upload = await mine.media.requestUpload({
-        purpose: "moment",
-        mime_type: "image/png",
-        size_bytes: bytes.length,
+      // The ticket, the PUT to the signed URL (straight to S3, not through Prism) and the confirmation.
+      const id = await mine.media.upload(new Blob([bytes], { type: "image/png" }), { purpose: "moment" });
+      expect(s3.refused).toEqual([]);
+      // The confirmation went through Prism (its answer is checked against the document).
+      expect(prism.checked()).toContainEqual(
+        expect.objectContaining({ method: "POST", path: `/api/v1/media/${id}/confirm`, status: 200 }),
+      );
+      // The moment takes the asset at once, before the worker processed it.
+      const moment = await mine.community.createMoment({ body: "from the client", media_asset_ids: [id] });
+      expect(moment.media_asset_ids).toEqual([id]);
+      await expect(theirs.media.get(id)).resolves.toMatchObject({
+        status: "processing",
+        url: null,
+        retry_after_seconds: 2,
       });
-      const stored = await fetch(upload.upload_url, {
-        method: upload.method,
-        headers: upload.headers,
-        body: bytes,
-      });
-      expect(stored.status).toBe(200);
-      // The first read confirms the upload and queues its processing; the worker makes it ready.
-      await expect(mine.media.get(upload.id)).resolves.toMatchObject({ status: "processing" });
       await h.runOutboxOnce();
-      await expect(mine.media.get(upload.id)).resolves.toMatchObject({
-        status: "ready",
-        width: 1,
-        height: 1,
-      });
-      const moment = await mine.community.createMoment({
-        body: "from the client",
-        media_asset_ids: [upload.id],
-      });
-      expect(moment.media_asset_ids).toEqual([upload.id]);
-      const media = await theirs.media.get(upload.id);
+      const media = await theirs.media.get(id);
+      expect(media).toMatchObject({ status: "ready", width: 1, height: 1, retry_after_seconds: null });
+      if (media.url === null) {
+        throw new Error("a ready asset has its URL");
+      }
       const downloaded = new Uint8Array(await (await fetch(media.url)).arrayBuffer());
       // Its processed copy: a PNG again (re-encoded without metadata).
       expect([...downloaded.subarray(0, 4)]).toEqual([...bytes.subarray(0, 4)]);

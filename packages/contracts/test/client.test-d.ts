@@ -54,14 +54,34 @@ export const typeTests = async () => {
 
   const csv: string = await admin.admin.community.exportReportsCsv();
 
+  // The upload helper resolves to the asset id; purpose and mimeType are the contract's enums.
+  const assetId: string = await client.media.upload(new Blob([]), { purpose: "moment" });
+  await client.media.upload(new Uint8Array(4), { purpose: "listing", mimeType: "image/webp" });
+  await admin.media.upload(new ArrayBuffer(4), { purpose: "avatar", mimeType: "image/png" });
+  // @ts-expect-error a purpose the contract does not know
+  await client.media.upload(new Blob([]), { purpose: "wallpaper" });
+  // @ts-expect-error a type the service does not take
+  await client.media.upload(new Uint8Array(4), { purpose: "moment", mimeType: "image/gif" });
+  // @ts-expect-error the purpose is required
+  await client.media.upload(new Blob([]), {});
+  // @ts-expect-error a string is not bytes
+  await client.media.upload("data:image/png;base64,AAAA", { purpose: "moment" });
+  // @ts-expect-error it resolves to the id, not to the ticket
+  (await client.media.upload(new Blob([]), { purpose: "moment" })).upload_url;
+  const confirmed = await client.media.confirm(assetId);
+  const readUrl: string | null = confirmed.url;
+  // @ts-expect-error a read's url is null until the asset is ready
+  const alwaysUrl: string = confirmed.url;
+
   const failure = (error: AgoraError) => {
     const code: "not_found" | string = error.code;
     const requestId: string | null = error.requestId;
+    const uploadFailed: typeof error.code = "upload_failed";
     // @ts-expect-error not a code the service has
     const impossible: typeof error.code = "teapot";
 
-    return [code, requestId, impossible];
+    return [code, requestId, uploadFailed, impossible];
   };
 
-  return [token, total, name, amount, status, csv, failure];
+  return [token, total, name, amount, status, csv, readUrl, alwaysUrl, failure];
 };

@@ -4,7 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { AgoraError, createAgoraClient } from "../src/client";
 
-type Sent = { method: string; url: string; headers: Headers; body: string | undefined };
+type Sent = {
+  method: string;
+  url: string;
+  headers: Headers;
+  body: string | undefined;
+  /** The body as given to fetch (a Blob or bytes for an upload's PUT). */
+  raw: RequestInit["body"];
+};
 
 const envelope = (status: number, data: unknown, error: { code: string; message: string } | null = null) =>
   new Response(
@@ -27,6 +34,7 @@ const scripted = (script: Array<(sent: Sent) => Response | Promise<Response>>) =
       url: String(input),
       headers: new Headers(init?.headers),
       body: init?.body === undefined ? undefined : String(init.body),
+      raw: init?.body,
     };
     sent.push(request);
     const next = script.shift();
@@ -328,5 +336,311 @@ describe("the client's transport", () => {
     expect(page).toEqual({ data: [], meta: { limit: 10, has_more: false } });
     expect(sent[0]?.url).toBe("http://api.test/api/v1/chat/conversations/a%2Fb/messages?after=5");
     expect(sent[0]?.headers.get("authorization")).toBe("Bearer t");
+  });
+});
+
+// `client.media.upload`: the ticket, the PUT of the bytes to the object store, the confirmation.
+describe("the client's upload helper", () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+  /** The upload ticket the service answers `media.requestUpload` with. */
+  const ticket = (id: string, mimeType: string, size: number) => ({
+    id,
+    upload_url: `https://store.test/agora-media/uploads/${id}?X-Amz-Signature=f00d`,
+    method: "PUT",
+    headers: { "Content-Type": mimeType, "Content-Length": String(size) },
+    expires_at: "2026-05-01T12:15:00.000Z",
+  });
+  /** `media.confirm`'s answer: the asset as `media.get` reads it, processing. */
+  const processing = (id: string) => ({
+    id,
+    url: null,
+    method: "GET",
+    expires_at: null,
+    retry_after_seconds: 2,
+    mime_type: "image/png",
+    size_bytes: PNG.length,
+    status: "processing",
+    rejected_reason: null,
+    width: null,
+    height: null,
+    blurhash: null,
+    variants: [],
+  });
+  /** The object store's answers: an empty 200, or an S3 XML error. */
+  const stored = () => new Response(null, { status: 200 });
+  const refusedBy = (status: number, code: string) => () =>
+    new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code></Error>`, {
+      status,
+      headers: { "content-type": "application/xml" },
+    });
+  const busy = () => envelope(503, null, { code: "service_unavailable", message: "busy" });
+
+  const clientWith = (fetch: typeof globalThis.fetch, extra: { retries?: number } = {}) =>
+    createAgoraClient({
+      baseUrl: "http://api.test",
+      fetch,
+      getAccessToken: () => "t",
+      retryDelayMs: 1,
+      validateResponses: true,
+      ...extra,
+    });
+  const bytesOf = async (body: RequestInit["body"]) => [
+    ...new Uint8Array(await new Response(body).arrayBuffer()),
+  ];
+  const calls = (sent: Sent[]) => sent.map((request) => `${request.method} ${request.url}`);
+
+  it("asks for a ticket, PUTs exactly the signed headers and the bytes to the store, confirms, and resolves to the id", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-1", "image/png", PNG.length)),
+      stored,
+      () => envelope(200, processing("a-1")),
+    ]);
+
+    await expect(
+      clientWith(fetch).media.upload(PNG, { purpose: "moment", mimeType: "image/png" }),
+    ).resolves.toBe("a-1");
+
+    expect(calls(sent)).toEqual([
+      "POST http://api.test/api/v1/media/upload",
+      "PUT https://store.test/agora-media/uploads/a-1?X-Amz-Signature=f00d",
+      "POST http://api.test/api/v1/media/a-1/confirm",
+    ]);
+    const [requested, put, confirmed] = sent;
+    // The explicit type of bytes that have none, and their length.
+    expect(JSON.parse(requested?.body ?? "null")).toEqual({
+      purpose: "moment",
+      mime_type: "image/png",
+      size_bytes: PNG.length,
+    });
+    expect(requested?.headers.get("authorization")).toBe("Bearer t");
+    expect(requested?.headers.get("idempotency-key")).toMatch(/^[0-9a-f-]{36}$/);
+    // The store gets the ticket's headers and nothing else: no token, no key, no JSON type.
+    expect([...(put?.headers.entries() ?? [])]).toEqual([
+      ["content-length", String(PNG.length)],
+      ["content-type", "image/png"],
+    ]);
+    expect(put?.raw).toBe(PNG);
+    expect(await bytesOf(put?.raw)).toEqual([...PNG]);
+    expect(confirmed?.headers.get("authorization")).toBe("Bearer t");
+    expect(confirmed?.body).toBeUndefined();
+  });
+
+  it("takes a Blob's own type and size, and sends the Blob itself", async () => {
+    const file = new Blob([PNG, PNG], { type: "image/webp" });
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-2", "image/webp", file.size)),
+      stored,
+      () => envelope(200, { ...processing("a-2"), mime_type: "image/webp", size_bytes: file.size }),
+    ]);
+
+    await expect(clientWith(fetch).media.upload(file, { purpose: "listing" })).resolves.toBe("a-2");
+
+    expect(JSON.parse(sent[0]?.body ?? "null")).toEqual({
+      purpose: "listing",
+      mime_type: "image/webp",
+      size_bytes: 2 * PNG.length,
+    });
+    expect(sent[1]?.raw).toBe(file);
+    expect(sent[1]?.headers.get("content-type")).toBe("image/webp");
+    expect(await bytesOf(sent[1]?.raw)).toEqual([...PNG, ...PNG]);
+  });
+
+  it("measures an ArrayBuffer by its byteLength, and an explicit mimeType wins over a Blob's type", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-3", "video/mp4", 300)),
+      stored,
+      () => envelope(200, { ...processing("a-3"), mime_type: "video/mp4", size_bytes: 300 }),
+      () => envelope(201, ticket("a-4", "image/jpeg", PNG.length)),
+      stored,
+      () => envelope(200, { ...processing("a-4"), mime_type: "image/jpeg" }),
+    ]);
+    const client = clientWith(fetch);
+
+    await client.media.upload(new ArrayBuffer(300), { purpose: "message", mimeType: "video/mp4" });
+    await client.media.upload(new Blob([PNG], { type: "image/png" }), {
+      purpose: "moment",
+      mimeType: "image/jpeg",
+    });
+
+    expect(JSON.parse(sent[0]?.body ?? "null")).toMatchObject({ mime_type: "video/mp4", size_bytes: 300 });
+    expect(JSON.parse(sent[3]?.body ?? "null")).toMatchObject({
+      mime_type: "image/jpeg",
+      size_bytes: PNG.length,
+    });
+    expect(sent[4]?.headers.get("content-type")).toBe("image/jpeg");
+  });
+
+  it("throws a TypeError, and sends nothing, for bytes without a type", async () => {
+    const { sent, fetch } = scripted([]);
+    const client = clientWith(fetch);
+
+    await expect(client.media.upload(PNG, { purpose: "moment" })).rejects.toThrow(TypeError);
+    await expect(client.media.upload(PNG.buffer, { purpose: "moment" })).rejects.toThrow(TypeError);
+    // A Blob made without a type has `type` "".
+    await expect(client.media.upload(new Blob([PNG]), { purpose: "moment" })).rejects.toThrow(
+      /options\.mimeType/,
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it("retries the PUT after a network error and a 503 from the store, with the same headers and bytes", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-5", "image/png", PNG.length)),
+      () => Promise.reject(new TypeError("fetch failed")),
+      refusedBy(503, "SlowDown"),
+      stored,
+      () => envelope(200, processing("a-5")),
+    ]);
+
+    await expect(
+      clientWith(fetch).media.upload(PNG, { purpose: "moment", mimeType: "image/png" }),
+    ).resolves.toBe("a-5");
+
+    const puts = sent.filter((request) => request.method === "PUT");
+    expect(puts).toHaveLength(3);
+    for (const put of puts) {
+      expect(put.url).toBe("https://store.test/agora-media/uploads/a-5?X-Amz-Signature=f00d");
+      expect([...put.headers.entries()]).toEqual([
+        ["content-length", String(PNG.length)],
+        ["content-type", "image/png"],
+      ]);
+      expect(await bytesOf(put.raw)).toEqual([...PNG]);
+    }
+    expect(calls(sent).at(-1)).toBe("POST http://api.test/api/v1/media/a-5/confirm");
+  });
+
+  it("waits the store's Retry-After before retrying the PUT", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-6", "image/png", PNG.length)),
+      () => new Response(null, { status: 429, headers: { "retry-after": "1" } }),
+      stored,
+      () => envelope(200, processing("a-6")),
+    ]);
+    const started = Date.now();
+
+    await clientWith(fetch).media.upload(PNG, { purpose: "moment", mimeType: "image/png" });
+
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(sent.map((request) => request.method)).toEqual(["POST", "PUT", "PUT", "POST"]);
+  });
+
+  it("rejects with upload_failed and the store's status when the store refuses, and never confirms", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-7", "image/png", PNG.length)),
+      refusedBy(403, "SignatureDoesNotMatch"),
+    ]);
+
+    const error = await clientWith(fetch)
+      .media.upload(PNG, { purpose: "moment", mimeType: "image/png" })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(AgoraError);
+    expect(error).toMatchObject({ code: "upload_failed", status: 403 });
+    // A 403 is final: sent once, and nothing is confirmed.
+    expect(calls(sent)).toEqual([
+      "POST http://api.test/api/v1/media/upload",
+      "PUT https://store.test/agora-media/uploads/a-7?X-Amz-Signature=f00d",
+    ]);
+  });
+
+  it("rejects with upload_failed and the last status when the store stays unavailable", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-8", "image/png", PNG.length)),
+      refusedBy(503, "SlowDown"),
+      refusedBy(503, "SlowDown"),
+      refusedBy(502, "BadGateway"),
+    ]);
+
+    await expect(
+      clientWith(fetch).media.upload(PNG, { purpose: "moment", mimeType: "image/png" }),
+    ).rejects.toMatchObject({ code: "upload_failed", status: 502 });
+    expect(sent.map((request) => request.method)).toEqual(["POST", "PUT", "PUT", "PUT"]);
+  });
+
+  it("retries the confirmation after a 503 (repeatable, though a write without a key)", async () => {
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-9", "image/png", PNG.length)),
+      stored,
+      busy,
+      () => envelope(200, processing("a-9")),
+    ]);
+
+    await expect(
+      clientWith(fetch).media.upload(PNG, { purpose: "moment", mimeType: "image/png" }),
+    ).resolves.toBe("a-9");
+
+    expect(calls(sent)).toEqual([
+      "POST http://api.test/api/v1/media/upload",
+      "PUT https://store.test/agora-media/uploads/a-9?X-Amz-Signature=f00d",
+      "POST http://api.test/api/v1/media/a-9/confirm",
+      "POST http://api.test/api/v1/media/a-9/confirm",
+    ]);
+    expect(sent.slice(2).every((request) => !request.headers.has("idempotency-key"))).toBe(true);
+  });
+
+  it("retries the ticket request with its Idempotency-Key, and media.confirm alone retries too", async () => {
+    const { sent, fetch } = scripted([
+      busy,
+      () => envelope(201, ticket("a-10", "image/png", PNG.length)),
+      stored,
+      () => envelope(200, processing("a-10")),
+      busy,
+      () => envelope(200, processing("a-10")),
+    ]);
+    const client = clientWith(fetch);
+
+    await client.media.upload(PNG, { purpose: "moment", mimeType: "image/png" });
+    const keys = sent.slice(0, 2).map((request) => request.headers.get("idempotency-key"));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+
+    await expect(client.media.confirm("a-10")).resolves.toMatchObject({ id: "a-10", status: "processing" });
+    expect(sent).toHaveLength(6);
+  });
+
+  it("sends each step once with retries: 0", async () => {
+    const { sent, fetch } = scripted([
+      busy,
+      () => envelope(201, ticket("a-11", "image/png", PNG.length)),
+      refusedBy(503, "SlowDown"),
+      () => envelope(201, ticket("a-12", "image/png", PNG.length)),
+      stored,
+      busy,
+    ]);
+    const client = clientWith(fetch, { retries: 0 });
+    const upload = () => client.media.upload(PNG, { purpose: "moment", mimeType: "image/png" });
+
+    await expect(upload()).rejects.toMatchObject({ code: "service_unavailable", status: 503 });
+    expect(sent).toHaveLength(1);
+    await expect(upload()).rejects.toMatchObject({ code: "upload_failed", status: 503 });
+    expect(sent).toHaveLength(3);
+    await expect(upload()).rejects.toMatchObject({ code: "service_unavailable", status: 503 });
+    expect(calls(sent).slice(3)).toEqual([
+      "POST http://api.test/api/v1/media/upload",
+      "PUT https://store.test/agora-media/uploads/a-12?X-Amz-Signature=f00d",
+      "POST http://api.test/api/v1/media/a-12/confirm",
+    ]);
+  });
+
+  it("stops at once when the signal is aborted, without retrying the PUT", async () => {
+    const controller = new AbortController();
+    const { sent, fetch } = scripted([
+      () => envelope(201, ticket("a-13", "image/png", PNG.length)),
+      () => {
+        controller.abort();
+
+        return Promise.reject(new DOMException("This operation was aborted", "AbortError"));
+      },
+    ]);
+
+    await expect(
+      clientWith(fetch).media.upload(PNG, {
+        purpose: "moment",
+        mimeType: "image/png",
+        signal: controller.signal,
+      }),
+    ).rejects.toMatchObject({ name: "AbortError" });
+    expect(sent.map((request) => request.method)).toEqual(["POST", "PUT"]);
   });
 });

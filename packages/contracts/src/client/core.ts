@@ -75,13 +75,14 @@ export type Methods<T extends RouteTable> = {
       : never;
 };
 
-/** The codes an `AgoraError` carries: the service's stable codes plus two of the client's own. */
-export type AgoraErrorCode = ErrorCode | "network_error" | "invalid_response";
+/** The codes an `AgoraError` carries: the service's stable codes plus three of the client's own. */
+export type AgoraErrorCode = ErrorCode | "network_error" | "invalid_response" | "upload_failed";
 
 /**
  * Every failure the client reports: the service's error envelope (`code`, `status`, `requestId`,
- * `details`), a network failure after the retries (`network_error`, status 0), or a response that
- * is not the documented envelope (`invalid_response`).
+ * `details`), a network failure after the retries (`network_error`, status 0), a response that
+ * is not the documented envelope (`invalid_response`), or the object store's refusal of an upload's
+ * bytes (`upload_failed`, with the store's status: an expired URL, other bytes than declared).
  */
 export class AgoraError extends Error {
   readonly code: AgoraErrorCode;
@@ -124,9 +125,10 @@ export type AgoraClientOptions = {
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
   /**
-   * Retries of a GET or a creation with an `Idempotency-Key` after a network error, a 502/503/504,
-   * a 429 or a 409 `idempotency_in_progress` (default 2; 0 turns retries off). Any other request
-   * is sent once: a write without a key is never repeated.
+   * Retries of a GET, a creation with an `Idempotency-Key` or a repeatable write (a confirmation)
+   * after a network error, a 502/503/504, a 429 or a 409 `idempotency_in_progress` (default 2; 0
+   * turns retries off); an upload's PUT to the object store follows the same rules. Any other
+   * request is sent once: a write without a key is never repeated.
    */
   retries?: number;
   /**
@@ -208,9 +210,22 @@ const withClientId = (operation: Operation, body: unknown): unknown => {
 
 const countParams = (path: string) => path.match(/\{[^}]+\}/g)?.length ?? 0;
 
+/** A request presigned by the service (an upload ticket): sent exactly as given, with the body. */
+export type PresignedPut = {
+  url: string;
+  method: "PUT";
+  headers: Record<string, string>;
+  body: NonNullable<RequestInit["body"]>;
+};
+
 /** The transport: one place that adds tokens and keys, unwraps the envelope, refreshes and retries. */
 export type Transport = {
   call(operation: Operation, args: unknown[]): Promise<unknown>;
+  /**
+   * Sends a presigned request to the object store (no token: the signature is the permission),
+   * retried as a GET is (the same bytes to the same key); `upload_failed` when the store refuses.
+   */
+  sendPresigned(request: PresignedPut, options?: Pick<CallOptions, "signal" | "retries">): Promise<void>;
   /** The service address, for the realtime helper. */
   readonly baseUrl: string;
   accessToken(): Promise<string | null>;
@@ -247,7 +262,7 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
     method: HttpMethod,
     url: string,
     headers: Record<string, string>,
-    body: string | undefined,
+    body: RequestInit["body"] | undefined,
     signal: AbortSignal | undefined,
   ): Promise<Attempt> => {
     const doFetch = options.fetch ?? globalThis.fetch;
@@ -432,8 +447,9 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
       headers["idempotency-key"] = callOptions.idempotencyKey ?? newIdempotencyKey();
     }
     let token = operation.auth === "public" ? null : await accessToken();
-    // A write without a key is sent once: repeating it could repeat its effect.
-    const budget = operation.method === "GET" || idempotent ? (callOptions.retries ?? retries) : 0;
+    // A write without a key is sent once, unless repeating it cannot repeat its effect.
+    const budget =
+      operation.method === "GET" || idempotent || operation.repeatable ? (callOptions.retries ?? retries) : 0;
     const payload = body === undefined ? undefined : JSON.stringify(body);
 
     const attemptWith = (bearer: string | null) =>
@@ -501,7 +517,25 @@ export const createTransport = (options: AgoraClientOptions): Transport => {
       : envelope.data;
   };
 
-  return { call, baseUrl, accessToken, refresh };
+  const sendPresigned: Transport["sendPresigned"] = async (request, callOptions = {}) => {
+    const attempt = await sendWithRetries(
+      callOptions.retries ?? retries,
+      request.method,
+      request.url,
+      request.headers,
+      request.body,
+      callOptions.signal,
+    );
+    if (attempt.status < 200 || attempt.status >= 300) {
+      throw new AgoraError({
+        code: "upload_failed",
+        status: attempt.status,
+        message: `The object store refused the upload (HTTP ${attempt.status}).`,
+      });
+    }
+  };
+
+  return { call, sendPresigned, baseUrl, accessToken, refresh };
 };
 
 /** Binds every route of a table to the transport, keeping the table's grouping. */

@@ -87,6 +87,8 @@ export const memberRoutes = {
   },
   media: {
     requestUpload: media.mediaUpload,
+    /** Starts the processing of an uploaded asset; `media.upload` (the client's) calls it for you. */
+    confirm: media.mediaConfirm,
     get: media.mediaGet,
   },
   community: {
