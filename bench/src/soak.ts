@@ -430,8 +430,23 @@ const uploadMoment: Action = async (world) => {
     storeRefusals.push(put.status);
     return;
   }
-  // The first read confirms the upload and queues its processing; the app polls until it is ready,
-  // backing off (250 ms doubling to 2 s: a slow worker must not multiply the polls), for at most 60 s.
+  // As the typed client's media.upload does: the upload is confirmed, so its processing starts
+  // while the member writes; the moment takes it at once (201) and shows it processing.
+  const confirmed = await call("POST", "POST /media/{id}/confirm", `/api/v1/media/${data.id}/confirm`, {
+    token: member.token,
+  });
+  if (confirmed.status !== 200) {
+    return;
+  }
+  const moment = await call("POST", "POST /community/moments", "/api/v1/community/moments", {
+    token: member.token,
+    body: { body: "Sunset from the pier tonight", media_asset_ids: [data.id] },
+  });
+  if (moment.status !== 201) {
+    return;
+  }
+  // The app reads the picture until it is ready, backing off (250 ms doubling to 2 s: a slow worker
+  // must not multiply the reads), for at most 60 s.
   const until = performance.now() + 60_000;
   for (let attempt = 0; performance.now() < until; attempt += 1) {
     const read = await call("GET", "GET /media/{id}", `/api/v1/media/${data.id}`, { token: member.token });
@@ -440,10 +455,6 @@ const uploadMoment: Action = async (world) => {
     }
     const status = read.body?.data?.status;
     if (status === "ready") {
-      await call("POST", "POST /community/moments", "/api/v1/community/moments", {
-        token: member.token,
-        body: { body: "Sunset from the pier tonight", media_asset_ids: [data.id] },
-      });
       return;
     }
     if (status === "rejected") {
