@@ -15,6 +15,7 @@ import {
   type BatchedRateLimiter,
   createBatchedRateLimiter,
 } from "@agora/db/repositories/batched-rate-limits";
+import type { ChatSignalSink } from "@agora/db/repositories/chat/chat-signals";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { type Clock, systemClock } from "@agora/domain/common/clock";
@@ -73,6 +74,8 @@ export type Runtime = AppDeps & {
   videoRooms: VideoRooms | undefined;
   /** Processes uploads in the outbox deliveries; one per process, so its concurrency bound holds. */
   mediaProcessor: MediaProcessor;
+  /** Where chat's signals go with REALTIME_FANOUT=nats (the embedded worker's too); else undefined. */
+  chatSignals: ChatSignalSink | undefined;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -164,6 +167,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     objects,
     videoRooms: video?.rooms,
     mediaProcessor,
+    chatSignals: broker?.sink,
     readLimits,
     realtime: {
       openFanOut: (onError) =>
@@ -192,6 +196,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       objects: objects.store,
       mediaProcessor,
       guestReceipts: guestReceiptSetup(config.tokenSecret, config),
+      chatSignals: broker?.sink,
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     realtimeFanOut,

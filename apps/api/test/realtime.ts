@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { realtimeFrameTypes } from "@agora/contracts/realtime";
+import { expect } from "vitest";
 import WebSocket from "ws";
 import {
   type RealtimeOptions,
@@ -187,3 +188,17 @@ export const startServer = async (h: Harness, options: RealtimeOptions = {}, por
 };
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
+
+/** Two members signed in on `h`, and their conversation (opened by the first, 201). */
+export const conversationPair = async (h: Harness) => {
+  const ada = await h.signIn();
+  const bob = await h.signIn();
+  const res = await h.post<{ data: { id: string } }>(
+    "/api/v1/chat/conversations",
+    { other_user_id: bob.user.id },
+    { token: ada.accessToken },
+  );
+  expect(res.status).toBe(201);
+
+  return { ada, bob, conversationId: res.body.data.id };
+};

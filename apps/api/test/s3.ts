@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { S3Config } from "@agora/process/config";
 import S3rver from "s3rver";
+import { expect } from "vitest";
 
 const ACCESS_KEY = "S3RVER";
 // s3rver checks no signature (the gate below does), so the secret can differ from the key id.
@@ -248,8 +249,8 @@ type Processor = Poster & {
 };
 
 /**
- * An upload as a record takes it: uploaded, confirmed (`GET /media/{id}`, which queues its
- * processing) and processed by one outbox batch, as the worker would. Returns the read answer too.
+ * An upload processed before a record takes it: uploaded, confirmed (`POST /media/{id}/confirm`,
+ * which queues its processing) and processed by one outbox batch, as the worker would.
  */
 export const processedMedia = async (
   api: Processor,
@@ -257,7 +258,11 @@ export const processedMedia = async (
   options: { purpose?: string; mimeType?: string; bytes?: Buffer } = {},
 ) => {
   const uploaded = await uploadMedia(api, token, options);
-  const confirmed = await api.get<{ data: { status: string } }>(`/api/v1/media/${uploaded.id}`, { token });
+  const confirmed = await api.post<{ data: { status: string } }>(
+    `/api/v1/media/${uploaded.id}/confirm`,
+    undefined,
+    { token },
+  );
   if (confirmed.status !== 200) {
     throw new Error(`confirming the upload answered ${confirmed.status}`);
   }
@@ -265,3 +270,40 @@ export const processedMedia = async (
 
   return uploaded;
 };
+
+/** What every read shows of an image still being processed: its id and state, nothing to fetch. */
+export const processingMediaItem = (id: string) => ({
+  id,
+  status: "processing",
+  rejected_reason: null,
+  url: null,
+  width: null,
+  height: null,
+  blurhash: null,
+  variants: [],
+});
+
+/** What every read shows of TINY_PNG once processed: its URLs under media/, 1×1, both variants. */
+export const readyMediaItem = (id: string) => ({
+  id,
+  status: "ready",
+  rejected_reason: null,
+  url: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/agora-media/media/${id}\\.full\\?`)),
+  width: 1,
+  height: 1,
+  blurhash: expect.any(String),
+  variants: [
+    expect.objectContaining({
+      name: "thumb",
+      width: 1,
+      height: 1,
+      url: expect.stringContaining("thumb.webp"),
+    }),
+    expect.objectContaining({
+      name: "display",
+      width: 1,
+      height: 1,
+      url: expect.stringContaining("display.webp"),
+    }),
+  ],
+});

@@ -1,7 +1,20 @@
 import { operations } from "@agora/contracts/operations";
 
 /**
- * The API's `METHOD /path` pairs, from the contracts' route table (the tests check that the app
- * serves and documents exactly these, and that there are 89: the specification's 88 and the guest receipts' unsubscribe).
+ * The API's `METHOD /path` pairs, from the contracts' route table: the specification's 88 and the
+ * routes the API adds to them (addedRoutes). The tests check that the app serves and documents
+ * exactly these.
  */
 export const specRoutes: readonly string[] = operations.map(({ method, path }) => `${method} ${path}`);
+
+/**
+ * The routes beside the specification's, each documented in the served OpenAPI document: the guest
+ * receipts' unsubscribe, and the confirmation of an upload (docs/media.md).
+ */
+export const addedRoutes: readonly string[] = [
+  "POST /api/v1/guest/orders/{id}/unsubscribe",
+  "POST /api/v1/media/{id}/confirm",
+];
+
+/** The number of routes the specification names. */
+export const SPEC_ROUTE_COUNT = 88;

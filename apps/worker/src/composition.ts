@@ -8,12 +8,14 @@ import { createPush } from "@agora/adapters/push/create-push";
 import { createObjectStore } from "@agora/adapters/storage/create-object-store";
 import { createVideo } from "@agora/adapters/video/create-video";
 import { openDatabase } from "@agora/db/client";
+import { openNatsChatBroker } from "@agora/db/nats-fan-out";
 import { systemClock } from "@agora/domain/common/clock";
 import { codeKeyFor } from "@agora/domain/identity/secrets";
 import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import { createOutboxWorker, outboxWorkerSettings } from "@agora/outbox-worker/outbox-worker";
 import type { Config } from "@agora/process/config";
 import { databaseOptions } from "@agora/process/database";
+import { safeError } from "@agora/process/logging";
 import { waitUntilAvailable } from "@agora/process/startup";
 import { startTracing } from "@agora/process/telemetry/tracing";
 import type { Logger } from "pino";
@@ -37,6 +39,17 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
   const objects = createObjectStore(config);
   const mail = createMailer(config, logger);
   const settings = outboxWorkerSettings(config);
+  // REALTIME_FANOUT=nats: the API processes hear chat's signals there only, so a processed image's
+  // message is signalled through NATS too (publishes only: the worker has no sockets).
+  const broker =
+    config.realtimeFanOut.kind === "nats"
+      ? openNatsChatBroker({
+          url: config.realtimeFanOut.url,
+          subject: config.realtimeFanOut.subject,
+          name: "agora-worker",
+          onError: (error) => logger.warn({ err: safeError(error) }, "realtime: broker"),
+        })
+      : undefined;
   const worker = await createOutboxWorker({
     database,
     objects: objects.store,
@@ -47,6 +60,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
     verifyEmailUrl: config.verifyEmailUrl,
     mediaProcessor: createMediaProcessor(config.mediaProcessing),
     guestReceipts: guestReceiptSetup(config.tokenSecret, config),
+    chatSignals: broker?.sink,
     clock: systemClock,
     logger,
     tracing,
@@ -60,6 +74,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
       push: push ? "fcm" : "off",
       mail: mail.kind,
       video: config.video ? "livekit" : "off",
+      realtime_fanout: config.realtimeFanOut.kind,
       tracing: tracing ? "otlp" : "off",
       lease_seconds: settings.leaseSeconds,
       batch_size: settings.batchSize,
@@ -75,6 +90,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
     await worker.stop();
     await health.close();
     await worker.close();
+    await broker?.close();
     await push?.close();
     objects.close();
     await mail.close();

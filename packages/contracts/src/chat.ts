@@ -47,8 +47,10 @@ export const messageSchema = z
     created_at: timestampSchema,
     media: z.array(mediaItemSchema).meta({
       description:
-        "Its images (or videos), in the order sent; empty for a text-only message. Private: the URLs are " +
-        "signed for each read, for the two participants only, and work 5 minutes.",
+        "Its images (or videos), in the order sent; empty for a text-only message. Each is `processing` " +
+        "(no URLs) until the server has checked it and stripped its metadata, then `ready`; one rejected " +
+        "after it was sent shows `rejected` to its sender and is left out for the other participant. " +
+        "Private: the URLs are signed for each read, for the two participants only, and work 5 minutes.",
     }),
   })
   .meta({ id: "Message" });
@@ -91,8 +93,10 @@ export const sendMessageRequestSchema = z
       .meta({
         description:
           `Up to ${MESSAGE_MAX_MEDIA} of your own media assets uploaded for \`message\`, each once, in order, ` +
-          "processed (`status` `ready`; 409 `media_processing` before). Each goes on this message only and " +
-          "stays private: only the two participants read it. The body is still required.",
+          "right after their upload: the message is sent at once and shows each `processing`, without URLs, " +
+          "until it is ready (a `message_media` frame then carries the message again); 422 for bytes already " +
+          "`rejected`. Each goes on this message only and stays private: only the two participants read it. " +
+          "The body is still required.",
       }),
   })
   .meta({
@@ -151,6 +155,12 @@ export const realtimeQuerySchema = z.object({
 export const realtimeFrameTypes = {
   /** Server → client: a new message. */
   message: "message",
+  /**
+   * Server → client: the media of a message this socket was sent finished processing (ready, or
+   * rejected: then its sender sees it `rejected` and the other participant no longer sees it). The
+   * data is the whole message as this participant reads it now: replace it by `id`.
+   */
+  messageMedia: "message_media",
   /** Server → client: a participant's read marker moved. */
   read: "read",
   /** Server → client: the answer to a ping frame. */
@@ -235,6 +245,7 @@ export type PresenceDto = z.infer<typeof presenceSchema>;
 /** Frames the server sends on the realtime channel (JSON text frames). */
 export const serverFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal(realtimeFrameTypes.message), data: messageSchema }),
+  z.object({ type: z.literal(realtimeFrameTypes.messageMedia), data: messageSchema }),
   z.object({ type: z.literal(realtimeFrameTypes.read), data: readMarkerSchema }),
   z.object({ type: z.literal(realtimeFrameTypes.pong) }),
   z.object({
@@ -317,7 +328,6 @@ export const chatOperations = defineOperations({
       "forbidden",
       "not_found",
       "idempotency_conflict",
-      "media_processing",
       "validation_failed",
       "storage_unavailable",
     ],

@@ -157,7 +157,7 @@ export const communityOperations = defineOperations({
     idempotencyKey: "optional",
     body: createMomentRequestSchema,
     responses: { 201: { description: "Published.", data: momentSchema } },
-    errors: ["unauthorized", "media_processing", "validation_failed", "storage_unavailable"],
+    errors: ["unauthorized", "validation_failed", "storage_unavailable"],
   },
   momentsLike: {
     method: "POST",

@@ -23,7 +23,6 @@ export const errorCodes = [
   "item_unavailable",
   "plan_unavailable",
   "meeting_ended",
-  "media_processing",
   "email_not_verified",
   "account_suspended",
   "rate_limited",

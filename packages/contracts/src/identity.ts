@@ -251,13 +251,7 @@ export const identityOperations = defineOperations({
     summary: "Change username and display name",
     body: updateMeRequestSchema,
     responses: { 200: { description: "Updated.", data: meSchema } },
-    errors: [
-      "unauthorized",
-      "username_taken",
-      "media_processing",
-      "validation_failed",
-      "storage_unavailable",
-    ],
+    errors: ["unauthorized", "username_taken", "validation_failed", "storage_unavailable"],
   },
   authMeDelete: {
     method: "DELETE",

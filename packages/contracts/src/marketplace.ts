@@ -327,7 +327,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Create the caller's provider profile",
     body: createProviderRequestSchema,
     responses: { 201: { description: "Created, pending approval.", data: ownProviderSchema } },
-    errors: ["unauthorized", "media_processing", "validation_failed", "storage_unavailable"],
+    errors: ["unauthorized", "validation_failed", "storage_unavailable"],
   },
   providersMeUpdate: {
     method: "PATCH",
@@ -337,14 +337,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Change the caller's provider profile",
     body: updateProviderRequestSchema,
     responses: { 200: { description: "Updated.", data: ownProviderSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "media_processing",
-      "validation_failed",
-      "storage_unavailable",
-    ],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
   },
   providersMeDashboard: {
     method: "GET",
@@ -391,14 +384,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Create a draft listing",
     body: createListingRequestSchema,
     responses: { 201: { description: "Draft created.", data: ownListingSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "media_processing",
-      "validation_failed",
-      "storage_unavailable",
-    ],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
   },
   listingsGet: {
     method: "GET",
@@ -419,14 +405,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateListingRequestSchema,
     responses: { 200: { description: "Updated.", data: ownListingSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "media_processing",
-      "validation_failed",
-      "storage_unavailable",
-    ],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
   },
   listingsDelete: {
     method: "DELETE",
@@ -457,14 +436,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: createMenuItemRequestSchema,
     responses: { 201: { description: "Created.", data: menuItemSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "media_processing",
-      "validation_failed",
-      "storage_unavailable",
-    ],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
   },
   menuItemsUpdate: {
     method: "PATCH",
@@ -475,14 +447,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateMenuItemRequestSchema,
     responses: { 200: { description: "Updated.", data: menuItemSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "media_processing",
-      "validation_failed",
-      "storage_unavailable",
-    ],
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
   },
   menuItemsDelete: {
     method: "DELETE",

@@ -64,10 +64,20 @@ export type MediaUploadDto = z.infer<typeof mediaUploadSchema>;
 export const mediaStatusSchema = z.enum(["processing", "ready", "rejected"]).meta({
   id: "MediaStatus",
   description:
-    "Where the server is with the uploaded bytes. `processing`: their type is being checked by their " +
-    "magic numbers and, for an image, its metadata (EXIF, GPS) stripped and its variants made; no record " +
-    "takes the asset yet (409 `media_processing`). `ready`: records take it. `rejected`: the bytes are " +
-    "not what was declared, or not a readable image within the pixel limit; no record ever takes it (422).",
+    "Where the server is with an asset's bytes. `processing`: their type is being checked by their magic " +
+    "numbers and, for an image, its metadata (EXIF, GPS) stripped and its variants made; records take the " +
+    "asset already, and every read shows it without URLs. `ready`: reads carry its URLs, size and " +
+    "placeholder. `rejected`: the bytes are not what was declared, or not a readable image within the pixel " +
+    "limit; no record takes it any more (422), and one that took it before shows it to its owner only, with " +
+    "the reason (its owner gets a `media.rejected` notice).",
+});
+
+export const mediaReadStatusSchema = z.enum(["pending", "processing", "ready", "rejected"]).meta({
+  id: "MediaReadStatus",
+  description:
+    "`pending`: the upload is not confirmed yet; reading the asset does not confirm it: the first record that " +
+    "takes it does, or `POST /api/v1/media/{id}/confirm`. Then as `MediaStatus`: `processing`, `ready` or " +
+    "`rejected`.",
 });
 
 export const mediaVariantSchema = z
@@ -84,20 +94,46 @@ export const mediaVariantSchema = z
 export const mediaItemSchema = z
   .object({
     id: z.string().meta({ description: "The media asset's id (`GET /api/v1/media/{id}` reads it too)." }),
-    url: z.url().meta({
+    status: mediaStatusSchema,
+    rejected_reason: z.string().nullable().meta({
       description:
-        "Presigned URL of the image without metadata (an image's processed copy; a video as uploaded). " +
-        "Every read URL works 5 minutes: a public record's is signed at the start of the minute (the same URL " +
-        "all minute), a private one's (a chat message's) for each read.",
+        "Why the bytes were rejected (`status` `rejected`, shown to the asset's owner only), else null.",
     }),
-    width: z.number().int().nullable().meta({ description: "Width at `url`; null for a video." }),
-    height: z.number().int().nullable().meta({ description: "Height at `url`; null for a video." }),
-    blurhash: z.string().nullable().meta({ description: "BlurHash placeholder; null for a video." }),
+    url: z
+      .url()
+      .nullable()
+      .meta({
+        description:
+          "Presigned URL of the image without metadata (an image's processed copy; a video as uploaded), " +
+          "null until `status` is `ready`: nobody is ever given a URL to bytes that were not processed. " +
+          "Every read URL works 5 minutes: a public record's is signed at the start of the minute (the same " +
+          "URL all minute), a private one's (a chat message's) for each read.",
+      }),
+    width: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Width at `url`; null for a video or before ready." }),
+    height: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Height at `url`; null for a video or before ready." }),
+    blurhash: z
+      .string()
+      .nullable()
+      .meta({ description: "BlurHash placeholder; null for a video or before ready." }),
     variants: z
       .array(mediaVariantSchema)
-      .meta({ description: "WebP `thumb` and `display`; empty for a video." }),
+      .meta({ description: "WebP `thumb` and `display`; empty for a video or before ready." }),
   })
-  .meta({ id: "MediaItem", description: "An image (or video) of a record, as its reads show it." });
+  .meta({
+    id: "MediaItem",
+    description:
+      "An image (or video) of a record, as its reads show it: `processing` without URLs from the moment " +
+      "the record takes it, then `ready` with its URLs (read the record again, or the realtime frame of a " +
+      "message). An asset rejected after the record took it is left out of every read but its owner's.",
+  });
 export type MediaItemDto = z.infer<typeof mediaItemSchema>;
 
 /** A record's media in its create or update body: asset ids in order (each once). */
@@ -107,28 +143,38 @@ export const mediaAssetIdsSchema = (max: number, purpose: string) =>
     .max(max)
     .meta({
       description:
-        `Up to ${max} of the caller's own asset ids uploaded for \`${purpose}\`, processed (\`status\` ` +
-        "`ready`; 409 `media_processing` before), in order. On an update the list replaces the media: " +
-        "images dropped from it are deleted later with the orphan purge.",
+        `Up to ${max} of the caller's own asset ids uploaded for \`${purpose}\`, in order, right after their ` +
+        "upload: the record takes them at once (the first record to take an asset confirms its upload, 422 " +
+        "when the bytes are not in the store as declared) and shows each `processing`, without URLs, until " +
+        "it is ready. An asset already `rejected` is 422. On an update the list replaces the media: images " +
+        "dropped from it are deleted later with the orphan purge.",
     });
 
 export const mediaReadSchema = z
   .object({
     id: z.string(),
-    url: z.url().meta({
-      description:
-        "Presigned object-store URL to GET the bytes from: a ready image's metadata-free copy (at most " +
-        "2560 px on its longer side), otherwise the upload as sent (its owner only).",
-    }),
+    url: z
+      .url()
+      .nullable()
+      .meta({
+        description:
+          "Presigned object-store URL to GET the bytes from, once `status` is `ready`: an image's " +
+          "metadata-free copy (at most 2560 px on its longer side), a video's copy. Null before, for " +
+          "everyone (its owner too): nobody is given a URL to bytes that were not processed.",
+      }),
     method: z.literal("GET"),
-    expires_at: timestampSchema.meta({
+    expires_at: timestampSchema.nullable().meta({
       description:
-        "When the URLs stop working: 5 minutes for a private asset; for a public one, signed at the start " +
-        "of the hour for two hours (the same URLs all hour). Ask again after.",
+        "When the URLs stop working (null without URLs): 5 minutes after signing; a public asset's are " +
+        "signed at the start of the minute (the same URLs all minute). Ask again after.",
+    }),
+    retry_after_seconds: z.number().int().nullable().meta({
+      description:
+        "While `status` is `processing`: when to ask again (also the `Retry-After` header); null otherwise.",
     }),
     mime_type: mediaMimeTypeSchema,
     size_bytes: z.number().int().meta({ description: "The declared size of the upload." }),
-    status: mediaStatusSchema,
+    status: mediaReadStatusSchema,
     rejected_reason: z
       .string()
       .nullable()
@@ -148,6 +194,14 @@ export type MediaReadDto = z.infer<typeof mediaReadSchema>;
 
 const tags = ["Media"];
 
+/** What a read of an asset being processed carries besides its body. */
+const processingHeaders = {
+  "Retry-After": {
+    description:
+      "While `status` is `processing`: seconds to wait before asking again (as `retry_after_seconds`).",
+  },
+};
+
 /** Uploads straight to the object store, and read URLs. */
 export const mediaOperations = defineOperations({
   mediaUpload: {
@@ -164,14 +218,38 @@ export const mediaOperations = defineOperations({
     },
     errors: ["unauthorized", "validation_failed", "storage_unavailable"],
   },
+  mediaConfirm: {
+    method: "POST",
+    path: "/api/v1/media/{id}/confirm",
+    auth: "bearer",
+    writeLimit: "media_confirmations",
+    repeatable: true,
+    tags,
+    summary: "Confirm an upload, so that its processing starts now",
+    params: idParamSchema,
+    responses: {
+      200: {
+        description: "Confirmed; its processing is queued.",
+        data: mediaReadSchema,
+        headers: processingHeaders,
+      },
+    },
+    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
+  },
   mediaGet: {
     method: "GET",
     path: "/api/v1/media/{id}",
     auth: "bearer",
     tags,
-    summary: "A read URL for a media asset",
+    summary: "A media asset's state, and its read URL once ready",
     params: idParamSchema,
-    responses: { 200: { description: "The read URL.", data: mediaReadSchema } },
+    responses: {
+      200: {
+        description: "The asset's state and, once ready, its read URL.",
+        data: mediaReadSchema,
+        headers: processingHeaders,
+      },
+    },
     errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
   },
 });

@@ -24,11 +24,16 @@ export type Auth = "public" | "bearer" | "optional";
  */
 export type DocumentedError = ErrorCode | readonly [status: 401 | 422, code: ErrorCode];
 
+/** A response header an answer may carry (documented; its value is an integer of seconds or a count). */
+type ResponseHeader = { readonly description: string };
+
 /** A success response in the JSON envelope: its `data`, and `meta` for a page (null otherwise). */
 export type JsonResponse = {
   readonly description: string;
   readonly data: z.ZodType;
   readonly meta?: z.ZodType;
+  /** Headers it may carry besides the ones every answer has (`Retry-After` while a state moves on). */
+  readonly headers?: { readonly [name: string]: ResponseHeader };
 };
 
 /** A success response that is text (CSV, Prometheus) instead of the envelope. */
@@ -70,6 +75,11 @@ export type Operation = {
    * and `RateLimit-Reset`.
    */
   readonly writeLimit?: string;
+  /**
+   * Sending it again has the effect of sending it once (a confirmation): the typed client retries it
+   * as it retries a GET, though it is a write without an `Idempotency-Key`.
+   */
+  readonly repeatable?: true;
   /** The response opens a session (sign-in, refresh) or ends the caller's (logout, deletion). */
   readonly session?: "open" | "close";
   /** One typed entry per value of the `{kind}` path parameter (the admin collections). */

@@ -110,14 +110,7 @@ export const paymentsOperations = defineOperations({
     params: idParamSchema,
     body: paymentEvidenceRequestSchema,
     responses: { 200: { description: "Stored.", data: paymentSchema } },
-    errors: [
-      "unauthorized",
-      "not_found",
-      "payment_conflict",
-      "media_processing",
-      "validation_failed",
-      "storage_unavailable",
-    ],
+    errors: ["unauthorized", "not_found", "payment_conflict", "validation_failed", "storage_unavailable"],
   },
   paymentsConfirm: {
     method: "POST",

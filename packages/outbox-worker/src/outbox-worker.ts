@@ -4,6 +4,7 @@
 // each other without double delivery.
 import type { Database } from "@agora/db/client";
 import { openOutboxWakeup } from "@agora/db/outbox-wakeup";
+import type { ChatSignalSink } from "@agora/db/repositories/chat/chat-signals";
 import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { createOutboxRepositories } from "@agora/db/repositories/index";
 import type { Clock } from "@agora/domain/common/clock";
@@ -40,6 +41,11 @@ export type DeliveryAdapters = {
   mediaProcessor: MediaProcessor;
   /** Guests' receipts: the capability box and the links' settings (guestReceiptSetup). */
   guestReceipts: Pick<GuestReceiptDeps, "secrets" | "settings">;
+  /**
+   * Where chat's realtime signals go with a broker fan-out (REALTIME_FANOUT=nats): a processed
+   * image's message is signalled there. Undefined: they are pg_notify'd.
+   */
+  chatSignals?: ChatSignalSink | undefined;
 };
 
 export type OutboxDeliveryOptions = DeliveryAdapters & {
@@ -59,7 +65,7 @@ export type OutboxDeliveryOptions = DeliveryAdapters & {
  */
 export const createOutboxDeps = (database: Database, options: OutboxDeliveryOptions): OutboxDeps => {
   const { clock, logger, tracing, observe } = options;
-  const repos = createOutboxRepositories(database);
+  const repos = createOutboxRepositories(database, { chatSignals: options.chatSignals });
   const registry = createEventRegistry(options.kinds ?? eventKinds);
   const delivery: EventDeliveryDeps = {
     notifications: repos.notifications,
@@ -76,7 +82,12 @@ export const createOutboxDeps = (database: Database, options: OutboxDeliveryOpti
     video: options.videoRooms,
     meetings: repos.meetings,
     objects: options.objects,
-    mediaProcessing: { media: repos.media, objects: options.objects, processor: options.mediaProcessor },
+    mediaProcessing: {
+      media: repos.media,
+      objects: options.objects,
+      processor: options.mediaProcessor,
+      signals: repos.mediaSignals,
+    },
     guestReceipts: { receipts: repos.receipts, mailer: options.mailer, ...options.guestReceipts },
   };
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);

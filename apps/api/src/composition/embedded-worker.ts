@@ -46,6 +46,7 @@ export const startEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWor
     verifyEmailUrl: runtime.identity.settings.verifyEmailUrl,
     mediaProcessor: runtime.mediaProcessor,
     guestReceipts: guestReceiptSetup(runtime.config.tokenSecret, runtime.config),
+    chatSignals: runtime.chatSignals,
     clock: runtime.clock,
     logger,
     tracing: runtime.tracing,

@@ -27,7 +27,6 @@ export const statusByCode = {
   idempotency_in_progress: 409,
   order_conflict: 409,
   payment_conflict: 409,
-  media_processing: 409,
   last_admin: 409,
   invalid_transition: 422,
   item_unavailable: 422,

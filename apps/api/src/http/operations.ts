@@ -245,7 +245,15 @@ const bearerSecurity = [{ bearerAuth: [] }];
 
 const responseOf = ({ description, ...response }: OperationResponse) => {
   if ("data" in response) {
-    return json(successEnvelope(response.data, response.meta), description);
+    const headers = Object.entries(response.headers ?? {}).map(([name, header]) => [
+      name,
+      { description: header.description, schema: { type: "integer", minimum: 0 } as const },
+    ]);
+
+    return {
+      ...json(successEnvelope(response.data, response.meta), description),
+      ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+    };
   }
   if ("text" in response) {
     return { description, content: { [response.mediaType]: { schema: response.text } } };
@@ -340,7 +348,11 @@ const routeOf = (
       ...Object.fromEntries(
         Object.entries(operation.responses).map(([status, response]) => [
           status,
-          kind === undefined ? responseOf(response) : { ...responseOf(response), headers: rateLimitHeaders },
+          kind === undefined
+            ? responseOf(response)
+            : (({ headers, ...rest }) => ({ ...rest, headers: { ...rateLimitHeaders, ...headers } }))(
+                responseOf(response) as ReturnType<typeof responseOf> & { headers?: object },
+              ),
         ]),
       ),
       ...errors(...(operation.errors ?? []), ...(kind === undefined ? [] : (["rate_limited"] as const))),

@@ -137,6 +137,7 @@ describe("write limits", () => {
       momentCommentsCreate: "comments",
       momentsReport: "reports",
       mediaUpload: "uploads",
+      mediaConfirm: "media_confirmations",
       devicesRegister: "devices",
       meetingsCreate: "meetings",
       listingsList: "searches",
@@ -160,7 +161,7 @@ describe("write limits", () => {
         expect(Object.keys(entry.responses), entry.operationId).toContain("429");
         const success = Object.entries(entry.responses).filter(([status]) => status.startsWith("2"));
         for (const [, response] of success) {
-          expect(Object.keys(response.headers ?? {})).toEqual([
+          expect(Object.keys(response.headers ?? {}).slice(0, 3)).toEqual([
             "RateLimit-Limit",
             "RateLimit-Remaining",
             "RateLimit-Reset",

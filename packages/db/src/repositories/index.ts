@@ -15,7 +15,7 @@ import type {
 } from "@agora/domain/identity/identity.ports";
 import type { LifestyleRepositories, MeetingRepository } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
-import type { MediaAssetRepository } from "@agora/domain/media/media.ports";
+import type { MediaAssetRepository, MediaSignals } from "@agora/domain/media/media.ports";
 import type {
   DeviceRepository,
   NotificationRepository,
@@ -35,7 +35,11 @@ import { createAuditLog } from "./audit.repository";
 import { createChatConnectionRepository } from "./chat/chat-connections.repository";
 import type { ChatSignalSink } from "./chat/chat-signals";
 import { createConversationRepository } from "./chat/conversations.repository";
-import { createMessageNoticeReader, createMessageRepository } from "./chat/messages.repository";
+import {
+  createMessageMediaSignals,
+  createMessageNoticeReader,
+  createMessageRepository,
+} from "./chat/messages.repository";
 import { createCommentRepository } from "./community/moment-comments.repository";
 import { createReportRepository } from "./community/moment-reports.repository";
 import { createMomentRepository } from "./community/moments.repository";
@@ -166,11 +170,13 @@ export const createUnitOfWork = (
 /**
  * What the outbox worker needs of the database: claims on the pool, inbox (its writes coalesced
  * across the deliveries of a batch) and devices, chat notices, the accounts, codes and counters
- * behind code mails, meeting participations, the media assets it processes, and guest orders'
+ * behind code mails, meeting participations, the media assets it processes and their realtime
+ * signals (handed to `chatSignals` with a broker fan-out, else pg_notify'd), and guest orders'
  * receipts.
  */
 export const createOutboxRepositories = (
   database: Database,
+  options: Pick<RepositoryOptions, "chatSignals"> = {},
 ): {
   outbox: OutboxStore;
   notifications: NotificationRepository;
@@ -181,6 +187,7 @@ export const createOutboxRepositories = (
   rateLimits: RateLimiter;
   meetings: Pick<MeetingRepository, "isParticipating">;
   media: MediaAssetRepository;
+  mediaSignals: MediaSignals;
   receipts: Pick<GuestReceiptRepository, "findGuestReceipt">;
 } => ({
   outbox: createOutboxStore(database.sql),
@@ -193,5 +200,6 @@ export const createOutboxRepositories = (
   rateLimits: createRateLimiter(database.sql),
   meetings: createMeetingRepository(database.sql),
   media: createMediaAssetRepository(database.sql),
+  mediaSignals: createMessageMediaSignals(database.sql, options.chatSignals),
   receipts: createOrderRepository(database.sql),
 });

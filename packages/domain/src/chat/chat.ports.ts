@@ -158,6 +158,8 @@ export interface ChatConnectionRepository {
 /** A committed chat change, as every API process hears it: ids and positions, never content. */
 export type ChatSignal =
   | { type: "message"; conversationId: string; seq: number }
+  /** The processing of an asset of message `seq` ended (ready or rejected): receivers send it again. */
+  | { type: "media"; conversationId: string; seq: number }
   | { type: "read"; conversationId: string; userId: string; lastReadSeq: number; readAt: Date }
   /** The user is typing in the conversation (never signalled across a block). */
   | { type: "typing"; conversationId: string; userId: string }

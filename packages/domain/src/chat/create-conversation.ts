@@ -32,5 +32,5 @@ export const createConversation = async (
     throw new Error("the conversation of the pair is missing after its insert");
   }
 
-  return viewConversation(objects, conversation, clock.now());
+  return viewConversation(objects, conversation, clock.now(), actor.userId);
 };

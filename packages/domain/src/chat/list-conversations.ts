@@ -18,7 +18,9 @@ export const listConversations = async (
     unreadTotal(repos.notifications, actor.userId),
   ]);
   const now = clock.now();
-  const items = await Promise.all(page.items.map((summary) => viewConversation(objects, summary, now)));
+  const items = await Promise.all(
+    page.items.map((summary) => viewConversation(objects, summary, now, actor.userId)),
+  );
 
   return { items, nextBefore: page.nextBefore, unreadCount };
 };

@@ -21,5 +21,8 @@ export const listMessages = async (
   }
   const page = await repos.messages.listPage(conversation.id, cursor, CHAT_PAGE_SIZE);
 
-  return { messages: await viewMessages(objects, page.messages, clock.now()), hasMore: page.hasMore };
+  return {
+    messages: await viewMessages(objects, page.messages, clock.now(), actor.userId),
+    hasMore: page.hasMore,
+  };
 };

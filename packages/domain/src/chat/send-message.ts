@@ -38,9 +38,10 @@ const sameMedia = (message: Message, ids: readonly string[]) =>
  *
  * With media (docs/media.md, "Records that carry media"): participation and blocks are checked
  * first, then the assets as every record takes them (the sender's own, of purpose `message`,
- * confirmed in the store outside any transaction and processed: 422, or 409 `media_processing`),
- * and the statement runs in a transaction that attaches them (private) and links them to the
- * message in order; when one was taken meanwhile, nothing is stored (422).
+ * confirmed in the store outside any transaction, not rejected: 422; still processing is fine, the
+ * message shows them `processing` until they are ready), and the statement runs in a transaction
+ * that attaches them (private) and links them to the message in order; when one was taken
+ * meanwhile, nothing is stored (422).
  */
 export const sendMessage = async (
   deps: ChatDeps,
@@ -74,7 +75,7 @@ export const sendMessage = async (
       throw new ClientMessageConflictError();
     }
 
-    return { message: await viewMessage(deps.objects, first, clock.now()), replayed: true };
+    return { message: await viewMessage(deps.objects, first, clock.now(), actor.userId), replayed: true };
   };
 
   if (mediaIds.length > 0) {
@@ -134,7 +135,10 @@ export const sendMessage = async (
         });
   switch (outcome.status) {
     case "sent":
-      return { message: await viewMessage(deps.objects, outcome.message, clock.now()), replayed: false };
+      return {
+        message: await viewMessage(deps.objects, outcome.message, clock.now(), actor.userId),
+        replayed: false,
+      };
     case "not_found":
       throw new NotFoundError("Conversation");
     case "blocked":

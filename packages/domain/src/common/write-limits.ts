@@ -12,6 +12,8 @@ export const writeLimitDefaults = {
   likes: 1000,
   reports: 60,
   uploads: 120,
+  /** `POST /media/{id}/confirm`: each asks the object store about an upload; a few per ticket. */
+  media_confirmations: 600,
   devices: 20,
   meetings: 20,
   /** Public listing search, per client address (it takes no account): a read, bounded the same way. */

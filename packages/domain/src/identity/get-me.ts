@@ -19,5 +19,5 @@ export const getMe = async (
     throw new NotFoundError("User");
   }
 
-  return { user: toUser(user), media: await recordMedia(objects, avatar, clock.now()) };
+  return { user: toUser(user), media: await recordMedia(objects, avatar, clock.now(), actor.userId) };
 };

@@ -35,5 +35,5 @@ export const updateMe = async (
     return { user: updated, assets: await applyMediaChange(tx, actor, record, change, now) };
   });
 
-  return { user, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { user, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

@@ -25,7 +25,7 @@ export const browseDatingProfiles = async (
     found.items.map((profile) => profile.userId),
   );
   for (const [userId, list] of assets) {
-    photos.set(userId, await recordMedia(objects, list, now));
+    photos.set(userId, await recordMedia(objects, list, now, actor.userId));
   }
 
   return { ...found, photos };

@@ -61,5 +61,5 @@ export const upsertDatingProfile = async (
     return { profile: saved, assets: await applyMediaChange(tx, actor, record, change, at) };
   });
 
-  return { profile, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { profile, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

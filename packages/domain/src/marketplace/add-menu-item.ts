@@ -48,5 +48,5 @@ export const addMenuItem = async (
     return { item: created, assets: await applyMediaChange(tx, actor, record, change, now) };
   });
 
-  return { item, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { item, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

@@ -63,5 +63,5 @@ export const createListing = async (
     return { listing: created, assets };
   });
 
-  return { listing, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { listing, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

@@ -46,5 +46,5 @@ export const createProvider = async (
     return { profile: created, assets: await applyMediaChange(tx, actor, record, change, now) };
   });
 
-  return { profile, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { profile, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

@@ -14,6 +14,8 @@ export type PublicListingMedia = {
 /**
  * A publicly visible listing with its active menu items, its gallery, the items' images and the
  * provider's logo, read in one statement (findPublicPage; none per item); anything else is 404.
+ * A public read: images rejected after the listing took them are left out for everyone (the owner
+ * sees them on their own answers and `GET /media/{id}`).
  */
 export const getPublicListing = async (
   { repos, clock, objects }: Pick<MarketplaceDeps, "repos" | "clock" | "objects">,
@@ -28,13 +30,14 @@ export const getPublicListing = async (
   // awaiting a signing (a listing without images, the common read, waits for nothing more).
   const menuItemMedia = new Map<string, RecordMedia[]>();
   for (const [itemId, assets] of page.menuItemMedia) {
-    menuItemMedia.set(itemId, await recordMedia(objects, assets, now));
+    menuItemMedia.set(itemId, await recordMedia(objects, assets, now, null));
   }
 
   return {
     listing: page.listing,
-    media: page.media.length === 0 ? [] : await recordMedia(objects, page.media, now),
+    media: page.media.length === 0 ? [] : await recordMedia(objects, page.media, now, null),
     menuItemMedia,
-    providerMedia: page.providerMedia.length === 0 ? [] : await recordMedia(objects, page.providerMedia, now),
+    providerMedia:
+      page.providerMedia.length === 0 ? [] : await recordMedia(objects, page.providerMedia, now, null),
   };
 };

@@ -5,8 +5,9 @@ import type { ListingSearch, PublicListing } from "./marketplace.types";
 
 /**
  * Search over visible listings: featured first, then most recently updated, then id. Each
- * listing's cover (the first image of its gallery) is read for the whole page in one statement,
- * after the page (which may come from the listing cache): by listing id, absent without a gallery.
+ * listing's cover (the first image of its gallery that processing did not reject) is read for the
+ * whole page in one statement, after the page (which may come from the listing cache): by listing
+ * id, absent without a gallery.
  */
 export const searchListings = async (
   { repos, clock, objects }: Pick<MarketplaceDeps, "repos" | "clock" | "objects">,
@@ -23,20 +24,15 @@ export const searchListings = async (
     page.items.map((listing) => listing.id),
     { first: true },
   );
-  const firsts = [...found].flatMap(([listingId, assets]) =>
-    assets[0] ? [[listingId, assets[0]] as const] : [],
+  // Each cover as the public reads it (showsOnRecord).
+  await Promise.all(
+    [...found].map(async ([listingId, assets]) => {
+      const [cover] = await recordMedia(objects, assets.slice(0, 1), now, null);
+      if (cover) {
+        covers.set(listingId, cover);
+      }
+    }),
   );
-  const signed = await recordMedia(
-    objects,
-    firsts.map(([, asset]) => asset),
-    now,
-  );
-  firsts.forEach(([listingId], index) => {
-    const cover = signed[index];
-    if (cover) {
-      covers.set(listingId, cover);
-    }
-  });
 
   return { ...page, covers };
 };

@@ -56,5 +56,5 @@ export const updateListing = async (
     return { listing: updated, assets };
   });
 
-  return { listing, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { listing, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

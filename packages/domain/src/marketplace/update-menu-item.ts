@@ -52,5 +52,5 @@ export const updateMenuItem = async (
     return { item: updated, assets: await applyMediaChange(tx, actor, record, change, now) };
   });
 
-  return { item, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { item, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

@@ -57,5 +57,5 @@ export const updateOwnProvider = async (
     return { profile: updated, assets: await applyMediaChange(tx, actor, record, change, now) };
   });
 
-  return { profile, media: await recordMedia(deps.objects, assets, clock.now()) };
+  return { profile, media: await recordMedia(deps.objects, assets, clock.now(), actor.userId) };
 };

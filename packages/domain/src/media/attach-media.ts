@@ -1,27 +1,28 @@
 import type { Actor } from "../common/actor";
 import { type ConfirmDeps, confirmUpload } from "./confirm-upload";
-import { MediaProcessingError, UnusableMediaError } from "./media.errors";
+import { UnusableMediaError } from "./media.errors";
 import type { MediaRepositories } from "./media.ports";
 import type { MediaAsset, MediaPurpose } from "./media.types";
 
 /** Names the request field of the asset at `index` in error details (`media_asset_ids.2`). */
 export type AssetField = (index: number) => string;
 
-/** A confirmed asset is usable once processed: 409 while it is processing, 422 when it was rejected. */
-const ensureProcessed = (asset: MediaAsset, path: string): void => {
+/**
+ * A confirmed asset is usable whether or not its processing has ended: a record takes it at once,
+ * and its reads show it `processing`, without URLs, until it is ready. Only bytes already rejected
+ * are refused (422).
+ */
+const ensureNotRejected = (asset: MediaAsset, path: string): void => {
   if (asset.processing === "rejected") {
     throw new UnusableMediaError(path, asset.rejectedReason ?? "its bytes are not what was declared");
-  }
-  if (asset.processing !== "ready") {
-    throw new MediaProcessingError(path);
   }
 };
 
 /**
  * Before the transaction that attaches them: the assets must be the caller's own, of `purpose`,
  * not attached yet, and their uploads confirmed by the store (HEAD, outside any transaction), 422
- * otherwise (503 when the store does not answer); then processed: 409 `media_processing` while
- * the worker checks them (confirming one queues it), 422 when their bytes were rejected.
+ * otherwise (503 when the store does not answer). Confirming one queues its processing; a record
+ * never waits for it (docs/media.md, "Life of an asset"), but bytes already rejected are 422.
  */
 export const prepareAttachment = async (
   deps: ConfirmDeps,
@@ -54,7 +55,7 @@ export const prepareAttachment = async (
   });
   const confirmed = await Promise.all(assets.map((asset, index) => confirmUpload(deps, asset, at(index))));
   confirmed.forEach((asset, index) => {
-    ensureProcessed(asset, at(index));
+    ensureNotRejected(asset, at(index));
   });
 };
 

@@ -18,13 +18,23 @@ export type MediaUrls = {
 };
 
 /**
- * The read URLs of an asset. A ready image is served from its processed copy and variants, a ready
- * video from its copy (`media/<id>`), never from the uploaded object. Every read URL lives at most 5 minutes from its signing (the API's
- * read-URL lifetime). Public assets get URLs signed at the start of the current minute, so every
- * read within the minute answers the same URLs and CDN and app caches hit (at least 4 minutes of
- * validity are left whenever one is handed out); private ones are signed now (docs/media.md).
+ * The read URLs of a ready asset; null for any other (pending, processing or rejected: nobody, its
+ * owner included, gets a URL to bytes that were not processed, so an upload's metadata is never
+ * served). A ready image is served from its processed copy and variants, a ready video from its
+ * copy (`media/<id>`), never from the uploaded object. Every read URL lives at most 5 minutes from
+ * its signing (the API's read-URL lifetime). Public assets get URLs signed at the start of the
+ * current minute, so every read within the minute answers the same URLs and CDN and app caches hit
+ * (at least 4 minutes of validity are left whenever one is handed out); private ones are signed now
+ * (docs/media.md).
  */
-export const mediaUrls = async (objects: ObjectStore, asset: MediaAsset, now: Date): Promise<MediaUrls> => {
+export const mediaUrls = async (
+  objects: ObjectStore,
+  asset: MediaAsset,
+  now: Date,
+): Promise<MediaUrls | null> => {
+  if (asset.processing !== "ready") {
+    return null;
+  }
   const signing =
     asset.visibility === "public"
       ? {
@@ -36,12 +46,10 @@ export const mediaUrls = async (objects: ObjectStore, asset: MediaAsset, now: Da
       : { at: now, expiresInSeconds: READ_URL_TTL_SECONDS };
   const expiresAt = new Date(signing.at.getTime() + signing.expiresInSeconds * 1000);
   const keys = servedKeys(asset.id);
-  const image = asset.processing === "ready" ? asset.image : null;
+  const image = asset.image;
   if (!image) {
-    // A ready video from its served copy; anything not ready (its owner only) as uploaded.
-    const key = asset.processing === "ready" ? keys.video : asset.objectKey;
-
-    return { url: await objects.presignRead(key, signing), expiresAt, variants: [] };
+    // A ready video, from its served copy.
+    return { url: await objects.presignRead(keys.video, signing), expiresAt, variants: [] };
   }
   const [url, thumb, display] = await Promise.all([
     objects.presignRead(keys.full, signing),

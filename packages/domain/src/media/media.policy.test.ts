@@ -47,6 +47,27 @@ describe("canReadMedia", () => {
     expect(canReadMedia(actor("other"), asset({ visibility: "private" }), onMoment)).toBe(false);
   });
 
+  it("lets only the owner read an asset whose bytes processing rejected, wherever it is attached", () => {
+    const rejected = asset({ visibility: "public", processing: "rejected", rejectedReason: "not a PNG" });
+    const everywhere: MediaAttachments = {
+      onVisibleMoment: true,
+      onVisibleListing: true,
+      onVisibleMenuItem: true,
+      onVisibleProvider: true,
+      onVisibleDatingProfile: true,
+      onVisibleAvatar: true,
+      paymentEvidence: { reviewerIds: ["other"] },
+      messageParticipantIds: ["owner", "other"],
+    };
+    expect(canReadMedia(actor("owner"), rejected, everywhere)).toBe(true);
+    expect(canReadMedia(actor("other"), rejected, everywhere)).toBe(false);
+    expect(canReadMedia(actor("admin", "admin"), rejected, everywhere)).toBe(false);
+    // Still processing: the record's readers read it (its state; no URL until it is ready).
+    expect(
+      canReadMedia(actor("other"), asset({ visibility: "public", processing: "processing" }), everywhere),
+    ).toBe(true);
+  });
+
   it("lets anyone read a public asset in the gallery of a listing the public sees, and only then", () => {
     const onListing = { ...nowhere, onVisibleListing: true };
     expect(canReadMedia(actor("other"), asset({ visibility: "public", purpose: "listing" }), onListing)).toBe(

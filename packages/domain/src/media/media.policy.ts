@@ -28,7 +28,7 @@ const onVisibleRecord = (attachments: MediaAttachments): boolean =>
 
 /**
  * Who may read an asset (403 for anyone else; docs/areas.md, "Media and the community"):
- * - its owner;
+ * - its owner, always; nobody else once processing rejected its bytes (it leaves every record);
  * - any signed-in user, once it is attached to a public moment that user may see (not hidden
  *   unless theirs, no block either way with its author), or to a listing the public sees (so a
  *   suspended provider's or an unpublished listing's images are refused), or as the image of an
@@ -42,6 +42,9 @@ const onVisibleRecord = (attachments: MediaAttachments): boolean =>
 export const canReadMedia = (actor: Actor, asset: MediaAsset, attachments: MediaAttachments): boolean => {
   if (asset.ownerId === actor.userId) {
     return true;
+  }
+  if (asset.processing === "rejected") {
+    return false;
   }
   if (asset.visibility === "public" && onVisibleRecord(attachments)) {
     return true;

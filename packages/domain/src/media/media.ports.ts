@@ -64,6 +64,15 @@ export interface MediaProcessor {
   process(bytes: Uint8Array, declared: MediaMimeType): Promise<ProcessedMedia>;
 }
 
+/**
+ * The realtime channels of the records that hold an asset. `processed` tells them that its
+ * processing ended (ready or rejected), after that was committed: today the chat messages holding
+ * it, whose conversations' open sockets are sent the message again (docs/media.md, "Messages").
+ */
+export interface MediaSignals {
+  processed(assetId: string): Promise<void>;
+}
+
 /** Where an asset is attached, as far as reading it is concerned, for one viewer. */
 export type MediaAttachments = {
   /**
@@ -114,7 +123,8 @@ export interface MediaAssetRepository {
   findOnRecord(kind: MediaRecordKind, recordId: string, options?: { lock?: boolean }): Promise<MediaAsset[]>;
   /**
    * The media of many records of one kind in one statement, by record id, each in order (records
-   * without media are absent). `first` reads only each record's first image (a cover).
+   * without media are absent). `first` reads only each record's first image that processing did
+   * not reject (a cover).
    */
   findOnRecords(
     kind: MediaRecordKind,
@@ -132,17 +142,22 @@ export interface MediaAssetRepository {
    * of two confirmations racing only one queues the processing.
    */
   markUploaded(id: string, at: Date): Promise<boolean>;
-  /** processing → ready or rejected; a no-op (false) when it is not processing any more. */
+  /**
+   * processing → ready or rejected; answers the asset as it is then (whether a record holds it:
+   * `attachedAt`, as committed by an attach it waited for), or null, a no-op, when it is not
+   * processing any more.
+   */
   recordProcessing(
     id: string,
     outcome:
       | { processing: "ready"; image: ProcessedImage | null }
       | { processing: "rejected"; reason: string },
-  ): Promise<boolean>;
+  ): Promise<MediaAsset | null>;
   /**
    * Attaches the assets to a record, in the caller's transaction: each must be the owner's, of
-   * `purpose`, uploaded, processed (ready) and not attached yet; the rows are locked, so of two records racing for an
-   * asset one gets it, and the orphan sweep cannot expire it meanwhile. `public` makes them public.
+   * `purpose`, uploaded, not rejected (processing or ready) and not attached yet; the rows are
+   * locked, so of two records racing for an asset one gets it, the orphan sweep cannot expire it
+   * meanwhile, and a rejection committed first keeps it off the record. `public` makes them public.
    * Returns the ids it attached (fewer than asked means the caller must roll back).
    */
   attach(

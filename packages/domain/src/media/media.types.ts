@@ -60,6 +60,22 @@ export type MediaStatus = "pending" | "uploaded" | "expired";
  */
 export type MediaProcessing = "processing" | "ready" | "rejected";
 
+/**
+ * An asset as a read shows it: `pending` until its upload is confirmed (by the first record that
+ * takes it, or `POST /media/{id}/confirm`), then its processing state. Only `ready` carries URLs.
+ */
+export type MediaReadStatus = "pending" | MediaProcessing;
+
+/** What a read says of an asset (a confirmed upload of an old row without a state is `processing`). */
+export const mediaReadStatus = (asset: Pick<MediaAsset, "status" | "processing">): MediaReadStatus =>
+  asset.status === "pending" ? "pending" : (asset.processing ?? "processing");
+
+/**
+ * How long a client waits before asking again about an asset being processed (`Retry-After` of
+ * `GET /media/{id}`): an image of a phone camera takes about a second (docs/media.md, "Benchmark").
+ */
+export const PROCESSING_RETRY_AFTER_SECONDS = 2;
+
 /** The WebP variants of a processed image: about 320 px wide, and about 1280 px wide. */
 export const mediaVariantWidths = { thumb: 320, display: 1280 } as const;
 export type MediaVariantName = keyof typeof mediaVariantWidths;

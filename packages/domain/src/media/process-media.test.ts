@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { NewNotification } from "../notifications/notifications.ports";
 import type { MediaProcessor, ObjectStore, ProcessedMedia } from "./media.ports";
 import type { MediaAsset } from "./media.types";
-import { type MediaProcessingDeps, processMedia } from "./process-media";
+import { MEDIA_REJECTED_NOTICE, type MediaProcessingDeps, processMedia } from "./process-media";
 
 const asset = (overrides: Partial<MediaAsset> = {}): MediaAsset => ({
   id: "a",
@@ -76,25 +77,50 @@ const world = (start: MediaAsset, outcome: ProcessedMedia) => {
     findById: async () => row,
     recordProcessing: async (_id, result) => {
       if (row.processing !== "processing") {
-        return false;
+        return null;
       }
       row =
         result.processing === "ready"
           ? { ...row, processing: "ready", image: result.image }
           : { ...row, processing: "rejected", rejectedReason: result.reason };
 
-      return true;
+      return row;
     },
   };
-  const deps: MediaProcessingDeps = { mediaProcessing: { media, objects: store, processor } };
+  const signalled: string[] = [];
+  // The inbox as notify writes it without a push provider: rows by id (a redelivery writes none twice).
+  const inbox = new Map<string, NewNotification>();
+  const notifications = {
+    addMany: async (rows: readonly NewNotification[]) => {
+      for (const added of rows) {
+        if (!inbox.has(added.id)) {
+          inbox.set(added.id, added);
+        }
+      }
+    },
+  } as unknown as MediaProcessingDeps["notifications"];
+  const deps: MediaProcessingDeps = {
+    mediaProcessing: {
+      media,
+      objects: store,
+      processor,
+      signals: { processed: async (id) => void signalled.push(id) },
+    },
+    notifications,
+    devices: {} as MediaProcessingDeps["devices"],
+    push: undefined,
+    clock: { now: () => new Date(0) },
+  };
 
-  return { deps, objects, calls, row: () => row };
+  return { deps, objects, calls, signalled, inbox, row: () => row };
 };
+
+const event = { id: "0196a0c4-7a55-7d2b-9f3e-aaaaaaaaaaaa", createdAt: new Date(0) };
 
 describe("processMedia", () => {
   it("stores an image's copy and variants, records it ready, then deletes the upload; a redelivery does nothing", async () => {
     const w = world(asset(), image);
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.row()).toMatchObject({
       processing: "ready",
       image: image.kind === "image" ? image.image : null,
@@ -106,7 +132,7 @@ describe("processMedia", () => {
       "put media/a.display.webp",
       "delete uploads/a",
     ]);
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.calls).toHaveLength(5);
   });
 
@@ -115,7 +141,7 @@ describe("processMedia", () => {
       kind: "rejected",
       reason: "its bytes are a image/png, not the declared image/jpeg",
     });
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.row()).toMatchObject({
       processing: "rejected",
       rejectedReason: expect.stringMatching(/image\/png/),
@@ -126,17 +152,17 @@ describe("processMedia", () => {
 
   it("serves a video from its copy under media/: copied first, the copy checked, ready, then the upload deleted", async () => {
     const w = world(asset({ mimeType: "video/mp4" }), { kind: "video" });
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.row()).toMatchObject({ processing: "ready", image: null });
     expect(w.calls).toEqual(["copy uploads/a media/a", "process", "delete uploads/a"]);
     expect([...w.objects.keys()]).toEqual(["media/a"]);
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.calls).toHaveLength(3);
   });
 
   it("drops a rejected video's copy, so nothing rejected is under media/", async () => {
     const w = world(asset({ mimeType: "video/mp4" }), { kind: "rejected", reason: "not an MP4" });
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.row()).toMatchObject({ processing: "rejected", rejectedReason: "not an MP4" });
     expect(w.calls).toEqual(["copy uploads/a media/a", "process", "delete media/a"]);
     expect([...w.objects.keys()]).toEqual(["uploads/a"]);
@@ -144,7 +170,7 @@ describe("processMedia", () => {
 
   it("keeps an old-layout video where it was uploaded (media/<id> is its served key): no copy, no deletion", async () => {
     const w = world(asset({ mimeType: "video/mp4", objectKey: "media/a" }), { kind: "video" });
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.row()).toMatchObject({ processing: "ready", image: null });
     expect(w.calls).toEqual(["process"]);
     expect(w.objects.has("media/a")).toBe(true);
@@ -152,7 +178,7 @@ describe("processMedia", () => {
 
   it("derives an old-layout image's copies from its id and deletes its upload media/<id>", async () => {
     const w = world(asset({ objectKey: "media/a" }), image);
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.calls).toEqual([
       "process",
       "put media/a.full",
@@ -169,7 +195,7 @@ describe("processMedia", () => {
 
   it("rejects an upload gone from the store or larger than declared, without processing it", async () => {
     const w = world(asset({ sizeBytes: 2 }), image);
-    await processMedia(w.deps, "a");
+    await processMedia(w.deps, event, "a");
     expect(w.row()).toMatchObject({ processing: "rejected" });
     expect(w.calls).toEqual([]);
   });
@@ -181,9 +207,46 @@ describe("processMedia", () => {
       asset({ processing: null }),
     ]) {
       const w = world(start, image);
-      await processMedia(w.deps, "a");
+      await processMedia(w.deps, event, "a");
       expect(w.calls).toEqual([]);
       expect(w.row()).toBe(start);
     }
+  });
+
+  it("tells nobody about an asset no record holds yet", async () => {
+    const ready = world(asset(), image);
+    await processMedia(ready.deps, event, "a");
+    const rejected = world(asset(), { kind: "rejected", reason: "not a JPEG" });
+    await processMedia(rejected.deps, event, "a");
+    expect([...ready.signalled, ...rejected.signalled]).toEqual([]);
+    expect(rejected.inbox.size).toBe(0);
+  });
+
+  it("signals the records of an attached asset once it is ready, without a notice", async () => {
+    const w = world(asset({ attachedAt: new Date(0) }), image);
+    await processMedia(w.deps, event, "a");
+    expect(w.signalled).toEqual(["a"]);
+    expect(w.inbox.size).toBe(0);
+  });
+
+  it("gives the owner of an attached asset one notice when its bytes are rejected, also when redelivered", async () => {
+    const w = world(asset({ attachedAt: new Date(0) }), {
+      kind: "rejected",
+      reason: "its bytes are a image/png, not the declared image/jpeg",
+    });
+    await processMedia(w.deps, event, "a");
+    // A redelivery (the first one's outcome recorded, its acknowledgement lost) signals again and
+    // writes no second notice.
+    await processMedia(w.deps, event, "a");
+    expect(w.calls).toEqual(["process"]);
+    expect(w.signalled).toEqual(["a", "a"]);
+    expect([...w.inbox.values()]).toEqual([
+      expect.objectContaining({
+        userId: "owner",
+        kind: MEDIA_REJECTED_NOTICE,
+        body: expect.stringMatching(/image\/png, not the declared image\/jpeg/),
+        data: { media_asset_id: "a", purpose: "moment" },
+      }),
+    ]);
   });
 });

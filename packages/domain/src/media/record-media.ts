@@ -6,21 +6,40 @@ import type { MediaRecordKind, MediaRepositories, ObjectStore } from "./media.po
 import type { MediaAsset, MediaPurpose } from "./media.types";
 import { type MediaUrls, mediaUrls } from "./media-urls";
 
-/** A record's image as its reads show it: its URLs (see mediaUrls) with what processing recorded. */
-export type RecordMedia = { asset: MediaAsset; urls: MediaUrls };
+/**
+ * A record's image as its reads show it: the asset (its processing state, what processing recorded)
+ * and its URLs, null until it is ready (see mediaUrls).
+ */
+export type RecordMedia = { asset: MediaAsset; urls: MediaUrls | null };
 
-/** The read URLs of a record's assets, in order. */
+/**
+ * Whether `viewerId` sees the asset on the record holding it: an asset rejected after a record took
+ * it leaves every read but its owner's (null: a read of no one in particular, such as the public
+ * listing page or search); processing and ready assets are shown to every reader of the record.
+ */
+export const showsOnRecord = (asset: MediaAsset, viewerId: string | null): boolean =>
+  asset.processing !== "rejected" || asset.ownerId === viewerId;
+
+/**
+ * A record's media as `viewerId` reads them, in order: those it sees (showsOnRecord), each with its
+ * read URLs once ready (docs/media.md, "Records that carry media").
+ */
 export const recordMedia = async (
   objects: ObjectStore,
   assets: readonly MediaAsset[],
   now: Date,
+  viewerId: string | null,
 ): Promise<RecordMedia[]> =>
-  Promise.all(assets.map(async (asset) => ({ asset, urls: await mediaUrls(objects, asset, now) })));
+  Promise.all(
+    assets
+      .filter((asset) => showsOnRecord(asset, viewerId))
+      .map(async (asset) => ({ asset, urls: await mediaUrls(objects, asset, now) })),
+  );
 
 /**
  * Before the transaction that sets a record's media to `ids`: the assets it does not hold yet must
- * be the caller's own, of `purpose`, confirmed and processed (see prepareAttachment); those it holds
- * already are kept as they are. Resolves the ids to attach in the transaction.
+ * be the caller's own, of `purpose`, confirmed and not rejected (see prepareAttachment); those it
+ * holds already are kept as they are. Resolves the ids to attach in the transaction.
  */
 export const prepareRecordMedia = async (
   deps: ConfirmDeps,

@@ -2,6 +2,7 @@ import type { chatOperations } from "@agora/contracts/chat";
 import { realtimeCloseCodes as close, realtimeLimits, realtimeProtocols } from "@agora/contracts/realtime";
 import { CHAT_PAGE_SIZE, MAX_MESSAGE_LENGTH } from "@agora/domain/chat/chat.types";
 import type { DescriptionsOf } from "../../http/operations";
+import { recordMediaRule } from "../media/media.docs";
 
 const participantsOnly = "Participants only: for anyone else the conversation does not exist (404).";
 
@@ -90,9 +91,9 @@ export const chatDescriptions = {
     "the same id with another body, type or media is 409 `idempotency_conflict`. 403 when either participant " +
     "has blocked the other. " +
     "`media_asset_ids`: up to 5 of the caller's own assets uploaded for `message`, each once, in order; the " +
-    "body stays required. Each must be processed (409 `media_processing` while it is: poll " +
-    "`GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record; " +
-    "503 `storage_unavailable` when the object store does not answer). They stay private: the message's " +
+    `body stays required. Each is ${recordMediaRule} (503 \`storage_unavailable\` when the object store does ` +
+    "not answer); when one is ready or rejected, the conversation's open sockets get the message again in a " +
+    "`message_media` frame. They stay private: the message's " +
     "`media` (here, in `GET …/messages`, in `last_message` and in the realtime frame) carries URLs signed for " +
     "each read, valid 5 minutes, and `GET /api/v1/media/{id}` answers the two participants only (403 to " +
     `anyone else). ${participantsOnly}`,

@@ -4,8 +4,8 @@ import { onPostgres } from "@agora/db/test/databases";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { startServer, type TestServer } from "../../../test/realtime";
-import { type LocalS3, processedMedia, startLocalS3, uploadMedia } from "../../../test/s3";
+import { conversationPair, startServer, type TestServer } from "../../../test/realtime";
+import { type LocalS3, processedMedia, startLocalS3, TINY_PNG, uploadMedia } from "../../../test/s3";
 
 type Body<T> = {
   data: T;
@@ -34,18 +34,7 @@ describe("chat messages with media", () => {
       .toBuffer();
   const photo = async (who: SignedIn, purpose = "message") =>
     processedMedia(h, who.accessToken, { purpose, mimeType: "image/jpeg", bytes: await jpeg(800, 600) });
-  const pair = async () => {
-    const ada = await h.signIn();
-    const bob = await h.signIn();
-    const res = await h.post<Body<ConversationDto>>(
-      "/api/v1/chat/conversations",
-      { other_user_id: bob.user.id },
-      { token: ada.accessToken },
-    );
-    expect(res.status).toBe(201);
-
-    return { ada, bob, conversationId: res.body.data.id };
-  };
+  const pair = () => conversationPair(h);
   const send = (who: SignedIn, conversationId: string, body: Record<string, unknown>) =>
     h.post<Body<MessageDto>>(`/api/v1/chat/conversations/${conversationId}/messages`, body, {
       token: who.accessToken,
@@ -154,7 +143,7 @@ describe("chat messages with media", () => {
     expect((await readMedia(image.id, bob)).status).toBe(200);
   });
 
-  it("refuses another purpose, another's asset, one taken already, one processing or too many, and stores nothing", async () => {
+  it("refuses another purpose, another's asset, one taken already, one not uploaded or rejected, or too many, and stores nothing", async () => {
     const { ada, bob, conversationId } = await pair();
     const mine = await photo(ada);
     const forMoment = await photo(ada, "moment");
@@ -175,10 +164,18 @@ describe("chat messages with media", () => {
     const twice = await send(ada, conversationId, { body: "x", media_asset_ids: [mine.id, mine.id] });
     expect(twice.status).toBe(422);
 
-    const pending = await uploadMedia(h, ada.accessToken, { purpose: "message" });
-    const busy = await send(ada, conversationId, { body: "x", media_asset_ids: [pending.id] });
-    expect(busy.status).toBe(409);
-    expect(busy.body.error?.code).toBe("media_processing");
+    const notUploaded = await uploadMedia(h, ada.accessToken, { purpose: "message", put: false });
+    const missing = await send(ada, conversationId, { body: "x", media_asset_ids: [notUploaded.id] });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error?.details?.[0]?.message).toMatch(/upload has not been completed/);
+    const notPng = await processedMedia(h, ada.accessToken, {
+      purpose: "message",
+      mimeType: "image/jpeg",
+      bytes: TINY_PNG,
+    });
+    const rejected = await send(ada, conversationId, { body: "x", media_asset_ids: [notPng.id] });
+    expect(rejected.status).toBe(422);
+    expect(rejected.body.error?.details?.[0]?.message).toMatch(/image\/png/);
 
     const six = await send(ada, conversationId, {
       body: "x",

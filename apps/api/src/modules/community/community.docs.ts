@@ -23,9 +23,10 @@ export const communityDescriptions = {
     "Text (`body`, up to 2000 characters), media or both; neither is 422. `media_asset_ids`: up to 5 of the " +
     "caller's own assets uploaded for `moment` (`POST /api/v1/media/upload`), not attached elsewhere; each " +
     "upload is confirmed with the object store first (422 when the bytes are not there as declared, 503 " +
-    "`storage_unavailable` when the store does not answer), then processed by the server: 409 " +
-    "`media_processing` while its bytes are checked and its metadata stripped (poll `GET /api/v1/media/{id}` " +
-    "until `status` is `ready`), 422 when they were `rejected`. Attaching makes the assets public.",
+    "`storage_unavailable` when the store does not answer); the moment is published at once, and its assets " +
+    "are processed afterwards (bytes checked, metadata stripped): `GET /api/v1/media/{id}` answers them " +
+    "`processing`, without a URL, until `ready`; bytes already `rejected` are 422, and bytes rejected later " +
+    "leave the moment for everyone but its author. Attaching makes the assets public.",
   momentsLike: `Idempotent: liking again (or twice at once) keeps one like and answers 200 both times, with the counters. ${momentAccess}`,
   momentsView: `A view counts once per user (the author's own included); 200 every time, with the counters. ${momentAccess}`,
   momentsCounters:

@@ -439,8 +439,7 @@ describe("community moments", () => {
     // A write under a per-hour limit also answers 429 (docs/safety.md, "Write limits").
     const limited = ["413", "415", "422", "429", "503"];
     expect(statuses("get", "/api/v1/community/feed")).toEqual(["200", "401", "422", "503"]);
-    // 409: media_processing (an asset still being processed), idempotency_conflict and
-    // idempotency_in_progress (an Idempotency-Key).
+    // 409: idempotency_conflict and idempotency_in_progress (an Idempotency-Key).
     expect(statuses("post", "/api/v1/community/moments")).toEqual(["201", "401", "409", ...limited]);
     for (const [verb, shared] of [
       ["like", limited],

@@ -1,6 +1,7 @@
 import type { identityOperations } from "@agora/contracts/identity";
 import type { identityAdminOperations } from "@agora/contracts/identity.admin";
 import type { DescriptionsOf } from "../../http/operations";
+import { recordMediaRule } from "../media/media.docs";
 
 /** The identity operations' OpenAPI descriptions, by operationId. */
 export const identityDescriptions = {
@@ -77,9 +78,9 @@ export const identityDescriptions = {
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
   authMeGet: "The caller's account with its avatar as `media` (one image or none; docs/media.md).",
   authMeUpdate:
-    "`media_asset_ids`: the avatar, at most one of the caller's own assets uploaded for `avatar`, processed " +
-    "(409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, " +
-    "of another purpose or on another record). It replaces the avatar (`[]` removes it; the old one is " +
+    "`media_asset_ids`: the avatar, at most one of the caller's own assets uploaded for `avatar`, " +
+    `${recordMediaRule}. ` +
+    "It replaces the avatar (`[]` removes it; the old one is " +
     "deleted later by the orphan purge); absent, the avatar is unchanged. The answer carries it as `media`. " +
     "Other signed-in members read the avatar while the account is active and no block stands either way " +
     "(`GET /api/v1/media/{id}`, 403 otherwise).",

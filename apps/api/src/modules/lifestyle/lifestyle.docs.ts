@@ -1,14 +1,15 @@
 import type { lifestyleOperations } from "@agora/contracts/lifestyle";
 import type { lifestyleAdminOperations } from "@agora/contracts/lifestyle.admin";
 import type { DescriptionsOf } from "../../http/operations";
+import { recordMediaRule } from "../media/media.docs";
 
 /** The lifestyle operations' OpenAPI descriptions, by operationId. */
 export const lifestyleDescriptions = {
   datingProfilePut:
     "Replaces the whole profile (fields left out take their defaults). `visible: false` takes it out of browse. " +
     "`media_asset_ids`: the photos, up to 6 of the caller's own assets uploaded for `dating_photo`, each " +
-    "once, in order, processed (409 `media_processing` while one is; 422 when rejected, not the caller's, of " +
-    "another purpose or on another record); the list replaces the photos (photos dropped are deleted later by " +
+    `once, in order, ${recordMediaRule}; ` +
+    "the list replaces the photos (photos dropped are deleted later by " +
     "the orphan purge), and leaving it out keeps them. The answer carries the photos as `media`. Others read " +
     "them exactly while they may browse the profile (visible, account active, no block either way; " +
     "`GET /api/v1/media/{id}` is 403 otherwise).",

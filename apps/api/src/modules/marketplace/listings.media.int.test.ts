@@ -2,7 +2,7 @@ import { onPostgres } from "@agora/db/test/databases";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { type LocalS3, processedMedia, startLocalS3, uploadMedia } from "../../../test/s3";
+import { type LocalS3, processedMedia, startLocalS3, TINY_PNG } from "../../../test/s3";
 
 type ErrorBody = { error: { code: string; details?: { path: string; message: string }[] } };
 type MediaItem = {
@@ -106,7 +106,7 @@ describe("a listing's gallery", () => {
     expect((await h.get(`/api/v1/listings/${seller.listingId}`)).status).toBe(404);
   });
 
-  it("replaces the gallery: a dropped image is detached for the orphan purge; unprocessed or foreign ones are refused", async () => {
+  it("replaces the gallery: a dropped image is detached for the orphan purge; rejected or foreign ones are refused", async () => {
     const seller = await h.orderable({ displayName: "Replacing Shop" });
     const token = seller.seller.accessToken;
     const kept = await processedMedia(h, token, { purpose: "listing" });
@@ -124,10 +124,14 @@ describe("a listing's gallery", () => {
       [dropped.id]: [false, "private"],
     });
 
-    const pending = await uploadMedia(h, token, { purpose: "listing" });
-    const busy = await gallery(seller.listingId, [kept.id, pending.id], seller.seller);
-    expect(busy.status).toBe(409);
-    expect(busy.body.error.code).toBe("media_processing");
+    const notPng = await processedMedia(h, token, {
+      purpose: "listing",
+      mimeType: "image/jpeg",
+      bytes: TINY_PNG,
+    });
+    const rejected = await gallery(seller.listingId, [kept.id, notPng.id], seller.seller);
+    expect(rejected.status).toBe(422);
+    expect(rejected.body.error.details?.[0]?.path).toBe("media_asset_ids.1");
     const moment = await processedMedia(h, token, { purpose: "moment" });
     const other = await gallery(seller.listingId, [kept.id, moment.id], seller.seller);
     expect(other.status).toBe(422);

@@ -1,19 +1,20 @@
 import type { marketplaceOperations } from "@agora/contracts/marketplace";
 import type { marketplaceAdminOperations } from "@agora/contracts/marketplace.admin";
 import type { DescriptionsOf } from "../../http/operations";
+import { recordMediaRule } from "../media/media.docs";
 
 /** The marketplace operations' OpenAPI descriptions, by operationId. */
 export const marketplaceDescriptions = {
   providersCreate:
     "The owner is the caller (never the body). Starts `pending` approval and `offline`. One profile per user: " +
     "a second is 422. " +
-    "`media_asset_ids`: at most one of the caller's own assets uploaded for `provider_logo`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    `\`media_asset_ids\`: at most one of the caller's own assets uploaded for \`provider_logo\`, ${recordMediaRule}. ` +
     "The answer carries the logo as `media` (one image or none). The logo is read by others while the " +
     "provider is approved and its owner's account active (docs/media.md).",
   providersMeUpdate:
     "A new display name also changes what listing search matches. A withdrawn approval (the owner's role " +
     "set to `member`) is 403 `forbidden`. " +
-    "`media_asset_ids`: at most one of the caller's own assets uploaded for `provider_logo`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    `\`media_asset_ids\`: at most one of the caller's own assets uploaded for \`provider_logo\`, ${recordMediaRule}. ` +
     "It replaces the logo (`[]` removes it; the old one is deleted later by the orphan purge); absent, the " +
     "logo is unchanged. The answer carries the logo as `media`.",
   providersMeDashboard:
@@ -42,8 +43,7 @@ export const marketplaceDescriptions = {
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
     "`active` once the provider is approved and the subscription is paid. " +
     "`media_asset_ids`: the gallery, up to 10 of the caller's own assets uploaded for `listing`, each once, " +
-    "in order; each must be processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; " +
-    "422 when rejected, not the caller's, of another purpose or on another record). " +
+    `in order; ${recordMediaRule}. ` +
     "The answer carries the gallery as `media` (docs/media.md). A withdrawn approval (the owner's " +
     "role set to `member`) is 403 `forbidden` here and on every owner path of listings and menu items.",
   listingsGet:
@@ -57,8 +57,7 @@ export const marketplaceDescriptions = {
     "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller " +
     "owns it. " +
     "`media_asset_ids`: the gallery, up to 10 of the caller's own assets uploaded for `listing`, each once, " +
-    "in order; each must be processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; " +
-    "422 when rejected, not the caller's, of another purpose or on another record). " +
+    `in order; ${recordMediaRule}. ` +
     "It replaces the gallery: images kept stay, images dropped are detached and deleted later by the orphan " +
     "purge. Absent, the gallery is unchanged. 403 when the caller's provider approval was withdrawn.",
   listingsDelete:
@@ -67,12 +66,12 @@ export const marketplaceDescriptions = {
   menuItemsCreate:
     "Created active. Currency is uppercased; price is minor units. 403 when the caller's provider approval " +
     "was withdrawn. " +
-    "`media_asset_ids`: at most one of the caller's own assets uploaded for `menu_item`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    `\`media_asset_ids\`: at most one of the caller's own assets uploaded for \`menu_item\`, ${recordMediaRule}. ` +
     "The answer carries the image as `media` (one or none).",
   menuItemsUpdate:
     "`active: false` hides it from listings and from ordering (and its image from others). 403 when the " +
     "caller's provider approval was withdrawn. " +
-    "`media_asset_ids`: at most one of the caller's own assets uploaded for `menu_item`, processed (409 `media_processing` while it is: poll `GET /api/v1/media/{id}`; 422 when rejected, not the caller's, of another purpose or on another record). " +
+    `\`media_asset_ids\`: at most one of the caller's own assets uploaded for \`menu_item\`, ${recordMediaRule}. ` +
     "It replaces the image (`[]` removes it; the old one is deleted later by the orphan purge); absent, the " +
     "image is unchanged. The answer carries the image as `media`.",
   menuItemsDelete:

@@ -13,7 +13,7 @@ import {
 
 type UploadBody = { data: { id: string; upload_url: string } };
 type ReadBody = {
-  data: { id: string; url: string; status: string; variants: { name: string; url: string }[] };
+  data: { id: string; url: string | null; status: string; variants: { name: string; url: string }[] };
 };
 
 const HOUR = 3600_000;
@@ -37,8 +37,11 @@ describe("media keys: uploads under uploads/, served copies under media/", () =>
 
   const as = (who: SignedIn) => ({ token: who.accessToken });
   const read = (id: string, who: SignedIn = ada) => h.get<ReadBody>(`/api/v1/media/${id}`, as(who));
-  /** The bucket key a presigned URL points at. */
-  const keyOf = (url: string) => new URL(url).pathname.replace(`/${s3.config.bucket}/`, "");
+  const confirm = (id: string, who: SignedIn = ada) =>
+    h.post<ReadBody>(`/api/v1/media/${id}/confirm`, undefined, as(who));
+  /** The bucket key a presigned URL points at (none: no URL was handed out). */
+  const keyOf = (url: string | null) =>
+    url === null ? null : new URL(url).pathname.replace(`/${s3.config.bucket}/`, "");
   const served = (id: string) => [`media/${id}.full`, `media/${id}.thumb.webp`, `media/${id}.display.webp`];
 
   it("hands out a PUT URL under uploads/ and records that key", async () => {
@@ -60,10 +63,10 @@ describe("media keys: uploads under uploads/, served copies under media/", () =>
   it("serves a processed image from its copies under media/ and leaves nothing under uploads/", async () => {
     const { id } = await uploadMedia(h, ada.accessToken);
     expect(await s3.has(`uploads/${id}`)).toBe(true);
-    // Before processing the owner reads the upload as sent.
-    const pending = await read(id);
+    // Before processing nobody, its owner included, gets a URL: nothing under uploads/ is served.
+    const pending = await confirm(id);
     expect(pending.status).toBe(200);
-    expect(keyOf(pending.body.data.url)).toBe(`uploads/${id}`);
+    expect(pending.body.data).toMatchObject({ status: "processing", url: null, variants: [] });
     await h.runOutboxOnce();
 
     const ready = await read(id);
@@ -76,7 +79,7 @@ describe("media keys: uploads under uploads/, served copies under media/", () =>
     }
     expect(await s3.has(`uploads/${id}`)).toBe(false);
     expect(await s3.has(`media/${id}`)).toBe(false);
-    expect((await fetch(ready.body.data.url)).status).toBe(200);
+    expect((await fetch(ready.body.data.url ?? "")).status).toBe(200);
   });
 
   it("serves a video from its copy media/<id>, its upload deleted; the copy goes with the account", async () => {
@@ -85,7 +88,7 @@ describe("media keys: uploads under uploads/, served copies under media/", () =>
     const ready = await read(id, owner);
     expect(ready.body.data.status).toBe("ready");
     expect(keyOf(ready.body.data.url)).toBe(`media/${id}`);
-    const fetched = await fetch(ready.body.data.url);
+    const fetched = await fetch(ready.body.data.url ?? "");
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get("content-type")).toBe("video/mp4");
     expect(Buffer.from(await fetched.arrayBuffer())).toEqual(TINY_MP4);
@@ -157,10 +160,10 @@ describe("media keys: uploads under uploads/, served copies under media/", () =>
       expect([imageRead.body.data.url, ...imageRead.body.data.variants.map((v) => v.url)].map(keyOf)).toEqual(
         served(image),
       );
-      expect((await fetch(imageRead.body.data.url)).status).toBe(200);
+      expect((await fetch(imageRead.body.data.url ?? "")).status).toBe(200);
       const videoRead = await read(video, owner);
       expect(keyOf(videoRead.body.data.url)).toBe(`media/${video}`);
-      expect((await fetch(videoRead.body.data.url)).status).toBe(200);
+      expect((await fetch(videoRead.body.data.url ?? "")).status).toBe(200);
 
       expect((await h.delete("/api/v1/auth/me", as(owner))).status).toBe(200);
       await h.runOutboxOnce();
@@ -172,7 +175,7 @@ describe("media keys: uploads under uploads/, served copies under media/", () =>
     it("processes an upload of the old layout in flight: copies under media/, the upload deleted", async () => {
       const owner = await h.signIn();
       const id = await oldAsset(owner, "pending image");
-      expect((await read(id, owner)).status).toBe(200);
+      expect((await confirm(id, owner)).status).toBe(200);
       await h.runOutboxOnce();
       const ready = await read(id, owner);
       expect(ready.body.data.status).toBe("ready");

@@ -1,6 +1,11 @@
 import type { MediaItemDto, MediaReadDto, MediaUploadDto } from "@agora/contracts/media";
-import type { MediaAsset, PresignedRequest } from "@agora/domain/media/media.types";
-import type { MediaUrls } from "@agora/domain/media/media-urls";
+import type { MediaRead } from "@agora/domain/media/get-media-url";
+import {
+  type MediaAsset,
+  mediaReadStatus,
+  PROCESSING_RETRY_AFTER_SECONDS,
+  type PresignedRequest,
+} from "@agora/domain/media/media.types";
 import type { RecordMedia } from "@agora/domain/media/record-media";
 
 export const toMediaUploadDto = (asset: MediaAsset, upload: PresignedRequest): MediaUploadDto => ({
@@ -11,36 +16,46 @@ export const toMediaUploadDto = (asset: MediaAsset, upload: PresignedRequest): M
   expires_at: upload.expiresAt.toISOString(),
 });
 
-export const toMediaReadDto = (asset: MediaAsset, read: MediaUrls): MediaReadDto => {
-  const image = asset.processing === "ready" ? asset.image : null;
+/** What processing recorded of a ready image; null for anything else (a video, or not ready). */
+const readyImage = (asset: MediaAsset) => (asset.processing === "ready" ? asset.image : null);
+
+export const toMediaReadDto = ({ asset, read }: MediaRead): MediaReadDto => {
+  const image = readyImage(asset);
+  const status = mediaReadStatus(asset);
 
   return {
     id: asset.id,
-    url: read.url,
+    url: read?.url ?? null,
     method: "GET",
-    expires_at: read.expiresAt.toISOString(),
+    expires_at: read?.expiresAt.toISOString() ?? null,
+    retry_after_seconds: status === "processing" ? PROCESSING_RETRY_AFTER_SECONDS : null,
     mime_type: asset.mimeType,
     size_bytes: asset.sizeBytes,
-    // A confirmed upload always has a processing state; `processing` covers a legacy row too.
-    status: asset.processing ?? "processing",
+    status,
     rejected_reason: asset.processing === "rejected" ? asset.rejectedReason : null,
     width: image?.width ?? null,
     height: image?.height ?? null,
     blurhash: image?.blurhash ?? null,
-    variants: read.variants,
+    variants: read?.variants ?? [],
   };
 };
 
-/** A record's image as its reads show it. */
+/**
+ * A record's image as its reads show it: its state always, its URLs and what processing recorded
+ * once it is ready (recordMedia decided who sees a rejected one).
+ */
 export const toMediaItemDto = ({ asset, urls }: RecordMedia): MediaItemDto => {
-  const image = asset.processing === "ready" ? asset.image : null;
+  const image = readyImage(asset);
 
   return {
     id: asset.id,
-    url: urls.url,
+    // An attached asset is always confirmed; an old row without a state reads as processing.
+    status: asset.processing ?? "processing",
+    rejected_reason: asset.processing === "rejected" ? asset.rejectedReason : null,
+    url: urls?.url ?? null,
     width: image?.width ?? null,
     height: image?.height ?? null,
     blurhash: image?.blurhash ?? null,
-    variants: urls.variants,
+    variants: urls?.variants ?? [],
   };
 };

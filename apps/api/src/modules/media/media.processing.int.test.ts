@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { servedKeys } from "@agora/domain/media/media.types";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
@@ -11,7 +12,7 @@ type ErrorBody = { error: { code: string; message: string; details?: { path: str
 type ReadBody = {
   data: {
     id: string;
-    url: string;
+    url: string | null;
     mime_type: string;
     status: string;
     rejected_reason: string | null;
@@ -101,21 +102,30 @@ describe("media processing before an image is shown", () => {
       expect(uploadedTags["EXIF:Orientation"]).toBe(6);
 
       const { id } = await uploadMedia(h, ada.accessToken, { mimeType: "image/jpeg", bytes });
-      // The first read confirms the upload and queues its processing: not attachable meanwhile.
-      const queued = await read(id);
-      expect(queued.status).toBe(200);
-      expect(queued.body.data).toMatchObject({
-        status: "processing",
-        width: null,
-        blurhash: null,
-        variants: [],
-      });
+      // Published at once: the moment takes the upload (confirming it queues its processing), and
+      // until it is processed nobody gets a URL to the bytes, GPS and all: neither its owner nor a
+      // reader of the public moment.
       const early = await publish([id]);
-      expect(early.status).toBe(409);
-      expect(early.body.error.code).toBe("media_processing");
+      expect(early.status).toBe(201);
+      const bob = await h.signIn();
+      for (const who of [ada, bob]) {
+        const queued = await read(id, who);
+        expect(queued.status).toBe(200);
+        expect(queued.headers.get("retry-after")).toBe("2");
+        expect(queued.body.data).toMatchObject({
+          status: "processing",
+          url: null,
+          expires_at: null,
+          retry_after_seconds: 2,
+          width: null,
+          blurhash: null,
+          variants: [],
+        });
+      }
+      expect(await s3.has(servedKeys(id).full)).toBe(false);
 
       await h.runOutboxOnce();
-      const ready = await read(id);
+      const ready = await read(id, bob);
       expect(ready.status).toBe(200);
       const data = ready.body.data;
       // Turned upright: the served copy is 1200 wide and 1600 high.
@@ -126,7 +136,7 @@ describe("media processing before an image is shown", () => {
         ["display", 1200, 1600],
       ]);
       const served = [
-        { name: "full.jpg", url: data.url },
+        { name: "full.jpg", url: data.url ?? "" },
         ...data.variants.map((variant) => ({ name: `${variant.name}.webp`, url: variant.url })),
       ];
       for (const { name, url } of served) {
@@ -135,17 +145,18 @@ describe("media processing before an image is shown", () => {
         expect(tags["EXIF:Orientation"], name).toBeUndefined();
         expect(tags["EXIF:Make"], name).toBeUndefined();
       }
-      expect((await sharp(await download(data.url)).metadata()).format).toBe("jpeg");
+      expect((await sharp(await download(data.url ?? "")).metadata()).format).toBe("jpeg");
       expect((await sharp(await download(data.variants[0]?.url ?? "")).metadata()).format).toBe("webp");
       // The upload itself, GPS and all, is gone from the store.
       expect(await s3.has(`uploads/${id}`)).toBe(false);
-
-      expect((await publish([id])).status).toBe(201);
     },
   );
 
-  it("rejects a PNG declared image/jpeg: it says why, and no record takes it (422)", async () => {
+  it("rejects a PNG declared image/jpeg: it says why, and no record takes it any more (422)", async () => {
     const { id } = await uploadMedia(h, ada.accessToken, { mimeType: "image/jpeg", bytes: TINY_PNG });
+    expect((await h.post(`/api/v1/media/${id}/confirm`, undefined, { token: ada.accessToken })).status).toBe(
+      200,
+    );
     expect((await read(id)).body.data.status).toBe("processing");
     await h.runOutboxOnce();
     const rejected = await read(id);
@@ -161,20 +172,21 @@ describe("media processing before an image is shown", () => {
     expect(rows[0]).toEqual({ attached_at: null });
   });
 
-  it("answers 409 media_processing when the first use of an upload confirms it, then takes it once processed", async () => {
+  it("queues one processing per upload, however many confirmations and records ask for it", async () => {
     const { id } = await uploadMedia(h, ada.accessToken);
-    const first = await publish([id]);
-    expect(first.status).toBe(409);
-    expect(first.body.error.code).toBe("media_processing");
-    // Confirmed by that request: one processing event queued, not one per attempt.
-    expect((await publish([id])).status).toBe(409);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const confirmed = await h.post<ReadBody>(`/api/v1/media/${id}/confirm`, undefined, {
+        token: ada.accessToken,
+      });
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.body.data).toMatchObject({ status: "processing", url: null });
+    }
+    expect((await publish([id])).status).toBe(201);
     const { rows } = await h.db.sql.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM outbox_events WHERE kind = 'media.uploaded' AND aggregate_id = $1",
       [id],
     );
     expect(rows[0]?.n).toBe(1);
-    await h.runOutboxOnce();
-    expect((await publish([id])).status).toBe(201);
   });
 });
 
@@ -200,7 +212,7 @@ describe("media processing bounds", () => {
       .png()
       .toBuffer();
     const { id } = await uploadMedia(h, member.accessToken, { bytes: large });
-    await h.get(`/api/v1/media/${id}`, { token: member.accessToken });
+    await h.post(`/api/v1/media/${id}/confirm`, undefined, { token: member.accessToken });
     await h.runOutboxOnce();
     const res = await h.get<ReadBody>(`/api/v1/media/${id}`, { token: member.accessToken });
     expect(res.body.data).toMatchObject({

@@ -5,7 +5,14 @@ import { allObjectKeys, servedKeys } from "@agora/domain/media/media.types";
 import { DEFAULT_TIMEOUTS } from "@agora/process/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
-import { checkPresigned, type LocalS3, processedMedia, startLocalS3, uploadMedia } from "../../../test/s3";
+import {
+  checkPresigned,
+  type LocalS3,
+  processedMedia,
+  startLocalS3,
+  TINY_PNG,
+  uploadMedia,
+} from "../../../test/s3";
 
 type ErrorBody = { error: { code: string; message: string; details?: { path: string; message: string }[] } };
 type UploadBody = {
@@ -20,11 +27,13 @@ type UploadBody = {
 type ReadBody = {
   data: {
     id: string;
-    url: string;
+    url: string | null;
     method: string;
-    expires_at: string;
+    expires_at: string | null;
+    retry_after_seconds: number | null;
     mime_type: string;
     size_bytes: number;
+    status: string;
   };
 } & ErrorBody;
 
@@ -64,6 +73,8 @@ describe("media through the object store", () => {
     ).rows[0];
   const read = (id: string, who: SignedIn = ada) =>
     h.get<ReadBody>(`/api/v1/media/${id}`, { token: who.accessToken });
+  const confirm = (id: string, who: SignedIn = ada) =>
+    h.post<ReadBody>(`/api/v1/media/${id}/confirm`, undefined, { token: who.accessToken });
 
   describe("POST /media/upload", () => {
     it("registers a private pending asset and answers a 15-minute PUT URL signing its type and length", async () => {
@@ -168,29 +179,55 @@ describe("media through the object store", () => {
   });
 
   describe("the presigned URLs against the store", () => {
-    it("stores the bytes sent with the returned headers; the owner's read URL returns them", async () => {
-      const bytes = Buffer.from("\xff\xd8\xff\xe0 a small jpeg, pretend");
-      const upload = await uploadMedia(h, ada.accessToken, { mimeType: "image/jpeg", bytes });
+    it("stores the bytes sent with the returned headers; a confirmation queues them, and the owner's read URL serves their processed copy", async () => {
+      const upload = await uploadMedia(h, ada.accessToken, { bytes: TINY_PNG });
       expect(upload.storeStatus).toBe(200);
       expect(await s3.has(`uploads/${upload.id}`)).toBe(true);
       expect((await asset(upload.id))?.status).toBe("pending");
 
+      // A read tells the state and confirms nothing: still pending, no URL.
+      const before = await read(upload.id);
+      expect(before.status).toBe(200);
+      expect(before.headers.get("retry-after")).toBeNull();
+      expect(before.body.data).toMatchObject({
+        status: "pending",
+        url: null,
+        expires_at: null,
+        retry_after_seconds: null,
+      });
+      expect((await asset(upload.id))?.status).toBe("pending");
+
+      const confirmed = await confirm(upload.id);
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.headers.get("retry-after")).toBe("2");
+      expect(confirmed.body.data).toMatchObject({
+        id: upload.id,
+        status: "processing",
+        url: null,
+        retry_after_seconds: 2,
+        mime_type: "image/png",
+        size_bytes: TINY_PNG.length,
+      });
+      // Confirmed by HEAD against the store.
+      expect((await asset(upload.id))?.status).toBe("uploaded");
+
+      await h.runOutboxOnce();
       const res = await read(upload.id);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
         id: upload.id,
         method: "GET",
-        mime_type: "image/jpeg",
-        size_bytes: bytes.length,
+        status: "ready",
+        retry_after_seconds: null,
       });
-      expect(Date.parse(res.body.data.expires_at)).toBe(h.clock.now().getTime() + 5 * 60_000);
-      expect(new URL(res.body.data.url).searchParams.get("X-Amz-Expires")).toBe("300");
-      const fetched = await fetch(res.body.data.url);
+      expect(Date.parse(res.body.data.expires_at ?? "")).toBe(h.clock.now().getTime() + 5 * 60_000);
+      const url = res.body.data.url ?? "";
+      expect(new URL(url).searchParams.get("X-Amz-Expires")).toBe("300");
+      expect(new URL(url).pathname).toBe(`/agora-media/${servedKeys(upload.id).full}`);
+      const fetched = await fetch(url);
       expect(fetched.status).toBe(200);
-      expect(Buffer.from(await fetched.arrayBuffer())).toEqual(bytes);
-      expect(fetched.headers.get("content-type")).toBe("image/jpeg");
-      // Confirmed by HEAD against the store on the way.
-      expect((await asset(upload.id))?.status).toBe("uploaded");
+      expect(fetched.headers.get("content-type")).toBe("image/png");
+      expect([...Buffer.from(await fetched.arrayBuffer()).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     });
 
     it("refuses a PUT with another content type or another length (403 from the store), and stores nothing", async () => {
@@ -250,9 +287,9 @@ describe("media through the object store", () => {
       expect((await h.get(`/api/v1/media/${id}`)).status).toBe(401);
     });
 
-    it("answers 422 while the upload is not done, or the stored object is not the declared one", async () => {
+    it("confirms only the owner's upload, and only once its object is in the store as declared (422 otherwise)", async () => {
       const pending = await uploadMedia(h, ada.accessToken, { put: false });
-      const res = await read(pending.id);
+      const res = await confirm(pending.id);
       expect(res.status).toBe(422);
       expect(res.body.error.details?.[0]).toMatchObject({ path: "id" });
       expect((await asset(pending.id))?.status).toBe("pending");
@@ -260,11 +297,21 @@ describe("media through the object store", () => {
       // A store that took other bytes than those declared (nothing signed them): still refused.
       const wrong = await uploadMedia(h, ada.accessToken, { put: false, bytes: Buffer.alloc(10) });
       await s3.putUnsigned(`uploads/${wrong.id}`, Buffer.alloc(11), "image/png");
-      expect((await read(wrong.id)).status).toBe(422);
+      expect((await confirm(wrong.id)).status).toBe(422);
       await s3.putUnsigned(`uploads/${wrong.id}`, Buffer.alloc(10), "image/jpeg");
-      expect((await read(wrong.id)).status).toBe(422);
+      expect((await confirm(wrong.id)).status).toBe(422);
+      // A read meanwhile answers the state without asking the store.
+      expect((await read(wrong.id)).body.data).toMatchObject({ status: "pending", url: null });
       await s3.putUnsigned(`uploads/${wrong.id}`, Buffer.alloc(10), "image/png");
-      expect((await read(wrong.id)).status).toBe(200);
+      const bob = await h.signIn();
+      const foreign = await confirm(wrong.id, bob);
+      expect(foreign.status).toBe(403);
+      expect(foreign.body.error.code).toBe("forbidden");
+      expect((await asset(wrong.id))?.status).toBe("pending");
+      expect((await confirm(wrong.id)).status).toBe(200);
+      expect((await asset(wrong.id))?.status).toBe("uploaded");
+      expect((await confirm(h.runtime.ids.next())).status).toBe(404);
+      expect((await h.post(`/api/v1/media/${wrong.id}/confirm`)).status).toBe(401);
     });
 
     it("lets any signed-in user read an asset of a visible public moment, but not across a block or once hidden", async () => {
@@ -519,7 +566,7 @@ describe("media without an object store, or with one that does not answer", () =
       );
       expect(upload.status).toBe(201);
       const started = Date.now();
-      const res = await slow.get<ErrorBody>(`/api/v1/media/${upload.body.data.id}`, {
+      const res = await slow.post<ErrorBody>(`/api/v1/media/${upload.body.data.id}/confirm`, undefined, {
         token: ada.accessToken,
       });
       expect(res.status).toBe(503);

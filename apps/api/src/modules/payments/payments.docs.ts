@@ -23,8 +23,8 @@ export const paymentsDescriptions = {
     "A media asset id and/or a note (max 2000), at least one. The asset must be the payer's own, uploaded for " +
     "`payment_evidence` (`POST /api/v1/media/upload`) and not attached elsewhere; its upload is confirmed with " +
     "the object store first (422 when it is not usable, 503 `storage_unavailable` when the store does not " +
-    "answer), and processed by the server first: 409 `media_processing` while it is (poll " +
-    "`GET /api/v1/media/{id}` until `status` is `ready`). It stays private, readable by the payment's " +
+    "answer); it is taken at once and processed afterwards: `GET /api/v1/media/{id}` answers it " +
+    "`processing`, without a URL, until `ready` (bytes already `rejected` are 422). It stays private, readable by the payment's " +
     "reviewers. Settled payments are 409 `payment_conflict`.",
   paymentsConfirm:
     "Order payments: the owning provider or an administrator (the order's payment status follows; its workflow " +

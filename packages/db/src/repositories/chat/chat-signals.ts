@@ -32,6 +32,13 @@ const emit = (delivery: SignalDelivery, payload: string) =>
 export const messageSignalSql = (alias: string, delivery: SignalDelivery = "notify") =>
   emit(delivery, `json_build_object('t', 'm', 'c', ${alias}.conversation_id, 's', ${alias}.seq)::text`);
 
+/**
+ * The SQL of a media signal for the row source `alias` (conversation_id, seq): the processing of an
+ * asset of that message ended, so sockets that were sent it get it again (ids only, as above).
+ */
+export const mediaSignalSql = (alias: string, delivery: SignalDelivery = "notify") =>
+  emit(delivery, `json_build_object('t', 'd', 'c', ${alias}.conversation_id, 's', ${alias}.seq)::text`);
+
 /** The SQL of a read signal for `alias` (id, user_id, last_read_seq, read_at). */
 export const readSignalSql = (alias: string, delivery: SignalDelivery = "notify") =>
   emit(
@@ -104,6 +111,9 @@ export const decodeChatSignal = (payload: string | undefined): ChatSignal | unde
   }
   if (t === "m") {
     return { type: "message", conversationId: c, seq: s };
+  }
+  if (t === "d") {
+    return { type: "media", conversationId: c, seq: s };
   }
   if (t === "r" && typeof u === "string" && typeof a === "number") {
     return { type: "read", conversationId: c, userId: u, lastReadSeq: s, readAt: new Date(a) };

@@ -2,6 +2,7 @@ import { sendRefusal } from "@agora/domain/chat/chat.policy";
 import type { MessageNoticeReader, MessageRepository } from "@agora/domain/chat/chat.ports";
 import type { Message, MessageType } from "@agora/domain/chat/chat.types";
 import type { IdGenerator } from "@agora/domain/common/ids";
+import type { MediaSignals } from "@agora/domain/media/media.ports";
 import type { ChatMessage as ChatMessageModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
@@ -10,6 +11,7 @@ import { notBlockedSql } from "../community/user-blocks.repository";
 import { assetFromJson, messageMediaSql } from "../media/media-assets.repository";
 import {
   type ChatSignalSink,
+  mediaSignalSql,
   messageSignalSql,
   payloadsColumn,
   publishPayloads,
@@ -223,5 +225,28 @@ export const createMessageNoticeReader = (db: SqlExecutor): MessageNoticeReader 
           recipientUnread: row.recipient_unread,
         }
       : null;
+  },
+});
+
+/**
+ * The media signals of chat (MediaSignals): when an asset's processing ended, one media signal per
+ * message holding it (one at most: an asset goes on one record), so the conversation's open
+ * sockets are sent the message again. Run after the outcome committed, in a statement of its own:
+ * its snapshot sees a message whose send committed while the outcome waited for the asset's lock.
+ */
+export const createMessageMediaSignals = (db: SqlExecutor, signals?: ChatSignalSink): MediaSignals => ({
+  async processed(assetId) {
+    const delivery: SignalDelivery = signals ? "publish" : "notify";
+    const { rows } = await db.query<{ payload: string }>(
+      `SELECT ${mediaSignalSql("m", delivery)} AS payload FROM message_media mm
+         JOIN chat_messages m ON m.id = mm.message_id
+        WHERE mm.media_asset_id = $1`,
+      [idParam(assetId)],
+      statementName("message_media_signal", delivery),
+    );
+    publishPayloads(
+      signals,
+      rows.map((row) => row.payload),
+    );
   },
 });

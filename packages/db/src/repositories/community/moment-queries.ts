@@ -18,13 +18,20 @@ export type MomentRow = Pick<
   liked: boolean;
 };
 
-/** A moment with its author, media (in order) and whether `viewer` (a SQL expression) likes it. */
+/**
+ * A moment with its author, media (in order) and whether `viewer` (a SQL expression) likes it. An
+ * asset whose bytes processing rejected after the moment took it is left out for everyone but the
+ * author (docs/media.md, "Life of an asset").
+ */
 export const momentSelectSql = (viewer: string) =>
   `SELECT m.id, m.author_id, u.username::text AS author_username, u.display_name AS author_display_name,
           u.status = 'active' AS author_active,
           m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.created_at,
           ARRAY(SELECT mm.media_asset_id::text FROM moment_media mm
-                 WHERE mm.moment_id = m.id ORDER BY mm.position) AS media_asset_ids,
+                  JOIN media_assets a ON a.id = mm.media_asset_id
+                 WHERE mm.moment_id = m.id
+                   AND (a.processing IS DISTINCT FROM 'rejected' OR m.author_id = ${viewer})
+                 ORDER BY mm.position) AS media_asset_ids,
           EXISTS (SELECT 1 FROM moment_likes l WHERE l.moment_id = m.id AND l.user_id = ${viewer}) AS liked
      FROM moments m
      JOIN users u ON u.id = m.author_id`;

@@ -245,11 +245,18 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
         return found;
       }
       const { link, key } = recordTables[kind];
+      // `first`: each record's first image not rejected (DISTINCT ON keeps the first row per record
+      // in position order; the link's primary key is (record, position)).
       const { rows } = await db.query<MediaAssetRow & { record_id: string }>(
-        `SELECT r.${key} AS record_id, ${prefixedColumns} FROM ${link} r
-         JOIN media_assets a ON a.id = r.media_asset_id
-        WHERE r.${key} = ANY($1::uuid[])${options?.first ? " AND r.position = 0" : ""}
-        ORDER BY r.${key}, r.position`,
+        options?.first
+          ? `SELECT DISTINCT ON (r.${key}) r.${key} AS record_id, ${prefixedColumns} FROM ${link} r
+               JOIN media_assets a ON a.id = r.media_asset_id
+              WHERE r.${key} = ANY($1::uuid[]) AND a.processing IS DISTINCT FROM 'rejected'
+              ORDER BY r.${key}, r.position`
+          : `SELECT r.${key} AS record_id, ${prefixedColumns} FROM ${link} r
+               JOIN media_assets a ON a.id = r.media_asset_id
+              WHERE r.${key} = ANY($1::uuid[])
+              ORDER BY r.${key}, r.position`,
         [keys],
         `media_assets_on_${kind}s${options?.first ? "_first" : ""}`,
       );
@@ -278,16 +285,18 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
     },
 
     async recordProcessing(id, outcome) {
-      const { rowCount } = await db.query(
+      // An attach holding the row's lock is waited for: RETURNING then shows its attached_at.
+      const { rows } = await db.query<MediaAssetRow>(
         `UPDATE media_assets SET processing = $2, rejected_reason = $3, image = $4::jsonb
-        WHERE id = $1 AND processing = 'processing'`,
+        WHERE id = $1 AND processing = 'processing'
+        RETURNING ${assetColumns}`,
         outcome.processing === "ready"
           ? [id, "ready", null, outcome.image ? JSON.stringify(outcome.image) : null]
           : [id, "rejected", outcome.reason, null],
         "media_assets_record_processing",
       );
 
-      return rowCount === 1;
+      return rows[0] ? toAsset(rows[0]) : null;
     },
 
     async attach(ids, owner, options) {
@@ -301,7 +310,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
         `UPDATE media_assets
           SET attached_at = $4, visibility = CASE WHEN $5 THEN 'public' ELSE visibility END
         WHERE id = ANY($1::uuid[]) AND owner_id = $2 AND purpose = $3
-          AND status = 'uploaded' AND processing = 'ready' AND attached_at IS NULL
+          AND status = 'uploaded' AND processing IN ('processing', 'ready') AND attached_at IS NULL
        RETURNING id`,
         [keys, owner.ownerId, owner.purpose, options.at, options.public],
         "media_assets_attach",

@@ -6,7 +6,7 @@ import type {
   MessageRepository,
 } from "@agora/domain/chat/chat.ports";
 import { CHAT_PAGE_SIZE, type Message, type ReadMarker } from "@agora/domain/chat/chat.types";
-import type { MessageView } from "@agora/domain/chat/message-views";
+import { type MessageView, readAlike } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import { toMessageDto, toPresenceDto, toReadMarkerDto } from "../chat.presenter";
 
@@ -28,12 +28,22 @@ type Room = {
   clients: Set<ChannelClient>;
   pumping: boolean;
   again: boolean;
+  /** Seqs of messages whose media finished processing, to send again to the sockets that had them. */
+  media: Set<number>;
+  /**
+   * Seqs of messages sent to a socket of the room while one of their assets was still processing,
+   * until a media change sent them settled: a resync reads them again, their signal may be lost.
+   */
+  unsettled: Set<number>;
 };
 
 export type ChannelHubDeps = {
   messages: Pick<MessageRepository, "listPage">;
-  /** Signs the read URLs of a message's media (both participants get the same frame). */
-  viewMessage(message: Message): Promise<MessageView>;
+  /**
+   * The message as `viewerId` reads it (its media's state and read URLs). Both participants read it
+   * alike unless one of its assets was rejected (readAlike): then each socket gets its own frame.
+   */
+  viewMessage(message: Message, viewerId: string): Promise<MessageView>;
   conversations: Pick<ConversationRepository, "findReadMarkers">;
   connections: Pick<ChatConnectionRepository, "findPresence">;
   /** Rows seen within this are live (a user with one is online). */
@@ -50,7 +60,9 @@ const frame = (value: ServerFrame): string => JSON.stringify(value);
  * order, and send each socket those after its own cursor: order and "each message once per
  * socket" follow from the cursors, whatever order signals arrive in, and a lost signal is made up
  * by the next one (or by `resync`). Seqs commit in order (the send takes the conversation's row
- * lock), so the messages after a cursor are always a gapless run.
+ * lock), so the messages after a cursor are always a gapless run. A media signal (an image of a
+ * message was processed) makes the room read that message again, in the same pump, and send it as
+ * a `message_media` frame to the sockets that had it.
  */
 export const createChannelHub = ({
   messages,
@@ -121,6 +133,9 @@ export const createChannelHub = ({
     }
   };
 
+  const hasProcessing = (message: Message) =>
+    message.media.some((asset) => asset.processing === "processing");
+
   const lowestCursor = (room: Room) => {
     let lowest = Number.POSITIVE_INFINITY;
     for (const client of room.clients) {
@@ -128,6 +143,61 @@ export const createChannelHub = ({
     }
 
     return lowest;
+  };
+
+  /**
+   * Sends `message` as a frame of `type` to each socket of `clients` (moving its cursor to the
+   * message, for a `message` frame): one text for all when both participants read it alike, else
+   * one per reader. Every text is made before any is sent, so a failed read sends none.
+   */
+  const sendMessage = async (
+    type: typeof realtimeFrameTypes.message | typeof realtimeFrameTypes.messageMedia,
+    message: Message,
+    clients: readonly ChannelClient[],
+  ) => {
+    const readerOf = (client: ChannelClient) => (readAlike(message) ? "" : client.grant.userId);
+    const texts = new Map<string, string>();
+    for (const client of clients) {
+      if (!texts.has(readerOf(client))) {
+        const view = await viewMessage(message, client.grant.userId);
+        texts.set(readerOf(client), frame({ type, data: toMessageDto(view) }));
+      }
+    }
+    for (const client of clients) {
+      if (type === realtimeFrameTypes.message) {
+        client.cursor = Math.max(client.cursor, message.seq);
+      }
+      client.send(texts.get(readerOf(client)) ?? "");
+    }
+  };
+
+  /**
+   * The messages whose media finished processing: each is read again (after the signal, so as
+   * committed) and sent as a `message_media` frame to the sockets that were sent it already; a
+   * socket that was not gets it, as it is now, from the message loop. A seq stays in `media` until
+   * its frames are sent: a failed read leaves it to the pump's retry. A resync puts the room's
+   * `unsettled` seqs here too, for the signals it may have missed.
+   */
+  const sendMediaChanges = async (room: Room) => {
+    for (const seq of [...room.media].sort((a, b) => a - b)) {
+      const had = [...room.clients].filter((client) => client.cursor >= seq);
+      const [message] =
+        had.length === 0
+          ? []
+          : (await messages.listPage(room.conversationId, { after: seq - 1 }, 1)).messages;
+      const found = message?.seq === seq ? message : undefined;
+      // Every asset still processing (a resync's recheck of a message whose signal was not lost):
+      // nothing changed since it was sent.
+      if (found?.media.some((asset) => asset.processing !== "processing")) {
+        await sendMessage(realtimeFrameTypes.messageMedia, found, had);
+      }
+      if (found && hasProcessing(found)) {
+        room.unsettled.add(seq);
+      } else {
+        room.unsettled.delete(seq);
+      }
+      room.media.delete(seq);
+    }
   };
 
   const pump = async (room: Room): Promise<void> => {
@@ -142,14 +212,18 @@ export const createChannelHub = ({
         room.again = false;
         let from = lowestCursor(room);
         while (room.clients.size > 0) {
-          const page = await messages.listPage(room.conversationId, { after: from }, CHAT_PAGE_SIZE);
+          const after = from;
+          const page = await messages.listPage(room.conversationId, { after }, CHAT_PAGE_SIZE);
           for (const message of page.messages) {
-            const view = await viewMessage(message);
-            const text = frame({ type: realtimeFrameTypes.message, data: toMessageDto(view) });
-            for (const client of room.clients) {
-              if (client.cursor < message.seq) {
-                client.cursor = message.seq;
-                client.send(text);
+            // A socket that joined while the page loaded, with its cursor before it, is not sent the
+            // page (it would skip the messages up to `after`): its join pumps the room again.
+            const behind = [...room.clients].filter(
+              (client) => client.cursor >= after && client.cursor < message.seq,
+            );
+            if (behind.length > 0) {
+              await sendMessage(realtimeFrameTypes.message, message, behind);
+              if (hasProcessing(message)) {
+                room.unsettled.add(message.seq);
               }
             }
           }
@@ -159,6 +233,7 @@ export const createChannelHub = ({
           }
           from = last.seq;
         }
+        await sendMediaChanges(room);
       } while (room.again && room.clients.size > 0);
     } catch (error) {
       onError(error);
@@ -195,6 +270,8 @@ export const createChannelHub = ({
           clients: new Set(),
           pumping: false,
           again: false,
+          media: new Set(),
+          unsettled: new Set(),
         };
         rooms.set(room.conversationId, room);
       }
@@ -241,6 +318,12 @@ export const createChannelHub = ({
 
         return;
       }
+      if (signal.type === "media") {
+        room.media.add(signal.seq);
+        void pump(room);
+
+        return;
+      }
       if (signal.type === "typing") {
         sendTyping(room, signal.userId);
 
@@ -250,11 +333,15 @@ export const createChannelHub = ({
     },
 
     /**
-     * Signals may have been lost: every room reloads messages after its cursors, read markers, and
-     * the presence of every peer.
+     * Signals may have been lost: every room reloads messages after its cursors and those it sent
+     * with media still processing (sent again when that changed), read markers, and the presence
+     * of every peer.
      */
     async resync() {
       for (const room of rooms.values()) {
+        for (const seq of room.unsettled) {
+          room.media.add(seq);
+        }
         void pump(room);
       }
 

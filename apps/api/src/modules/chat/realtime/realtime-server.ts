@@ -191,7 +191,7 @@ export const startRealtime = async (
   const presence = presenceTimings(deps.presenceTimeoutMs);
   const hub = createChannelHub({
     messages: deps.messages,
-    viewMessage: (message) => viewMessage(deps.objects, message, deps.clock.now()),
+    viewMessage: (message, viewerId) => viewMessage(deps.objects, message, deps.clock.now(), viewerId),
     conversations: deps.conversations,
     connections: deps.connections,
     staleAfterMs: presence.staleAfterMs,
