@@ -109,7 +109,11 @@ describe(`restore drill on ${onPostgres ? "PostgreSQL (pg_dump / pg_restore)" : 
       }
       const media = await uploadMedia(harness, buyer.accessToken, { mimeType: "image/png" });
       expect(media.storeStatus).toBe(200);
-      expect((await harness.get(`/api/v1/media/${media.id}`, as(buyer))).status).toBe(200);
+      expect((await harness.post(`/api/v1/media/${media.id}/confirm`, undefined, as(buyer))).status).toBe(
+        200,
+      );
+      // Processed by the worker: the row is ready and its served copy in the store.
+      await harness.runOutboxOnce();
       expect(
         (await harness.patch(`/api/v1/admin/users/${buyer.user.id}/role`, { role: "provider" }, as(admin)))
           .status,
@@ -135,6 +139,8 @@ describe(`restore drill on ${onPostgres ? "PostgreSQL (pg_dump / pg_restore)" : 
       const mediaBefore = (
         await harness.get<{ data: Record<string, unknown> }>(`/api/v1/media/${media.id}`, as(buyer))
       ).body.data;
+      expect(mediaBefore.status).toBe("ready");
+      const served = Buffer.from(await (await fetch(String(mediaBefore.url))).arrayBuffer());
 
       // Backed up, the source closed, restored into a fresh database.
       const restoredDataDir = path.join(workDir, "restored");
@@ -212,9 +218,10 @@ describe(`restore drill on ${onPostgres ? "PostgreSQL (pg_dump / pg_restore)" : 
         id: mediaBefore.id,
         mime_type: mediaBefore.mime_type,
         size_bytes: mediaBefore.size_bytes,
+        status: "ready",
       });
       const bytes = await fetch(String(mediaRead.url));
-      expect(Buffer.from(await bytes.arrayBuffer())).toEqual(media.bytes);
+      expect(Buffer.from(await bytes.arrayBuffer())).toEqual(served);
     },
     DRILL_TIMEOUT_MS,
   );
