@@ -11,7 +11,7 @@ import { AppError } from "@agora/domain/common/app-error";
 export class DatabaseUnavailableError extends AppError {
   constructor(cause: unknown) {
     super("service_unavailable", "The service is temporarily unavailable; try again shortly.", {
-      headers: { "Retry-After": "1" },
+      retryAfterSeconds: 1,
       cause,
     });
   }

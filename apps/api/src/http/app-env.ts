@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@agora/contracts/errors";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
 import type { Actor } from "@agora/domain/common/actor";
 import type { AccessClaims } from "@agora/domain/identity/identity.types";
@@ -46,6 +47,11 @@ export type AppVariables = {
    * `respond` puts on every answer it builds (headers an answer passes itself win).
    */
   rateLimitHeaders: Record<string, string> | undefined;
+  /**
+   * Set by an operation that documents another status for a code than the code's own (`[401,
+   * "invalid_code"]` at sign-in): the statuses its errors answer with.
+   */
+  errorStatuses: Partial<Record<ErrorCode, number>> | undefined;
 };
 
 export type AppEnv = { Bindings: RequestBindings; Variables: AppVariables };

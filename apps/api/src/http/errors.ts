@@ -1,15 +1,19 @@
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
-import { AppError } from "@agora/domain/common/app-error";
+import { AppError, type LimitState } from "@agora/domain/common/app-error";
 import { ReplayedRefusal } from "@agora/domain/common/idempotency";
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { type AppEnv, requestLogger } from "./app-env";
+import { HttpRefusal } from "./http-refusal";
 import { REPLAYED_HEADERS } from "./idempotency";
 import { fail } from "./respond";
 
-/** The one code → status map (a few errors carry their own status; see AppError). */
+/**
+ * The one code → status map; an operation may document another status for a code (`[401,
+ * "invalid_code"]` at sign-in), which `errorStatuses` carries to the request.
+ */
 export const statusByCode = {
   validation_failed: 422,
   invalid_pagination: 400,
@@ -83,22 +87,38 @@ const codeForHttpStatus = (status: number): ErrorCode => {
  */
 const retryLater = { "Retry-After": "1" };
 
-export const respondWithError = (c: Context<AppEnv>, error: AppError) => {
-  const status = (error.status ?? statusByCode[error.code]) as ContentfulStatusCode;
-  const headers =
-    status === 503 || error.code === "idempotency_in_progress"
-      ? { ...retryLater, ...error.headers }
-      : error.headers;
+/** The status of `error` on this request: its operation's documented one, else the code's. */
+const statusOf = (c: Context<AppEnv>, error: AppError): ContentfulStatusCode =>
+  (c.get("errorStatuses")?.[error.code] ?? statusByCode[error.code]) as ContentfulStatusCode;
 
-  return fail(c, status, error.code, error.message, {
-    details: error.details,
-    headers: error instanceof ReplayedRefusal ? { ...headers, ...REPLAYED_HEADERS } : headers,
-  });
+/** A limit's state as the `RateLimit-*` headers say it. */
+export const rateLimitHeadersOf = (limit: LimitState): Record<string, string> => ({
+  "RateLimit-Limit": String(limit.limit),
+  "RateLimit-Remaining": String(Math.max(0, limit.remaining)),
+  "RateLimit-Reset": String(Math.max(0, Math.ceil(limit.resetSeconds))),
+});
+
+/**
+ * The answer of an AppError: its status (statusOf), and the headers its facts ask for:
+ * `Retry-After` (from `retryAfterSeconds`; 1 on every 503 and a key in flight unless it says
+ * otherwise), `RateLimit-*` (from `limit`), an edge refusal's own, and a replay's mark.
+ */
+export const respondWithError = (c: Context<AppEnv>, error: AppError) => {
+  const status = statusOf(c, error);
+  const headers = {
+    ...(status === 503 || error.code === "idempotency_in_progress" ? retryLater : {}),
+    ...(error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) }),
+    ...(error.limit ? rateLimitHeadersOf(error.limit) : {}),
+    ...(error instanceof HttpRefusal ? error.headers : {}),
+    ...(error instanceof ReplayedRefusal ? REPLAYED_HEADERS : {}),
+  };
+
+  return fail(c, status, error.code, error.message, { details: error.details, headers });
 };
 
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof AppError) {
-    if (err.cause !== undefined && (err.status ?? statusByCode[err.code]) >= 500) {
+    if (err.cause !== undefined && statusOf(c, err) >= 500) {
       // A dependency is down (database, mail): the reason (the cause's first line, no SQL) goes to
       // the log, the client gets the code.
       requestLogger(c).warn({ err }, "dependency unavailable");

@@ -2,7 +2,7 @@ import { idempotencyKeyHeaderSchema } from "@agora/contracts/common";
 import { successEnvelope } from "@agora/contracts/envelope";
 import type { Operation, OperationResponse } from "@agora/contracts/operation";
 import type { Role } from "@agora/domain/common/actor";
-import { AppError, UnauthorizedError } from "@agora/domain/common/app-error";
+import { RateLimitedError, UnauthorizedError } from "@agora/domain/common/app-error";
 import type { Clock } from "@agora/domain/common/clock";
 import { addressBucket, type RateLimiter, type RateLimitResult } from "@agora/domain/common/rate-limit";
 import {
@@ -17,7 +17,8 @@ import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { createRoute, type OpenAPIHono, type RouteHandler, type RouteHook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { z } from "zod";
-import type { AppEnv } from "./app-env";
+import type { AppEnv, AppVariables } from "./app-env";
+import { rateLimitHeadersOf } from "./errors";
 import { type IdempotencyDeps, idempotentHandler } from "./idempotency";
 import {
   type AuthDeps,
@@ -137,6 +138,14 @@ export type WriteLimitOptions = {
   trustProxy: boolean;
 };
 
+/** Tells the error handler the statuses this operation documents for some codes (see AppVariables). */
+const withErrorStatuses =
+  (statuses: AppVariables["errorStatuses"]): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    c.set("errorStatuses", statuses);
+    await next();
+  };
+
 const isWriteLimitKind = (kind: string): kind is WriteLimitKind =>
   (writeLimitKinds as readonly string[]).includes(kind);
 
@@ -168,15 +177,14 @@ const applyWriteLimit = async (
   max: number,
   result: RateLimitResult,
 ) => {
-  const headers = {
-    "RateLimit-Limit": String(max),
-    "RateLimit-Remaining": String(Math.max(0, max - result.hits)),
-    "RateLimit-Reset": String(Math.max(0, Math.ceil(result.retryAfterSeconds))),
-  };
+  const limit = { limit: max, remaining: max - result.hits, resetSeconds: result.retryAfterSeconds };
+  const headers = rateLimitHeadersOf(limit);
   if (!result.allowed) {
-    throw new AppError("rate_limited", `Too many ${kind.replaceAll("_", " ")} this hour; try again later.`, {
-      headers: { "Retry-After": String(Math.max(1, Math.ceil(result.retryAfterSeconds))), ...headers },
-    });
+    throw new RateLimitedError(
+      result.retryAfterSeconds,
+      `Too many ${kind.replaceAll("_", " ")} this hour; try again later.`,
+      limit,
+    );
   }
   // Answers are built whole by respond(), which adds these (an answer refused by a limit of its own,
   // the pending-upload quota, passes that limit's headers, which win). Touching a built answer's
@@ -326,7 +334,12 @@ const routeOf = (
   // A member write without roles to check: its session check and its hit are one statement.
   const counting = kind !== undefined && max > 0 && operation.auth === "bearer" && !entry.roles;
   const limited = kind !== undefined && writeLimits && !counting ? [writeLimit(kind, writeLimits)] : [];
+  // Codes this operation documents under another status than their own (`[401, "invalid_code"]`).
+  const statuses = Object.fromEntries(
+    (operation.errors ?? []).flatMap((error) => (typeof error === "string" ? [] : [[error[1], error[0]]])),
+  );
   const middleware = [
+    ...(Object.keys(statuses).length === 0 ? [] : [withErrorStatuses(statuses)]),
     ...(operation.auth === "public"
       ? []
       : counting

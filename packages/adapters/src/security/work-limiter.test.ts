@@ -47,7 +47,7 @@ describe("argon2 passwords under the limiter", () => {
     expect(refused).toHaveLength(2);
     expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
       code: "service_unavailable",
-      headers: { "Retry-After": "1" },
+      retryAfterSeconds: 1,
     });
     expect(passwords.limiter.stats()).toEqual({ active: 0, queued: 0, peak: 2 });
     const stored = (settled[0] as PromiseFulfilledResult<string>).value;

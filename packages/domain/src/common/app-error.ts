@@ -1,27 +1,32 @@
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
 
+/** Where a counted limit stands (a quota or an hourly limit): the API says it in `RateLimit-*`. */
+export type LimitState = { limit: number; remaining: number; resetSeconds: number };
+
 /**
- * The one error type use cases throw. `code` is a stable wire code (contracts' errors); the API maps
- * it to an HTTP status. `status` overrides that map for the few codes whose status depends on the
- * route (`invalid_code` is 401 at sign-in and 422 for verification and reset).
+ * The one error type use cases throw. `code` is a stable wire code (contracts' errors); the API
+ * maps it to an HTTP status (an operation may document another status for a code: `invalid_code`
+ * is 401 at sign-in, 422 elsewhere). It carries domain facts only, never HTTP: `retryAfterSeconds`
+ * (when trying again may succeed; the API's `Retry-After`) and `limit` (the refusing limit's state).
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: FieldIssue[] | undefined;
-  readonly status: number | undefined;
-  readonly headers: Record<string, string> | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly limit: LimitState | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options?: { details?: FieldIssue[]; status?: number; headers?: Record<string, string>; cause?: unknown },
+    options?: { details?: FieldIssue[]; retryAfterSeconds?: number; limit?: LimitState; cause?: unknown },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.details = options?.details;
-    this.status = options?.status;
-    this.headers = options?.headers;
+    this.retryAfterSeconds =
+      options?.retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(options.retryAfterSeconds));
+    this.limit = options?.limit;
   }
 }
 
@@ -35,8 +40,7 @@ const transientCodes: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /** Whether `error` is a dependency failure (5xx) rather than a refusal of the request. */
-export const isTransientError = (error: AppError): boolean =>
-  transientCodes.has(error.code) || (error.status !== undefined && error.status >= 500);
+export const isTransientError = (error: AppError): boolean => transientCodes.has(error.code);
 
 /** Thrown when input passes the schema but breaks a rule only the domain knows (422). */
 export class ValidationError extends AppError {
@@ -68,11 +72,9 @@ export class UnauthorizedError extends AppError {
 
 /** Thrown when a throttle window is still open (429); `retryAfterSeconds` becomes `Retry-After`. */
 export class RateLimitedError extends AppError {
-  readonly retryAfterSeconds: number;
+  declare readonly retryAfterSeconds: number;
 
-  constructor(retryAfterSeconds: number, message = "Too many requests; try again later.") {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super("rate_limited", message, { headers: { "Retry-After": String(seconds) } });
-    this.retryAfterSeconds = seconds;
+  constructor(retryAfterSeconds: number, message = "Too many requests; try again later.", limit?: LimitState) {
+    super("rate_limited", message, { retryAfterSeconds, ...(limit ? { limit } : {}) });
   }
 }

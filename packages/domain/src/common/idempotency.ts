@@ -26,7 +26,6 @@ export type StoredOutcome =
       code: AppError["code"];
       message: string;
       details?: AppError["details"];
-      status?: number;
     };
 
 export type IdempotencyRecord = {
@@ -161,10 +160,7 @@ const replayOf = <T>(
     throw inProgress();
   }
   if (outcome.type === "error") {
-    throw new ReplayedRefusal(outcome.code, outcome.message, {
-      details: outcome.details,
-      status: outcome.status,
-    });
+    throw new ReplayedRefusal(outcome.code, outcome.message, { details: outcome.details });
   }
   const value = decode(outcome.value) as T;
   const result =
@@ -203,7 +199,6 @@ const refusalOf = (error: AppError): StoredOutcome => ({
   code: error.code,
   message: error.message,
   ...(error.details ? { details: error.details } : {}),
-  ...(error.status === undefined ? {} : { status: error.status }),
 });
 
 const recordOf =

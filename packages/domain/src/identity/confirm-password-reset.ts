@@ -47,6 +47,6 @@ export const confirmPasswordReset = async (
     return true;
   });
   if (!accepted) {
-    throw new InvalidCodeError(422);
+    throw new InvalidCodeError();
   }
 };

@@ -8,12 +8,12 @@ export class InvalidCredentialsError extends AppError {
 }
 
 /**
- * A code that is wrong, expired, spent or absent. 401 at sign-in, 422 for email verification and
- * password reset (as the served OpenAPI document lists it).
+ * A code that is wrong, expired, spent or absent. The API answers it 401 at sign-in and 422 for
+ * email verification and password reset (each operation documents its status).
  */
 export class InvalidCodeError extends AppError {
-  constructor(status: 401 | 422) {
-    super("invalid_code", "The code is wrong, expired or already used.", { status });
+  constructor() {
+    super("invalid_code", "The code is wrong, expired or already used.");
   }
 }
 
@@ -60,7 +60,7 @@ export class EmailUnavailableError extends AppError {
 export class PasswordCheckBusyError extends AppError {
   constructor() {
     super("service_unavailable", "The service is busy checking passwords; try again in a moment.", {
-      headers: { "Retry-After": "1" },
+      retryAfterSeconds: 1,
     });
   }
 }

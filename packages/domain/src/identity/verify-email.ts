@@ -26,6 +26,6 @@ export const verifyEmail = async (
     return (await tx.users.activate(input.userId, now)) ? "accepted" : "not_pending";
   });
   if (outcome !== "accepted") {
-    throw new InvalidCodeError(422);
+    throw new InvalidCodeError();
   }
 };

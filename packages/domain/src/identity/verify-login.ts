@@ -48,7 +48,7 @@ export const verifyLogin = async (
     return { user, sessionId, refreshToken };
   });
   if (!outcome) {
-    throw new InvalidCodeError(401);
+    throw new InvalidCodeError();
   }
 
   return presentSession(deps, outcome.user, outcome.sessionId, outcome.refreshToken, now);

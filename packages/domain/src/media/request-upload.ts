@@ -1,5 +1,5 @@
 import type { Actor } from "../common/actor";
-import { AppError, ValidationError } from "../common/app-error";
+import { RateLimitedError, ValidationError } from "../common/app-error";
 import type { MediaDeps } from "./media.deps";
 import { purposeAcceptsMimeType } from "./media.policy";
 import {
@@ -71,17 +71,10 @@ export const requestUpload = async (
     const verdict = checkUploadQuota(pending, asset.sizeBytes, deps.uploadQuota, now);
     if (!verdict.allowed) {
       const what = verdict.quota === "count" ? "uploads" : "bytes of uploads";
-      throw new AppError(
-        "rate_limited",
+      throw new RateLimitedError(
+        verdict.retryAfterSeconds,
         `Too many ${what} waiting to be used (at most ${verdict.limit} a day); attach or wait for them to expire.`,
-        {
-          headers: {
-            "Retry-After": String(verdict.retryAfterSeconds),
-            "RateLimit-Limit": String(verdict.limit),
-            "RateLimit-Remaining": String(verdict.remaining),
-            "RateLimit-Reset": String(verdict.retryAfterSeconds),
-          },
-        },
+        { limit: verdict.limit, remaining: verdict.remaining, resetSeconds: verdict.retryAfterSeconds },
       );
     }
     await tx.media.create(asset);

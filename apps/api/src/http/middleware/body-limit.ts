@@ -1,6 +1,7 @@
 import { AppError } from "@agora/domain/common/app-error";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
+import { HttpRefusal } from "../http-refusal";
 
 /** A refused body is read and dropped up to this much and this long, so the connection stays usable. */
 export const DRAIN_LIMITS = { bytes: 16 * 1024 * 1024, ms: 2_000 };
@@ -70,9 +71,10 @@ export const discardBody = async (request: Request): Promise<boolean> => {
 export const limitBody = (maxBytes: number): MiddlewareHandler<AppEnv> => {
   const refuse = async (reader: Reader): Promise<never> => {
     const drained = await drain(reader);
-    throw new AppError("payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`, {
-      ...(drained ? {} : { headers: { connection: "close" } }),
-    });
+    const message = `Request bodies are limited to ${maxBytes} bytes.`;
+    throw drained
+      ? new AppError("payload_too_large", message)
+      : new HttpRefusal("payload_too_large", message, { headers: { connection: "close" } });
   };
 
   return async (c, next) => {

@@ -1,6 +1,7 @@
 import { AppError, ValidationError } from "@agora/domain/common/app-error";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../app-env";
+import { HttpRefusal } from "../http-refusal";
 import { discardBody, limitBody } from "./body-limit";
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
@@ -53,10 +54,11 @@ export const requestBody = (maxBytes: number): MiddlewareHandler<AppEnv> => {
         !(await discardBody(c.req.raw))
       ) {
         throw error instanceof AppError
-          ? new AppError(error.code, error.message, {
+          ? new HttpRefusal(error.code, error.message, {
               details: error.details,
-              status: error.status,
-              headers: { ...error.headers, connection: "close" },
+              retryAfterSeconds: error.retryAfterSeconds,
+              limit: error.limit,
+              headers: { ...(error instanceof HttpRefusal ? error.headers : {}), connection: "close" },
             })
           : error;
       }

@@ -7,7 +7,8 @@ import { listMessages } from "@agora/domain/chat/list-messages";
 import { markRead } from "@agora/domain/chat/mark-read";
 import { openChannel } from "@agora/domain/chat/open-channel";
 import { sendMessage } from "@agora/domain/chat/send-message";
-import { AppError, ForbiddenError } from "@agora/domain/common/app-error";
+import { ForbiddenError } from "@agora/domain/common/app-error";
+import { HttpRefusal } from "../../http/http-refusal";
 import { REPLAYED_HEADERS } from "../../http/idempotency";
 import { actorOf } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";
@@ -80,7 +81,7 @@ export const chatRoutes = ({
       assertOriginAllowed(c.req.header("origin"), origins);
       const slot = c.env.upgrade;
       if (!slot) {
-        throw new AppError("upgrade_required", "This route only answers WebSocket upgrade requests.", {
+        throw new HttpRefusal("upgrade_required", "This route only answers WebSocket upgrade requests.", {
           headers: { Upgrade: "websocket" },
         });
       }

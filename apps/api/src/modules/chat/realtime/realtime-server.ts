@@ -19,7 +19,7 @@ import type {
 } from "@agora/domain/chat/chat.ports";
 import { viewMessage } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
-import { AppError } from "@agora/domain/common/app-error";
+import { AppError, RateLimitedError } from "@agora/domain/common/app-error";
 import type { Clock } from "@agora/domain/common/clock";
 import type { IdGenerator } from "@agora/domain/common/ids";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
@@ -298,12 +298,11 @@ export const startRealtime = async (
           const place = caps.take(grant);
           if (typeof place === "string") {
             deps.refused(place);
-            throw new AppError(
-              "rate_limited",
+            throw new RateLimitedError(
+              CAP_RETRY_AFTER_SECONDS,
               place === "conversation"
                 ? "Too many realtime sockets of this session on this conversation; close one first."
                 : `Too many realtime sockets of this ${place}; close one first.`,
-              { headers: { "Retry-After": String(CAP_RETRY_AFTER_SECONDS) } },
             );
           }
           admitted = { grant, place };
