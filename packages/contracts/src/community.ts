@@ -34,9 +34,12 @@ export const momentSchema = z
     author: userSummarySchema,
     body: z.string().nullable(),
     visibility: z.literal("public"),
-    media_asset_ids: z
-      .array(z.string())
-      .meta({ description: `In the order given; read each with \`${readMedia.method} ${readMedia.path}\`.` }),
+    media_asset_ids: z.array(z.string()).meta({
+      description:
+        `In the order given; read each with \`${readMedia.method} ${readMedia.path}\`: its \`status\` is ` +
+        "`processing`, without a URL, until the server has checked its bytes, then `ready` with its URLs. An " +
+        "asset rejected after the moment took it is listed to the author only.",
+    }),
     counters: momentCountersSchema,
     liked_by_me: z.boolean(),
     hidden: z
@@ -57,8 +60,9 @@ export const createMomentRequestSchema = z
       .default([])
       .meta({
         description:
-          "Up to 5 of your own media assets uploaded for `moment`, in display order; each is attached to this " +
-          "moment only and becomes public.",
+          "Up to 5 of your own media assets uploaded for `moment`, in display order, right after their upload " +
+          "(the moment is published at once; each asset reads `processing` until it is ready; one already " +
+          "`rejected` is 422); each is attached to this moment only and becomes public.",
       }),
   })
   .meta({

@@ -45,7 +45,14 @@ export const submitPaymentRequestSchema = z
 
 export const paymentEvidenceRequestSchema = z
   .object({
-    media_asset_id: z.uuid().optional(),
+    media_asset_id: z
+      .uuid()
+      .optional()
+      .meta({
+        description:
+          "One of your own assets uploaded for `payment_evidence`, right after its upload: taken at once, read " +
+          "with `GET /api/v1/media/{id}` (`processing`, without a URL, until it is ready; 422 once `rejected`).",
+      }),
     note: z.string().trim().min(1).max(2000).optional(),
   })
   .refine((evidence) => evidence.media_asset_id !== undefined || evidence.note !== undefined, {

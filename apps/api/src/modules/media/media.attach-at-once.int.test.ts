@@ -192,6 +192,68 @@ describe("a picture is taken the moment it is uploaded", () => {
     expect([...Buffer.from(await fetched.arrayBuffer()).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });
 
+  it("takes it at once as payment evidence, a menu item's image, a provider's logo and an avatar", async () => {
+    const buyer = await h.signIn();
+    const shop = await h.orderable({ displayName: "At Once Noodles" });
+    const order = await h.post<Envelope<{ id: string }>>(
+      "/api/v1/orders",
+      { menu_item_id: shop.itemId, quantity: 1 },
+      as(buyer),
+    );
+    const payment = await h.post<Envelope<{ id: string }>>(
+      `/api/v1/orders/${order.body.data.id}/payments`,
+      { method: "walletone_qr" },
+      { ...as(buyer), headers: { "idempotency-key": `at-once-${order.body.data.id}` } },
+    );
+    const evidenceImage = await upload(buyer, "payment_evidence");
+    const evidence = await h.post(
+      `/api/v1/payments/${payment.body.data.id}/evidence`,
+      { media_asset_id: evidenceImage },
+      as(buyer),
+    );
+    expect(evidence.status).toBe(200);
+    // Its reviewer reads it processing, without a URL.
+    expect((await readMedia(evidenceImage, shop.seller)).body.data).toMatchObject(processing(evidenceImage));
+
+    const itemImage = await upload(shop.seller, "menu_item");
+    const item = await h.post<Envelope<{ media: MediaItem[] }>>(
+      `/api/v1/listings/${shop.listingId}/menu-items`,
+      { name: "Cold noodles", price_amount: 800, currency: "USD", media_asset_ids: [itemImage] },
+      as(shop.seller),
+    );
+    expect(item.status).toBe(201);
+    expect(item.body.data.media).toEqual([processing(itemImage)]);
+
+    const logo = await upload(shop.seller, "provider_logo");
+    const provider = await h.patch<Envelope<{ media: MediaItem[] }>>(
+      "/api/v1/providers/me",
+      { media_asset_ids: [logo] },
+      as(shop.seller),
+    );
+    expect(provider.status).toBe(200);
+    expect(provider.body.data.media).toEqual([processing(logo)]);
+
+    const avatar = await upload(buyer, "avatar");
+    const me = await h.patch<Envelope<{ media: MediaItem[] }>>(
+      "/api/v1/auth/me",
+      { username: buyer.user.username, display_name: "Pictured", media_asset_ids: [avatar] },
+      as(buyer),
+    );
+    expect(me.status).toBe(200);
+    expect(me.body.data.media).toEqual([processing(avatar)]);
+
+    await drainOutbox();
+    const listing = await h.get<
+      Envelope<{ menu_items: { media: MediaItem[] }[]; provider_media: MediaItem[] }>
+    >(`/api/v1/listings/${shop.listingId}`);
+    expect(listing.body.data.menu_items.flatMap((entry) => entry.media)).toEqual([ready(itemImage)]);
+    expect(listing.body.data.provider_media).toEqual([ready(logo)]);
+    expect(
+      (await h.get<Envelope<{ media: MediaItem[] }>>("/api/v1/auth/me", as(buyer))).body.data.media,
+    ).toEqual([ready(avatar)]);
+    expect((await readMedia(evidenceImage, shop.seller)).body.data).toMatchObject(ready(evidenceImage));
+  });
+
   it("takes a PNG declared image/jpeg at once; once rejected it leaves everyone's reads but its owner's, who sees why and gets one notice", async () => {
     const ada = await h.signIn();
     const bob = await h.signIn();
