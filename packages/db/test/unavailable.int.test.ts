@@ -74,7 +74,7 @@ describe("which errors mean the database is unavailable", () => {
     const error = new DatabaseUnavailableError(cause);
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe("service_unavailable");
-    expect(error.headers).toEqual({ "Retry-After": "1" });
+    expect(error.retryAfterSeconds).toBe(1);
     expect(error.message).not.toContain("ECONNRESET");
     expect(error.cause).toBe(cause);
   });

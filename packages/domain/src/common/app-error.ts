@@ -25,7 +25,9 @@ export class AppError extends Error {
     this.code = code;
     this.details = options?.details;
     this.retryAfterSeconds =
-      options?.retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(options.retryAfterSeconds));
+      options?.retryAfterSeconds === undefined
+        ? undefined
+        : Math.max(1, Math.ceil(options.retryAfterSeconds));
     this.limit = options?.limit;
   }
 }
@@ -74,7 +76,11 @@ export class UnauthorizedError extends AppError {
 export class RateLimitedError extends AppError {
   declare readonly retryAfterSeconds: number;
 
-  constructor(retryAfterSeconds: number, message = "Too many requests; try again later.", limit?: LimitState) {
+  constructor(
+    retryAfterSeconds: number,
+    message = "Too many requests; try again later.",
+    limit?: LimitState,
+  ) {
     super("rate_limited", message, { retryAfterSeconds, ...(limit ? { limit } : {}) });
   }
 }

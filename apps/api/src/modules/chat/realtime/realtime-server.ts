@@ -19,7 +19,7 @@ import type {
 } from "@agora/domain/chat/chat.ports";
 import { viewMessage } from "@agora/domain/chat/message-views";
 import type { ChannelGrant } from "@agora/domain/chat/open-channel";
-import { AppError, RateLimitedError } from "@agora/domain/common/app-error";
+import { RateLimitedError } from "@agora/domain/common/app-error";
 import type { Clock } from "@agora/domain/common/clock";
 import type { IdGenerator } from "@agora/domain/common/ids";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
