@@ -39,7 +39,7 @@ const APP_SERVICES = ["migrate", "api-1", "api-2", "worker"];
 const API_REPLICAS = ["api-1", "api-2"];
 
 describe("infra/.env.example", () => {
-  it("the configuration table of docs/configuration.md is read (the list the checks below rely on)", () => {
+  it("the variables listed in docs/configuration.md are read (the list the checks below rely on)", () => {
     expect(documented.length).toBeGreaterThanOrEqual(39);
     expect(documented).toEqual(expect.arrayContaining(["APP_ENV", "DATABASE_URL", "TOKEN_SECRET", "WORKER"]));
   });

@@ -8,16 +8,15 @@ export const readRepoFile = (relative: string): string => readFileSync(path.join
 /** YAML with merge keys (`<<: *anchor`), as compose reads it. */
 export const parseYaml = <T>(text: string): T => parse(text, { merge: true }) as T;
 
-/** The variables of the configuration table in docs/configuration.md (the public list). */
+/**
+ * The variables listed in docs/configuration.md (the public list, rendered from
+ * packages/process/src/settings.ts): each entry of its "Environment variables" section is a list
+ * item that starts with the variable's name in a code span.
+ */
 export const documentedVariables = (): string[] => {
   const page = readRepoFile("docs/configuration.md");
   const section = /^## Environment variables\n([\s\S]*?)^## /m.exec(page)?.[1] ?? "";
-  const names = section
-    .split("\n")
-    .filter((line) => line.startsWith("| `"))
-    .flatMap((line) =>
-      [...(line.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1] ?? ""),
-    );
+  const names = [...section.matchAll(/^- `([A-Z][A-Z0-9_]+)`/gm)].map((match) => match[1] ?? "");
 
   return [...new Set(names)].sort();
 };

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig, testConfig, unsafeDefaultsWarning } from "./config";
+import { settingNames } from "./settings";
 
 const productionReady = {
   APP_ENV: "production",
@@ -534,6 +535,15 @@ describe("configuration", () => {
     expect(entries("5000")).toBe(5_000);
     expect(entries("-1")).toMatch(/^LISTINGS_CACHE_ENTRIES: /);
     expect(entries("many")).toMatch(/^LISTINGS_CACHE_ENTRIES: /);
+  });
+
+  it("takes an empty value as unset, for every variable (an env file's `NAME=` line)", () => {
+    const dataDir = tempDir();
+    const kept = { DATA_DIR: dataDir, TOKEN_SECRET: "x".repeat(32) };
+    const empty = Object.fromEntries(settingNames.map((name) => [name, " "]));
+    const unset = loadConfig(kept);
+    expect(unset.ok).toBe(true);
+    expect(loadConfig({ ...empty, ...kept })).toEqual(unset);
   });
 
   it("splits ALLOWED_ORIGINS and honours READINESS_CHECKS", () => {

@@ -1,208 +1,22 @@
-// The only module that reads process.env. Everything else receives the frozen Config.
+// The only module that reads process.env. Everything else receives the frozen Config. Each variable
+// is declared once, in settings.ts (name, schema and default, group, description); this module maps
+// the parsed variables to the Config and applies the rules that span several of them.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type WriteLimitKind, writeLimitDefaults } from "@agora/domain/common/write-limits";
-import { type UploadQuota, uploadQuotaDefaults } from "@agora/domain/media/upload-quota";
-import { z } from "zod";
+import { type WriteLimitKind, writeLimitKinds } from "@agora/domain/common/write-limits";
+import type { UploadQuota } from "@agora/domain/media/upload-quota";
+import {
+  type appEnvs,
+  DEFAULT_SHUTDOWN_DELAY_MS,
+  DEVELOPMENT_MAIL_FROM,
+  type Env,
+  envSchema,
+  LISTING_PLAN_MAX_DAYS,
+  writeLimitVariable,
+} from "./settings";
 
-const appEnvs = ["development", "test", "staging", "production"] as const;
 export type AppEnvName = (typeof appEnvs)[number];
-
-const optionalText = z
-  .string()
-  .trim()
-  .transform((value) => (value === "" ? undefined : value))
-  .optional();
-
-const intFrom = <F extends number | undefined>(min: number, max: number, fallback: F) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === "") {
-        return fallback;
-      }
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-        ctx.addIssue({ code: "custom", message: `must be an integer from ${min} to ${max}` });
-
-        return z.NEVER;
-      }
-
-      return parsed;
-    });
-
-const boolFrom = (fallback: boolean) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === "") {
-        return fallback;
-      }
-      if (["true", "1", "yes"].includes(value)) {
-        return true;
-      }
-      if (["false", "0", "no"].includes(value)) {
-        return false;
-      }
-      ctx.addIssue({ code: "custom", message: "must be true or false" });
-
-      return z.NEVER;
-    });
-
-const envSchema = z.object({
-  APP_ENV: z.enum(appEnvs).default("development"),
-  HOST: optionalText,
-  PORT: intFrom(0, 65_535, 8080),
-  DATABASE_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-      .optional(),
-  ),
-  DATABASE_LISTEN_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-      .optional(),
-  ),
-  DATA_DIR: optionalText,
-  // `unnamed` for a pooler that does not keep prepared statements across transactions (PgBouncer
-  // before 1.21 in transaction mode, many managed poolers); docs/operations.md, "Any connection pooler".
-  DATABASE_PREPARED_STATEMENTS: z.enum(["named", "unnamed"]).default("named"),
-  DATABASE_POOL_MAX: intFrom(1, 500, 10),
-  DATABASE_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
-  DATABASE_STATEMENT_TIMEOUT_MS: intFrom(100, 3_600_000, 5_000),
-  DATABASE_EXPORT_STATEMENT_TIMEOUT_MS: intFrom(100, 86_400_000, 120_000),
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: intFrom(100, 3_600_000, 15_000),
-  DATABASE_STARTUP_TIMEOUT_MS: intFrom(0, 86_400_000, 300_000),
-  MAIL_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
-  PUSH_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
-  VIDEO_TIMEOUT_MS: intFrom(100, 600_000, 5_000),
-  TOKEN_SECRET: optionalText,
-  ACCESS_TOKEN_TTL_SECONDS: intFrom(30, 86_400, 900),
-  REFRESH_TOKEN_TTL_SECONDS: intFrom(60, 31_536_000, 2_592_000),
-  REFRESH_REUSE_GRACE_SECONDS: intFrom(0, 300, 10),
-  MAIL_FROM: optionalText,
-  RESEND_API_KEY: optionalText,
-  SMTP_HOST: optionalText,
-  SMTP_PORT: intFrom(1, 65_535, 587),
-  SMTP_USER: optionalText,
-  SMTP_PASSWORD: optionalText,
-  SMTP_SECURE: boolFrom(false),
-  S3_ENDPOINT: optionalText,
-  S3_REGION: optionalText,
-  S3_BUCKET: optionalText,
-  S3_ACCESS_KEY_ID: optionalText,
-  S3_SECRET_ACCESS_KEY: optionalText,
-  S3_FORCE_PATH_STYLE: boolFrom(true),
-  S3_TIMEOUT_MS: intFrom(100, 600_000, 10_000),
-  MEDIA_PROCESSING_CONCURRENCY: intFrom(1, 16, 1),
-  MEDIA_MAX_INPUT_PIXELS: intFrom(1_000_000, 268_402_689, 50_000_000),
-  MEDIA_PENDING_UPLOADS_PER_DAY: intFrom(0, 1_000_000, uploadQuotaDefaults.maxPending),
-  MEDIA_PENDING_UPLOAD_BYTES_PER_DAY: intFrom(0, 2 ** 50, uploadQuotaDefaults.maxPendingBytes),
-  LISTING_PLAN_PRICE_AMOUNT: optionalText,
-  LISTING_PLAN_CURRENCY: optionalText,
-  LISTING_PLAN_DURATION_DAYS: optionalText,
-  PAYMENT_INSTRUCTIONS_WALLETONE_QR: optionalText.pipe(z.string().max(2000).optional()),
-  PAYMENT_INSTRUCTIONS_WALLETTWO_QR: optionalText.pipe(z.string().max(2000).optional()),
-  GUEST_LINK_BASE_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^https?:\/\/[^\s#?]+$/, "must be an http:// or https:// URL without a query or fragment")
-      .optional(),
-  ),
-  FCM_PROJECT_ID: optionalText,
-  FCM_CREDENTIALS_FILE: optionalText,
-  VIDEO_URL: optionalText,
-  VIDEO_API_KEY: optionalText,
-  VIDEO_API_SECRET: optionalText,
-  ALLOWED_ORIGINS: optionalText,
-  REALTIME_SOCKETS_PER_CONVERSATION: intFrom(1, 100, 4),
-  REALTIME_SOCKETS_PER_SESSION: intFrom(1, 10_000, 50),
-  REALTIME_SOCKETS_PER_USER: intFrom(1, 10_000, 100),
-  REALTIME_MAX_SOCKETS: intFrom(1, 1_000_000, 10_000),
-  // How API processes hear each other's chat changes: PostgreSQL LISTEN/NOTIFY, or a NATS broker
-  // (docs/decisions/realtime-fan-out.md).
-  REALTIME_FANOUT: z.enum(["postgres", "nats"]).default("postgres"),
-  NATS_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^(nats|tls):\/\/[^\s]+$/, "must be nats:// or tls:// URLs, comma-separated")
-      .optional(),
-  ),
-  NATS_SUBJECT: optionalText.pipe(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "must be a plain NATS subject (no wildcards)")
-      .optional(),
-  ),
-  READINESS_CHECKS: z.enum(["enabled", "disabled"]).optional(),
-  WORKER: z.enum(["embedded", "off"]).default("embedded"),
-  OUTBOX_LEASE_SECONDS: intFrom(1, 3_600, 60),
-  OUTBOX_BATCH_SIZE: intFrom(1, 1_000, 200),
-  OUTBOX_LOOPS: intFrom(1, 16, 2),
-  // Unset: /metrics on PORT (the API's default). Set: /metrics only there (docs/operations.md).
-  METRICS_PORT: intFrom(1, 65_535, undefined),
-  WORKER_HEALTH_PORT: intFrom(0, 65_535, 9091),
-  WORKER_LIVENESS_SECONDS: intFrom(1, 3_600, 60),
-  // Unset: a default that depends on APP_ENV (see shutdownDelayMs below).
-  SHUTDOWN_DELAY_MS: intFrom(0, 600_000, undefined),
-  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(
-    z
-      .string()
-      .regex(/^https?:\/\/[^\s]+$/, "must be an http:// or https:// URL")
-      .optional(),
-  ),
-  RATE_LIMIT_AUTH_PER_IP: intFrom(0, 1_000_000, 100),
-  RATE_LIMIT_REGISTER_PER_EMAIL: intFrom(0, 1_000_000, 5),
-  RATE_LIMIT_RESET_PER_EMAIL: intFrom(0, 1_000_000, 5),
-  RESEND_COOLDOWN_SECONDS: intFrom(1, 3_600, 60),
-  PRESENCE_TIMEOUT_SECONDS: intFrom(1, 60, 60),
-  LOGIN_FAILURES_PER_CLIENT: intFrom(1, 1_000, 10),
-  LOGIN_FAILURE_NOTICE_PER_EMAIL: intFrom(0, 1_000_000, 20),
-  RATE_LIMIT_GUEST_ORDERS_PER_IP: intFrom(0, 1_000_000, 30),
-  RATE_LIMIT_GUEST_ORDERS_PER_EMAIL: intFrom(0, 1_000_000, 10),
-  RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.chat_messages),
-  RATE_LIMIT_CONVERSATIONS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.conversations),
-  RATE_LIMIT_MOMENTS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.moments),
-  RATE_LIMIT_COMMENTS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.comments),
-  RATE_LIMIT_LIKES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.likes),
-  RATE_LIMIT_REPORTS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.reports),
-  RATE_LIMIT_UPLOADS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.uploads),
-  RATE_LIMIT_MEDIA_CONFIRMATIONS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.media_confirmations),
-  RATE_LIMIT_DEVICES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.devices),
-  RATE_LIMIT_MEETINGS_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.meetings),
-  RATE_LIMIT_SEARCHES_PER_HOUR: intFrom(0, 1_000_000, writeLimitDefaults.searches),
-  PASSWORD_HASH_CONCURRENCY: intFrom(1, 64, 2),
-  PASSWORD_HASH_QUEUE: intFrom(0, 100_000, 256),
-  SESSION_MAX_AGE_SECONDS: intFrom(3600, 315_360_000, 7_776_000),
-  // Registrations never verified are removed after this long, freeing email and username (docs/accounts.md).
-  PENDING_ACCOUNT_TTL_SECONDS: intFrom(3600, 31_536_000, 172_800),
-  // Where the verification mail's link points; `user_id` and `code` are added as query parameters.
-  VERIFY_EMAIL_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i, "must be an absolute URL (https://… or an app scheme)")
-      .default("agora://verify-email"),
-  ),
-  MAIL_LOG_BODIES: boolFrom(false),
-  TRUST_PROXY: boolFrom(false),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  // Benchmarking switch (docs/performance.md): `off` turns off the coalescing of identical listing
-  // searches in flight, to measure what the queries themselves cost. Read only when set.
-  LISTINGS_COALESCE: z.enum(["on", "off", ""]).optional(),
-  // Public listing pages (browse and search) each API process keeps, served again only while the
-  // catalog is unchanged (docs/decisions/caching.md); 0 turns the cache off.
-  LISTINGS_CACHE_ENTRIES: intFrom(0, 100_000, 1_000),
-});
-
-type Env = z.infer<typeof envSchema>;
 
 export type MailConfig = {
   from: string;
@@ -241,7 +55,7 @@ export type Timeouts = Readonly<{
   databaseStatementMs: number;
   /** Per statement in an export's transaction (`Sql.transaction(work, { statementTimeoutMs })`). */
   databaseExportStatementMs: number;
-  /** PostgreSQL ends a transaction idle this long; above the mail timeout (mail is sent inside one). */
+  /** PostgreSQL ends a transaction idle this long; above the mail timeout (see timeoutErrors). */
   databaseIdleInTransactionMs: number;
   /** Start-up waits this long for an unreachable database, then exits 1; 0 waits forever. */
   databaseStartupMs: number;
@@ -249,26 +63,11 @@ export type Timeouts = Readonly<{
   mailMs: number;
   /** One push multicast to FCM. */
   pushMs: number;
-  /** One object-store call (the S3 adapter, when it lands, must use it). */
+  /** One object-store call (HEAD, GET, PUT, COPY, DELETE), its retry included: every S3 adapter call. */
   s3Ms: number;
   /** One call to the video service's RoomService (DeleteRoom, RemoveParticipant), as a whole. */
   videoMs: number;
 }>;
-
-export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
-  databaseAcquireMs: 5_000,
-  databaseStatementMs: 5_000,
-  databaseExportStatementMs: 120_000,
-  databaseIdleInTransactionMs: 15_000,
-  databaseStartupMs: 300_000,
-  mailMs: 10_000,
-  pushMs: 10_000,
-  s3Ms: 10_000,
-  videoMs: 5_000,
-});
-
-/** SHUTDOWN_DELAY_MS in staging and production when unset. */
-const DEFAULT_SHUTDOWN_DELAY_MS = 5_000;
 
 /** Caps on a process's realtime sockets (REALTIME_SOCKETS_*, REALTIME_MAX_SOCKETS). */
 export type RealtimeSocketLimits = Readonly<{
@@ -416,8 +215,8 @@ const parsePlan = (env: Env, errors: string[]): ListingPlan | undefined => {
     errors.push("LISTING_PLAN_CURRENCY: must be a three-letter currency code");
   }
   const duration = Number(days);
-  if (days === undefined || !Number.isInteger(duration) || duration < 1 || duration > 3650) {
-    errors.push("LISTING_PLAN_DURATION_DAYS: must be an integer from 1 to 3650");
+  if (days === undefined || !Number.isInteger(duration) || duration < 1 || duration > LISTING_PLAN_MAX_DAYS) {
+    errors.push(`LISTING_PLAN_DURATION_DAYS: must be an integer from 1 to ${LISTING_PLAN_MAX_DAYS}`);
   }
 
   return errors.length === before
@@ -425,12 +224,26 @@ const parsePlan = (env: Env, errors: string[]): ListingPlan | undefined => {
     : undefined;
 };
 
+const timeoutsOf = (env: Env): Timeouts =>
+  Object.freeze({
+    databaseAcquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+    databaseStatementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseExportStatementMs: env.DATABASE_EXPORT_STATEMENT_TIMEOUT_MS,
+    databaseIdleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    databaseStartupMs: env.DATABASE_STARTUP_TIMEOUT_MS,
+    mailMs: env.MAIL_TIMEOUT_MS,
+    pushMs: env.PUSH_TIMEOUT_MS,
+    s3Ms: env.S3_TIMEOUT_MS,
+    videoMs: env.VIDEO_TIMEOUT_MS,
+  });
+
 /** Bounds that only make sense together. */
 const timeoutErrors = (timeouts: Timeouts): string[] => {
   const errors: string[] = [];
-  // Registration sends its mail inside the transaction that creates the account (until mail moves
-  // to the outbox): a server that ended that transaction first would leave a mailed code that
-  // was never stored.
+  // Registration used to mail inside the transaction that creates the account, where a server
+  // ending that transaction first would have left a mailed code never stored. No mail is sent
+  // inside a transaction any more (the row is written first, then mailed); the margin is kept
+  // (docs/operations.md, "Mail down or hanging").
   if (timeouts.databaseIdleInTransactionMs <= timeouts.mailMs) {
     errors.push("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: must be greater than MAIL_TIMEOUT_MS");
   }
@@ -466,10 +279,18 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
       errors: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
     };
   }
-  const env = parsed.data;
+
+  return configFromEnv(parsed.data as Env, { appEnvExplicit: (source.APP_ENV ?? "").trim() !== "" });
+};
+
+/**
+ * The parsed variables as the Config, with the rules that span several of them. Exported for
+ * settings.test.ts, which checks that it reads every declared variable.
+ */
+export const configFromEnv = (env: Env, { appEnvExplicit }: { appEnvExplicit: boolean }): ConfigResult => {
   const errors: string[] = [];
   const strict = isStrict(env.APP_ENV);
-  const dataDir = path.resolve(env.DATA_DIR ?? ".data");
+  const dataDir = path.resolve(env.DATA_DIR);
 
   if (strict && !env.DATABASE_URL) {
     errors.push(
@@ -482,7 +303,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
   let realtimeFanOut: Config["realtimeFanOut"] = { kind: "postgres" };
   if (env.REALTIME_FANOUT === "nats") {
     if (env.NATS_URL) {
-      realtimeFanOut = { kind: "nats", url: env.NATS_URL, subject: env.NATS_SUBJECT ?? "agora.chat" };
+      realtimeFanOut = { kind: "nats", url: env.NATS_URL, subject: env.NATS_SUBJECT };
     } else {
       errors.push("NATS_URL: required with REALTIME_FANOUT=nats");
     }
@@ -525,7 +346,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
   if (env.S3_ENDPOINT && env.S3_BUCKET && env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY) {
     s3 = {
       endpoint: env.S3_ENDPOINT,
-      region: env.S3_REGION ?? "us-east-1",
+      region: env.S3_REGION,
       bucket: env.S3_BUCKET,
       accessKeyId: env.S3_ACCESS_KEY_ID,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY,
@@ -570,17 +391,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     errors.push("VIDEO: VIDEO_URL, VIDEO_API_KEY and VIDEO_API_SECRET are required together");
   }
 
-  const timeouts: Timeouts = Object.freeze({
-    databaseAcquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
-    databaseStatementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
-    databaseExportStatementMs: env.DATABASE_EXPORT_STATEMENT_TIMEOUT_MS,
-    databaseIdleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    databaseStartupMs: env.DATABASE_STARTUP_TIMEOUT_MS,
-    mailMs: env.MAIL_TIMEOUT_MS,
-    pushMs: env.PUSH_TIMEOUT_MS,
-    s3Ms: env.S3_TIMEOUT_MS,
-    videoMs: env.VIDEO_TIMEOUT_MS,
-  });
+  const timeouts = timeoutsOf(env);
   errors.push(...timeoutErrors(timeouts));
   // A delivery that outlives its lease may be claimed again while it runs: at least one push must fit.
   if (env.OUTBOX_LEASE_SECONDS * 1000 <= timeouts.pushMs) {
@@ -605,8 +416,8 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
 
   const config: Config = {
     appEnv: env.APP_ENV,
-    appEnvExplicit: (source.APP_ENV ?? "").trim() !== "",
-    host: env.HOST ?? "0.0.0.0",
+    appEnvExplicit,
+    host: env.HOST,
     port: env.PORT,
     databaseUrl: env.DATABASE_URL,
     databaseListenUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL,
@@ -619,7 +430,7 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     refreshReuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
     mail: {
-      from: env.MAIL_FROM ?? "agora@localhost",
+      from: env.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM,
       resendApiKey: env.RESEND_API_KEY,
       smtp,
       logBodies: env.MAIL_LOG_BODIES,
@@ -674,19 +485,9 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     loginFailureNoticePerEmail: env.LOGIN_FAILURE_NOTICE_PER_EMAIL,
     rateLimitGuestOrdersPerIp: env.RATE_LIMIT_GUEST_ORDERS_PER_IP,
     rateLimitGuestOrdersPerEmail: env.RATE_LIMIT_GUEST_ORDERS_PER_EMAIL,
-    writeLimitsPerHour: {
-      chat_messages: env.RATE_LIMIT_CHAT_MESSAGES_PER_HOUR,
-      conversations: env.RATE_LIMIT_CONVERSATIONS_PER_HOUR,
-      moments: env.RATE_LIMIT_MOMENTS_PER_HOUR,
-      comments: env.RATE_LIMIT_COMMENTS_PER_HOUR,
-      likes: env.RATE_LIMIT_LIKES_PER_HOUR,
-      reports: env.RATE_LIMIT_REPORTS_PER_HOUR,
-      uploads: env.RATE_LIMIT_UPLOADS_PER_HOUR,
-      media_confirmations: env.RATE_LIMIT_MEDIA_CONFIRMATIONS_PER_HOUR,
-      devices: env.RATE_LIMIT_DEVICES_PER_HOUR,
-      meetings: env.RATE_LIMIT_MEETINGS_PER_HOUR,
-      searches: env.RATE_LIMIT_SEARCHES_PER_HOUR,
-    },
+    writeLimitsPerHour: Object.fromEntries(
+      writeLimitKinds.map((kind) => [kind, env[writeLimitVariable(kind)]]),
+    ) as Record<WriteLimitKind, number>,
     passwordHashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
     passwordHashQueue: env.PASSWORD_HASH_QUEUE,
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE_SECONDS,
@@ -694,73 +495,42 @@ export const loadConfig = (source: Record<string, string | undefined> = process.
     verifyEmailUrl: env.VERIFY_EMAIL_URL,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
-    listingsCoalesce: env.LISTINGS_COALESCE !== "off",
+    listingsCoalesce: env.LISTINGS_COALESCE === "on",
     listingsCacheEntries: env.LISTINGS_CACHE_ENTRIES,
   };
 
   return { ok: true, config: Object.freeze(config) };
 };
 
-/** Test and tooling convenience: a valid development config with overrides. */
-export const testConfig = (overrides: Partial<Config> = {}): Config =>
-  Object.freeze({
-    appEnv: "test",
-    appEnvExplicit: true,
-    host: "127.0.0.1",
-    port: 0,
-    databaseUrl: undefined,
-    databaseListenUrl: undefined,
-    dataDir: path.resolve(".data/test"),
-    databasePreparedStatements: "named",
-    databasePoolMax: 10,
-    timeouts: DEFAULT_TIMEOUTS,
-    tokenSecret: "test-secret-that-is-long-enough-for-hs256-signing",
-    accessTokenTtlSeconds: 900,
-    refreshTokenTtlSeconds: 2_592_000,
-    refreshReuseGraceSeconds: 10,
-    mail: { from: "agora@localhost", resendApiKey: undefined, smtp: undefined, logBodies: false },
-    s3: undefined,
-    listingPlan: undefined,
-    paymentInstructions: { walletone_qr: undefined, wallettwo_qr: undefined },
-    guestLinkBaseUrl: undefined,
-    fcm: undefined,
-    video: undefined,
-    allowedOrigins: [],
-    realtimeSockets: { perConversation: 4, perSession: 50, perUser: 100, max: 10_000 },
-    realtimeFanOut: { kind: "postgres" },
-    readinessChecks: false,
-    worker: "off",
-    outboxLeaseSeconds: 60,
-    outboxBatchSize: 200,
-    outboxLoops: 2,
-    mediaProcessing: { concurrency: 1, maxInputPixels: 50_000_000 },
-    mediaUploadQuota: { ...uploadQuotaDefaults },
-    metricsPort: undefined,
-    workerHealthPort: 0,
-    workerLivenessSeconds: 60,
-    shutdownDelayMs: 0,
-    otel: undefined,
-    rateLimitAuthPerIp: 100,
-    rateLimitRegisterPerEmail: 5,
-    rateLimitResetPerEmail: 5,
-    resendCooldownSeconds: 60,
-    presenceTimeoutSeconds: 60,
-    loginFailuresPerClient: 10,
-    loginFailureNoticePerEmail: 20,
-    rateLimitGuestOrdersPerIp: 30,
-    rateLimitGuestOrdersPerEmail: 10,
-    writeLimitsPerHour: { ...writeLimitDefaults },
-    passwordHashConcurrency: 2,
-    passwordHashQueue: 256,
-    sessionMaxAgeSeconds: 7_776_000,
-    pendingAccountTtlSeconds: 172_800,
-    verifyEmailUrl: "agora://verify-email",
-    trustProxy: false,
-    logLevel: "silent",
-    listingsCoalesce: true,
-    listingsCacheEntries: 1_000,
-    ...overrides,
-  } satisfies Config);
+/** What tests run with: every default of settings.ts, in `test`, on a loopback port of its own. */
+const TEST_ENV = {
+  APP_ENV: "test",
+  HOST: "127.0.0.1",
+  PORT: "0",
+  DATA_DIR: ".data/test",
+  TOKEN_SECRET: "test-secret-that-is-long-enough-for-hs256-signing",
+  WORKER: "off",
+  WORKER_HEALTH_PORT: "0",
+  LOG_LEVEL: "silent",
+};
+
+let testDefaults: Config | undefined;
+
+/** Test and tooling convenience: a valid test config (the declared defaults) with overrides. */
+export const testConfig = (overrides: Partial<Config> = {}): Config => {
+  if (!testDefaults) {
+    const result = loadConfig(TEST_ENV);
+    if (!result.ok) {
+      throw new Error(`the test configuration is invalid: ${result.errors.join("; ")}`);
+    }
+    testDefaults = result.config;
+  }
+
+  return Object.freeze({ ...testDefaults, ...overrides });
+};
+
+/** Every timeout's default (settings.ts), for tests that change one. */
+export const DEFAULT_TIMEOUTS: Timeouts = timeoutsOf(envSchema.parse({}) as Env);
 
 const isLoopback = (host: string): boolean =>
   host === "localhost" || host === "::1" || host === "[::1]" || /^127\./.test(host);
