@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { communityData, marketplace, withClient } from "./data.ts";
-import type { BenchContext, Scenario } from "./scenarios.ts";
+import type { BenchContext, Scenario } from "./scenario.types.ts";
 import { accessToken } from "./seed-community.ts";
 
 const ORDERS = 1_000_000;

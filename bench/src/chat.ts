@@ -6,7 +6,7 @@ import { sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import { v7 } from "uuid";
 import WebSocket from "ws";
-import type { BenchContext, Scenario } from "./scenarios.ts";
+import type { BenchContext, Scenario } from "./scenario.types.ts";
 import { accessToken, insertUsers } from "./seed-community.ts";
 
 type Member = { id: string; token: string };

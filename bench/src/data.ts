@@ -1,7 +1,7 @@
 // The bench's shared data: a database client for one piece of work, and the seeded worlds
 // (each seeded once per run, on first use, whichever scenario asks first).
 import pg from "pg";
-import type { BenchContext } from "./scenarios.ts";
+import type { BenchContext } from "./scenario.types.ts";
 import { type SeededCommunity, seedCommunity } from "./seed-community.ts";
 import { type SeededMarketplace, seedMarketplace } from "./seed-marketplace.ts";
 

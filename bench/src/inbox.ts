@@ -5,7 +5,7 @@
 // answering the same JSON from the same statements.
 import { randomUUID } from "node:crypto";
 import { withClient } from "./data.ts";
-import type { BenchContext, Scenario } from "./scenarios.ts";
+import type { BenchContext, Scenario } from "./scenario.types.ts";
 import { accessToken } from "./seed-community.ts";
 
 const READERS = 20;

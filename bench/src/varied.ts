@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { marketplace, withClient } from "./data.ts";
-import type { BenchContext, RequestSpec, Scenario } from "./scenarios.ts";
+import type { BenchContext, RequestSpec, Scenario } from "./scenario.types.ts";
 
 /** How many requests each list holds (a run takes them in turn; more than a run sends). */
 const REQUESTS = 200_000;

@@ -14,13 +14,14 @@ import type {
   UserRepository,
 } from "@agora/domain/identity/identity.ports";
 import type { LifestyleRepositories, MeetingRepository } from "@agora/domain/lifestyle/lifestyle.ports";
-import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.ports";
+import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.transaction";
 import type { MediaAssetRepository, MediaSignals } from "@agora/domain/media/media.ports";
 import type {
   DeviceRepository,
   NotificationRepository,
 } from "@agora/domain/notifications/notifications.ports";
-import type { GuestReceiptRepository, OrderRepositories } from "@agora/domain/orders/orders.ports";
+import type { GuestReceiptRepository } from "@agora/domain/orders/orders.ports";
+import type { OrderRepositories } from "@agora/domain/orders/orders.transaction";
 import type { OutboxStore } from "@agora/domain/outbox/outbox.ports";
 import type { PaymentRepositories } from "@agora/domain/payments/payments.ports";
 import type { Database } from "../client";

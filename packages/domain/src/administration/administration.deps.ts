@@ -2,7 +2,7 @@ import type { AuditLog } from "../common/audit";
 import type { Clock } from "../common/clock";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { IdentityRepositories } from "../identity/identity.ports";
-import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
+import type { MarketplaceRepositories } from "../marketplace/marketplace.transaction";
 import type { AdministrationRepositories } from "./administration.ports";
 
 export type AdministrationDeps = {

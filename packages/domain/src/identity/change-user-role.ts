@@ -5,7 +5,8 @@ import type { UnitOfWork } from "../common/unit-of-work";
 import { withdrawProviderApproval } from "../marketplace/provider-standing";
 import { LastAdminError } from "./identity.errors";
 import { requireRole } from "./identity.policy";
-import type { IdentityRepositories, IdentityTransaction } from "./identity.ports";
+import type { IdentityRepositories } from "./identity.ports";
+import type { IdentityTransaction } from "./identity.transaction";
 import type { User } from "./identity.types";
 
 /** The user an administrator may change: any but a deleted one (404, like an unknown id). */

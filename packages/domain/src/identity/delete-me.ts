@@ -3,7 +3,7 @@ import { mediaObjectsDeleted, OBJECTS_PER_EVENT } from "../media/events/objects-
 import { allObjectKeys } from "../media/media.types";
 import { keepAnActiveAdmin } from "./change-user-role";
 import type { IdentityDeps } from "./identity.deps";
-import type { IdentityTransaction } from "./identity.ports";
+import type { IdentityTransaction } from "./identity.transaction";
 
 /**
  * Erases what the account published, in the deleting transaction (docs/accounts.md, "Deletion:

@@ -8,10 +8,10 @@ import type {
   AccessTokenIssuer,
   CodeRepository,
   IdentityRepositories,
-  IdentityTransaction,
   PasswordHasher,
   UserRepository,
 } from "./identity.ports";
+import type { IdentityTransaction } from "./identity.transaction";
 
 export type IdentitySettings = {
   /** Key of the HMAC that stores emailed codes. */

@@ -2,12 +2,7 @@ import type { Role } from "../common/actor";
 import type { AuditLog } from "../common/audit";
 import type { Page, PageRequest } from "../common/page";
 import type { RateLimiter, RateLimitResult } from "../common/rate-limit";
-import type { CommentRepository, MomentRepository } from "../community/community.ports";
-import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
-import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
 import type { MediaAssetRepository } from "../media/media.ports";
-import type { DeviceRepository, NotificationRepository } from "../notifications/notifications.ports";
-import type { OrderRepository } from "../orders/orders.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { AccessClaims, CodePurpose, User, UserStatus, UserWithSecret } from "./identity.types";
 
@@ -164,24 +159,6 @@ export type IdentityRepositories = {
   outbox: OutboxWriter;
   /** The avatar; confirming an upload queues its processing in the outbox. */
   media: MediaAssetRepository;
-};
-
-/**
- * What an identity use case's transaction holds: its own repositories, the listings whose public
- * visibility follows the owner's account status, the provider profile and listings whose standing
- * follows the owner's role (a demotion to member withdraws the approval; provider-standing.ts), and
- * what account deletion erases in other areas (each called by the use case, explicitly:
- * delete-me.ts).
- */
-export type IdentityTransaction = IdentityRepositories & {
-  listings: Pick<ListingRepository, "setOwnerActive" | "setProviderName" | "markProviderWithdrawn">;
-  providers: Pick<ProviderRepository, "findByUserId" | "update" | "withdrawByUserId">;
-  datingProfiles: Pick<DatingProfileRepository, "deleteForUser">;
-  moments: Pick<MomentRepository, "deleteByAuthor">;
-  comments: Pick<CommentRepository, "deleteByAuthor">;
-  orders: Pick<OrderRepository, "clearCustomerNotes">;
-  notifications: Pick<NotificationRepository, "deleteForUser">;
-  devices: Pick<DeviceRepository, "deleteForUser">;
 };
 
 export interface PasswordHasher {

@@ -1,6 +1,6 @@
 import { NotFoundError } from "../common/app-error";
 import { nextSubscriptionExpiry } from "./marketplace.policy";
-import type { MarketplaceRepositories } from "./marketplace.ports";
+import type { MarketplaceRepositories } from "./marketplace.transaction";
 import { publishReadyListings } from "./publish-ready-listings";
 
 /**

@@ -2,7 +2,7 @@ import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
-import type { MarketplaceRepositories } from "./marketplace.ports";
+import type { MarketplaceRepositories } from "./marketplace.transaction";
 
 export type MarketplaceDeps = {
   uow: UnitOfWork<MarketplaceRepositories>;

@@ -1,8 +1,4 @@
-import type { AuditLog } from "../common/audit";
 import type { Page, PageRequest } from "../common/page";
-import type { UserRepository } from "../identity/identity.ports";
-import type { MediaAssetRepository } from "../media/media.ports";
-import type { OutboxWriter } from "../outbox/outbox.ports";
 import type {
   Category,
   Listing,
@@ -159,18 +155,3 @@ export interface SaleRepository {
 export interface DashboardReadModel {
   forProvider(provider: ProviderProfile, now: Date): Promise<ProviderDashboard>;
 }
-
-export type MarketplaceRepositories = {
-  catalog: CatalogRepository;
-  providers: ProviderRepository;
-  listings: ListingRepository;
-  menuItems: MenuItemRepository;
-  sales: SaleRepository;
-  dashboard: DashboardReadModel;
-  audit: AuditLog;
-  /** Provider approval promotes the owner's role. */
-  users: Pick<UserRepository, "findByIdForUpdate" | "setRole">;
-  /** A listing's gallery; confirming an upload queues its processing in the outbox. */
-  media: MediaAssetRepository;
-  outbox: OutboxWriter;
-};

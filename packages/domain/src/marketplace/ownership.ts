@@ -1,7 +1,7 @@
 import type { Actor } from "../common/actor";
 import { ForbiddenError, NotFoundError, ValidationError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
-import type { MarketplaceRepositories } from "./marketplace.ports";
+import type { MarketplaceRepositories } from "./marketplace.transaction";
 import type { Listing, MenuItem, ProviderProfile } from "./marketplace.types";
 import { requireProviderStanding } from "./provider-standing";
 

@@ -1,5 +1,6 @@
 import { ForbiddenError } from "../common/app-error";
-import type { ListingRepository, MarketplaceRepositories, ProviderRepository } from "./marketplace.ports";
+import type { ListingRepository, ProviderRepository } from "./marketplace.ports";
+import type { MarketplaceRepositories } from "./marketplace.transaction";
 import type { ProviderProfile } from "./marketplace.types";
 
 /**

@@ -1,5 +1,5 @@
 import { isReadyToPublish } from "./marketplace.policy";
-import type { MarketplaceRepositories } from "./marketplace.ports";
+import type { MarketplaceRepositories } from "./marketplace.transaction";
 import type { Listing, ProviderProfile } from "./marketplace.types";
 
 /**

@@ -2,7 +2,7 @@ import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { SecretBox } from "../common/secret-box";
 import type { UnitOfWork } from "../common/unit-of-work";
-import type { OrderRepositories } from "./orders.ports";
+import type { OrderRepositories } from "./orders.transaction";
 import type { RecentItems } from "./recent-items";
 
 export type OrdersDeps = {

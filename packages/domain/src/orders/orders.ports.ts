@@ -1,11 +1,5 @@
-import type { AccountantServiceRepository } from "../administration/administration.ports";
-import type { AuditLog } from "../common/audit";
-import type { IdempotencyRecord, IdempotencyStore } from "../common/idempotency";
+import type { IdempotencyRecord } from "../common/idempotency";
 import type { Page, PageRequest } from "../common/page";
-import type { RateLimiter } from "../common/rate-limit";
-import type { SessionRepository } from "../identity/identity.ports";
-import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
-import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { NewOutboxEvent } from "../outbox/outbox.types";
 import type { PaymentStatus } from "../payments/payments.types";
 import type { CompletedOrderSnapshot, Order, OrderStatus } from "./orders.types";
@@ -91,15 +85,3 @@ export interface CompletedOrderRepository {
   /** Inserts the snapshot; false when the order already has one (one per order). */
   create(snapshot: CompletedOrderSnapshot): Promise<boolean>;
 }
-
-export type OrderRepositories = {
-  orders: OrderRepository;
-  completedOrders: CompletedOrderRepository;
-  idempotency: IdempotencyStore;
-  outbox: OutboxWriter;
-  audit: AuditLog;
-  accountantServices: Pick<AccountantServiceRepository, "coversListing" | "findServiceIdsByAccountants">;
-  rateLimits: RateLimiter;
-  /** A member's session, confirmed when an order's write found it (or its item) changed. */
-  sessions: Pick<SessionRepository, "findActiveActor">;
-} & Pick<MarketplaceRepositories, "providers" | "menuItems" | "sales">;

@@ -1,9 +1,9 @@
 import type { AuditLog } from "../common/audit";
 import type { IdempotencyStore } from "../common/idempotency";
 import type { Page, PageRequest } from "../common/page";
-import type { MarketplaceRepositories } from "../marketplace/marketplace.ports";
+import type { MarketplaceRepositories } from "../marketplace/marketplace.transaction";
 import type { MediaRepositories } from "../media/media.ports";
-import type { OrderRepositories } from "../orders/orders.ports";
+import type { OrderRepositories } from "../orders/orders.transaction";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { Payment, PaymentMethod, PaymentPurpose, PaymentStatus } from "./payments.types";
 

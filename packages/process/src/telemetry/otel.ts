@@ -1,7 +1,7 @@
-// The OpenTelemetry implementation of Tracing, imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set
-// (see tracing.ts). Spans are made by hand at our own seams (the request handler, the SQL executors,
-// outbox delivery) rather than by patching modules at load time: the apps are bundles, and their
-// seams already see every request, statement and event.
+// The OpenTelemetry implementation of Tracing (tracing.ts), imported only when
+// OTEL_EXPORTER_OTLP_ENDPOINT is set (see start-tracing.ts). Spans are made by hand at our own seams
+// (the request handler, the SQL executors, outbox delivery) rather than by patching modules at load
+// time: the apps are bundles, and their seams already see every request, statement and event.
 import {
   context,
   defaultTextMapGetter,

@@ -1,7 +1,7 @@
-// Optional tracing. This module names what the processes need from a tracer and loads the
+// Optional tracing: what the processes need from a tracer. start-tracing.ts loads its
 // OpenTelemetry implementation (./otel.ts) only when OTEL_EXPORTER_OTLP_ENDPOINT is set: without it
-// no OpenTelemetry module is imported and nothing is sent.
-import type { Config } from "../config";
+// no OpenTelemetry module is imported and nothing is sent. The types live apart from that loader so
+// otel.ts can name them without importing the module that imports it (no import circle).
 
 export type SpanKind = "server" | "consumer" | "internal";
 
@@ -42,19 +42,3 @@ export type Tracing = {
 };
 
 export type TracingService = { name: string; version?: string | undefined };
-
-/**
- * The tracer configured by OTEL_EXPORTER_OTLP_ENDPOINT, or undefined when it is unset: then the
- * OpenTelemetry packages are never imported.
- */
-export const startTracing = async (
-  config: Pick<Config, "otel">,
-  service: TracingService,
-): Promise<Tracing | undefined> => {
-  if (!config.otel) {
-    return undefined;
-  }
-  const { createOtelTracing } = await import("./otel");
-
-  return createOtelTracing({ endpoint: config.otel.endpoint, service });
-};
