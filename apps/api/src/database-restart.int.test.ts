@@ -3,7 +3,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { onPostgres } from "@agora/db/test/databases";
+import { onPostgres, openTestPool } from "@agora/db/test/databases";
+import { appendOutboxEvent } from "@agora/db/test/outbox";
+import { orderCreated } from "@agora/domain/orders/events/order-created";
 import { eventually, sleep } from "@agora/testing/eventually";
 import { builtEntry, type StartedProcess, startProcess } from "@agora/testing/processes";
 import pg from "pg";
@@ -206,32 +208,26 @@ describe.skipIf(!onPostgres || !postgresBin)(
     }, 60_000);
 
     it("resumes outbox delivery after the restart (the embedded worker backed off and came back)", async () => {
-      const client = new pg.Client({ connectionString: postgres.url });
-      await client.connect();
+      const database = await openTestPool(postgres.url, { poolMax: 1 });
       try {
-        const { rows } = await client.query<{ id: string }>(
+        const { rows } = await database.sql.query<{ id: string }>(
           "SELECT id FROM users ORDER BY created_at LIMIT 1",
         );
         const userId = rows[0]?.id;
-        const eventId = "0190a9a0-0000-7000-8000-00000000f417";
+        expect(userId).toBeDefined();
         const orderId = "0190a9a0-0000-7000-8000-00000000f418";
-        await client.query(
-          `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-           VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
-          [
-            eventId,
-            orderId,
-            JSON.stringify({
-              order_id: orderId,
-              provider_user_id: userId,
-              customer_id: null,
-              item_name: "Tea",
-              quantity: 1,
-            }),
-          ],
+        const eventId = await appendOutboxEvent(
+          database.sql,
+          orderCreated.event(orderId, {
+            order_id: orderId,
+            provider_user_id: userId ?? "",
+            customer_id: null,
+            item_name: "Tea",
+            quantity: 1,
+          }),
         );
         await until(async () => {
-          const processed = await client.query(
+          const processed = await database.sql.query(
             "SELECT 1 FROM outbox_events WHERE id = $1 AND processed_at IS NOT NULL",
             [eventId],
           );
@@ -239,7 +235,7 @@ describe.skipIf(!onPostgres || !postgresBin)(
           return processed.rows.length === 1 ? true : undefined;
         }, 15_000);
       } finally {
-        await client.end();
+        await database.close();
       }
       // No unhandled error, stack trace or SQL reached the log through all of it.
       expect(output()).not.toMatch(/\n\s+at |Emitted 'error' event|INSERT INTO|UPDATE \w+ SET/);

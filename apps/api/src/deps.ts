@@ -2,11 +2,8 @@
 // area gets is composition/area-deps.ts; the CLI's commands are composition/commands.ts and the
 // embedded outbox worker composition/embedded-worker.ts.
 
-import { type CreatedMailer, createMailer } from "@agora/adapters/mail/create-mailer";
-import { createMediaProcessor } from "@agora/adapters/media/create-media-processor";
-import { createPush } from "@agora/adapters/push/create-push";
-import { type CreatedObjectStore, createObjectStore } from "@agora/adapters/storage/create-object-store";
-import { createVideo } from "@agora/adapters/video/create-video";
+import type { CreatedMailer } from "@agora/adapters/mail/create-mailer";
+import type { CreatedObjectStore } from "@agora/adapters/storage/create-object-store";
 import { openChatFanOut } from "@agora/db/chat-fan-out";
 import type { Database } from "@agora/db/client";
 import { createListingPageCache } from "@agora/db/listing-cache";
@@ -15,24 +12,21 @@ import {
   type BatchedRateLimiter,
   createBatchedRateLimiter,
 } from "@agora/db/repositories/batched-rate-limits";
-import type { ChatSignalSink } from "@agora/db/repositories/chat/chat-signals";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { type Clock, systemClock } from "@agora/domain/common/clock";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/common/ids";
 import type { Page } from "@agora/domain/common/page";
-import { codeKeyFor } from "@agora/domain/identity/secrets";
-import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
-import type { MediaProcessor } from "@agora/domain/media/media.ports";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
-import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
-import { createOutboxDeps } from "@agora/outbox-worker/outbox-worker";
+import { openDeliveryAdapters } from "@agora/outbox-worker/delivery-adapters";
+import { createOutboxDeps, type DeliveryAdapters } from "@agora/outbox-worker/outbox-worker";
 import type { Config } from "@agora/process/config";
 import { createLogger } from "@agora/process/logging";
 import { createOutboxMetrics, type OutboxMetrics } from "@agora/process/outbox-metrics";
-import { startTracing, type Tracing } from "@agora/process/telemetry/tracing";
+import { startTracing } from "@agora/process/telemetry/start-tracing";
+import type { Tracing } from "@agora/process/telemetry/tracing";
 import type { Logger } from "pino";
 import { type AreaDeps, createAreaDeps } from "./composition/area-deps";
 import { openConfiguredDatabase, schemaProbe } from "./composition/database";
@@ -70,12 +64,11 @@ export type Runtime = AppDeps & {
   outboxMetrics: OutboxMetrics;
   mail: CreatedMailer;
   objects: CreatedObjectStore;
-  /** The video service's room calls (the outbox worker's), when configured. */
-  videoRooms: VideoRooms | undefined;
-  /** Processes uploads in the outbox deliveries; one per process, so its concurrency bound holds. */
-  mediaProcessor: MediaProcessor;
-  /** Where chat's signals go with REALTIME_FANOUT=nats (the embedded worker's too); else undefined. */
-  chatSignals: ChatSignalSink | undefined;
+  /**
+   * The adapters the event kinds deliver through, built once (openDeliveryAdapters): `outbox` and
+   * the embedded worker deliver with them, and the areas use the same mailer, push and object store.
+   */
+  delivery: DeliveryAdapters;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -103,7 +96,6 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const ownsDatabase = overrides.database === undefined;
   const clock = overrides.clock ?? systemClock;
   const ids = uuidV7Ids;
-  const mail = overrides.mail ?? createMailer(config, logger);
   const listingCache =
     config.listingsCacheEntries > 0
       ? createListingPageCache<Page<PublicListing>>(config.listingsCacheEntries)
@@ -124,22 +116,22 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const readLimits = createBatchedRateLimiter(database.sql, {
     onError: (error) => logger.warn({ err: error }, "read limits: flush failed; counts kept for the next"),
   });
-  const fcm = overrides.push ? undefined : createPush(config);
-  const push = overrides.push ?? fcm?.sender;
-  const objects = createObjectStore(config);
-  const mediaProcessor = createMediaProcessor(config.mediaProcessing);
-  const codeKey = codeKeyFor(config.tokenSecret);
-  const video = createVideo(config);
+  const adapters = openDeliveryAdapters(config, logger, {
+    mail: overrides.mail,
+    push: overrides.push,
+    chatSignals: broker?.sink,
+  });
+  const { delivery, mail, objects } = adapters;
   const areas = createAreaDeps(config, {
     repos,
     uow: createUnitOfWork(database, ids, { chatSignals: broker?.sink }),
     clock,
     ids,
     mailer: mail.mailer,
-    push,
+    push: delivery.push,
     objects: objects.store,
-    videoTokens: video?.tokens,
-    codeKey,
+    videoTokens: adapters.videoTokens,
+    codeKey: delivery.codeKey,
   });
 
   const metrics = createMetrics();
@@ -165,9 +157,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     database,
     mail,
     objects,
-    videoRooms: video?.rooms,
-    mediaProcessor,
-    chatSignals: broker?.sink,
+    delivery,
     readLimits,
     realtime: {
       openFanOut: (onError) =>
@@ -184,26 +174,16 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       presenceTimeoutMs: config.presenceTimeoutSeconds * 1_000,
     },
     outbox: createOutboxDeps(database, {
+      ...delivery,
       clock,
       logger,
       tracing,
       observe: (outcome) => outboxMetrics.observe(outcome),
-      mailer: mail.mailer,
-      push,
-      videoRooms: video?.rooms,
-      codeKey,
-      verifyEmailUrl: config.verifyEmailUrl,
-      objects: objects.store,
-      mediaProcessor,
-      guestReceipts: guestReceiptSetup(config.tokenSecret, config),
-      chatSignals: broker?.sink,
     }),
     probes: [{ name: "database", check: () => database.ping() }, schemaProbe(database)],
     realtimeFanOut,
     async close() {
-      await mail.close();
-      await fcm?.close();
-      objects.close();
+      await adapters.close();
       await broker?.close();
       await readLimits.close();
       if (ownsDatabase) {

@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { realtimeCloseCodes } from "@agora/contracts/realtime";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { appendOutboxEvent } from "@agora/db/test/outbox";
+import { orderCreated } from "@agora/domain/orders/events/order-created";
 import { eventually, sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,22 +118,16 @@ describe.skipIf(!onPostgres)(
       await holder.connect();
       await holder.query("BEGIN");
       await holder.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [member.id]);
-      const eventId = randomUUID();
       const orderId = randomUUID();
-      await client.query(
-        `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
-        [
-          eventId,
-          orderId,
-          JSON.stringify({
-            order_id: orderId,
-            provider_user_id: member.id,
-            customer_id: null,
-            item_name: "Tea",
-            quantity: 1,
-          }),
-        ],
+      const eventId = await appendOutboxEvent(
+        target.db.sql,
+        orderCreated.event(orderId, {
+          order_id: orderId,
+          provider_user_id: member.id,
+          customer_id: null,
+          item_name: "Tea",
+          quantity: 1,
+        }),
       );
       await waitForLockWait(client, "agora-outbox");
       const inFlight = fetch(`${origin}/api/v1/auth/me`, {

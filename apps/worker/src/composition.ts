@@ -1,23 +1,17 @@
-// The worker process's composition: its database and the adapters its event kinds deliver through,
-// built from the configuration, then the outbox worker itself (@agora/outbox-worker, the same one
-// the API runs embedded).
+// The worker process's composition root: its database and the adapters its event kinds deliver
+// through, built from the configuration (openDeliveryAdapters, as the API builds its own), then the
+// outbox worker itself (@agora/outbox-worker, the same one the API runs embedded).
 
-import { createMailer } from "@agora/adapters/mail/create-mailer";
-import { createMediaProcessor } from "@agora/adapters/media/create-media-processor";
-import { createPush } from "@agora/adapters/push/create-push";
-import { createObjectStore } from "@agora/adapters/storage/create-object-store";
-import { createVideo } from "@agora/adapters/video/create-video";
 import { openDatabase } from "@agora/db/client";
 import { openNatsChatBroker } from "@agora/db/nats-fan-out";
 import { systemClock } from "@agora/domain/common/clock";
-import { codeKeyFor } from "@agora/domain/identity/secrets";
-import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
+import { openDeliveryAdapters } from "@agora/outbox-worker/delivery-adapters";
 import { createOutboxWorker, outboxWorkerSettings } from "@agora/outbox-worker/outbox-worker";
 import type { Config } from "@agora/process/config";
 import { databaseOptions } from "@agora/process/database";
 import { safeError } from "@agora/process/logging";
 import { waitUntilAvailable } from "@agora/process/startup";
-import { startTracing } from "@agora/process/telemetry/tracing";
+import { startTracing } from "@agora/process/telemetry/start-tracing";
 import type { Logger } from "pino";
 import type { WorkerHealthServer } from "./health-server";
 
@@ -35,9 +29,6 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
     logger,
     giveUpAfterMs: config.timeouts.databaseStartupMs,
   });
-  const push = createPush(config);
-  const objects = createObjectStore(config);
-  const mail = createMailer(config, logger);
   const settings = outboxWorkerSettings(config);
   // REALTIME_FANOUT=nats: the API processes hear chat's signals there only, so a processed image's
   // message is signalled through NATS too (publishes only: the worker has no sockets).
@@ -50,17 +41,10 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
           onError: (error) => logger.warn({ err: safeError(error) }, "realtime: broker"),
         })
       : undefined;
+  const adapters = openDeliveryAdapters(config, logger, { chatSignals: broker?.sink });
   const worker = await createOutboxWorker({
     database,
-    objects: objects.store,
-    mailer: mail.mailer,
-    push: push?.sender,
-    videoRooms: createVideo(config)?.rooms,
-    codeKey: codeKeyFor(config.tokenSecret),
-    verifyEmailUrl: config.verifyEmailUrl,
-    mediaProcessor: createMediaProcessor(config.mediaProcessing),
-    guestReceipts: guestReceiptSetup(config.tokenSecret, config),
-    chatSignals: broker?.sink,
+    ...adapters.delivery,
     clock: systemClock,
     logger,
     tracing,
@@ -71,8 +55,8 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
   logger.info(
     {
       database: database.kind,
-      push: push ? "fcm" : "off",
-      mail: mail.kind,
+      push: adapters.delivery.push ? "fcm" : "off",
+      mail: adapters.mail.kind,
       video: config.video ? "livekit" : "off",
       realtime_fanout: config.realtimeFanOut.kind,
       tracing: tracing ? "otlp" : "off",
@@ -91,9 +75,7 @@ export const startWorker = async (config: Config, logger: Logger, health: Worker
     await health.close();
     await worker.close();
     await broker?.close();
-    await push?.close();
-    objects.close();
-    await mail.close();
+    await adapters.close();
     await database.close();
     await tracing?.shutdown();
   };

@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { SqlExecutor } from "@agora/db/sql";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { appendOutboxEvent } from "@agora/db/test/outbox";
+import { orderCreated } from "@agora/domain/orders/events/order-created";
 import { eventually } from "@agora/testing/eventually";
 import { builtEntry, startProcess } from "@agora/testing/processes";
 import pg from "pg";
@@ -59,31 +62,35 @@ describe("worker process", () => {
         await target?.dispose();
       });
 
+      /** An order.created event of a new order of `providerId`'s, written as the use case writes it. */
+      const appendOrder = (
+        providerId: string,
+        quantity: number,
+        options: { customerId?: string; sql?: SqlExecutor } = {},
+      ) => {
+        const orderId = randomUUID();
+
+        return appendOutboxEvent(
+          options.sql ?? target.db.sql,
+          orderCreated.event(orderId, {
+            order_id: orderId,
+            provider_user_id: providerId,
+            customer_id: options.customerId ?? null,
+            item_name: "Tea",
+            quantity,
+          }),
+        );
+      };
+
       it("delivers pending events into the inbox by their kind, and on SIGTERM finishes, closes and exits 0", async () => {
         const userId = randomUUID();
-        const eventId = randomUUID();
-        const orderId = randomUUID();
         const { sql } = target.db;
         await sql.query(
           `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
          VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
           [userId, `${userId}@example.com`, `u${userId.slice(0, 8)}`],
         );
-        await sql.query(
-          `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
-          [
-            eventId,
-            orderId,
-            JSON.stringify({
-              order_id: orderId,
-              provider_user_id: userId,
-              customer_id: null,
-              item_name: "Tea",
-              quantity: 2,
-            }),
-          ],
-        );
+        const eventId = await appendOrder(userId, 2);
 
         const worker = start({ DATABASE_URL: target.url ?? "", DATA_DIR: dataDir });
         try {
@@ -112,8 +119,6 @@ describe("worker process", () => {
 
       it("on SIGTERM mid-batch finishes the delivery it holds (not left to the lease), then exits 0", async () => {
         const userId = randomUUID();
-        const eventId = randomUUID();
-        const orderId = randomUUID();
         const { sql } = target.db;
         await sql.query(
           `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
@@ -125,21 +130,7 @@ describe("worker process", () => {
         await holder.connect();
         await holder.query("BEGIN");
         await holder.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userId]);
-        await sql.query(
-          `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
-          [
-            eventId,
-            orderId,
-            JSON.stringify({
-              order_id: orderId,
-              provider_user_id: userId,
-              customer_id: null,
-              item_name: "Tea",
-              quantity: 1,
-            }),
-          ],
-        );
+        const eventId = await appendOrder(userId, 1);
         const worker = start({ DATABASE_URL: target.url ?? "", DATA_DIR: dataDir });
         try {
           await eventually(async () => {
@@ -179,7 +170,6 @@ describe("worker process", () => {
       it("serves /health, /ready and /metrics on its health port; liveness fails while a loop is wedged and passes once it turns", async () => {
         const { sql } = target.db;
         const userId = randomUUID();
-        const eventId = randomUUID();
         await sql.query(
           `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
            VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
@@ -208,21 +198,7 @@ describe("worker process", () => {
           expect((await get("/nope")).status).toBe(404);
 
           // One delivery, counted with its lag; claims are timed.
-          await sql.query(
-            `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-             VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
-            [
-              eventId,
-              randomUUID(),
-              JSON.stringify({
-                order_id: randomUUID(),
-                provider_user_id: userId,
-                customer_id: null,
-                item_name: "Tea",
-                quantity: 1,
-              }),
-            ],
-          );
+          await appendOrder(userId, 1);
           await eventually(async () =>
             (await get("/metrics")).body.includes('agora_outbox_deliveries_total{kind="order.created"} 1'),
           );
@@ -237,21 +213,7 @@ describe("worker process", () => {
           await holder.connect();
           await holder.query("BEGIN");
           await holder.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userId]);
-          await sql.query(
-            `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-             VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
-            [
-              randomUUID(),
-              randomUUID(),
-              JSON.stringify({
-                order_id: randomUUID(),
-                provider_user_id: userId,
-                customer_id: null,
-                item_name: "Tea",
-                quantity: 2,
-              }),
-            ],
-          );
+          await appendOrder(userId, 2);
           await eventually(async () => (await get("/health")).status === 503, 10_000);
           expect((await get("/health")).body).toMatch(/^outbox loop has not turned for \d+ s\n$/);
           await eventually(() => worker.output().includes("outbox loop has not turned: liveness fails"));
@@ -285,16 +247,13 @@ describe("worker process", () => {
         const workers = [start(env), start(env)];
         try {
           await eventually(() => workers.every((worker) => worker.output().includes("agora worker started")));
-          // The whole backlog at once, while both are idle: both are woken and claim side by side.
-          await sql.query(
-            `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-             SELECT gen_random_uuid(), 'order.created', 'order', o.id,
-                    jsonb_build_object('order_id', o.id, 'provider_user_id', $2::uuid, 'customer_id', $3::uuid,
-                                       'item_name', 'Tea', 'quantity', 1),
-                    now(), now()
-               FROM generate_series(1, $1::int) AS i, LATERAL (SELECT gen_random_uuid() AS id, i AS n) AS o`,
-            [events, provider, customer],
-          );
+          // The whole backlog at once (one transaction), while both are idle: both are woken and
+          // claim side by side.
+          await sql.transaction(async (tx) => {
+            for (let i = 0; i < events; i += 1) {
+              await appendOrder(provider, 1, { customerId: customer, sql: tx });
+            }
+          });
           await eventually(async () => {
             const { rows } = await sql.query<{ n: number }>(
               "SELECT count(*)::int AS n FROM outbox_events WHERE processed_at IS NULL AND payload->>'provider_user_id' = $1",

@@ -5,6 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@agora/db/test/databases";
+import { appendOutboxEvent } from "@agora/db/test/outbox";
+import { orderCreated } from "@agora/domain/orders/events/order-created";
 import { eventually } from "@agora/testing/eventually";
 import {
   loadRecorder,
@@ -59,30 +61,23 @@ describe.skipIf(!onPostgres)(
     const insertEvent = async () => {
       const { sql } = target.db;
       const userId = randomUUID();
-      const eventId = randomUUID();
       const orderId = randomUUID();
       await sql.query(
         `INSERT INTO users (id, email, username, password_hash, status, created_at, updated_at)
          VALUES ($1, $2, $3, 'x', 'active', now(), now())`,
         [userId, `${userId}@example.com`, `u${userId.replaceAll("-", "").slice(0, 16)}`],
       );
-      await sql.query(
-        `INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, available_at, created_at)
-         VALUES ($1, 'order.created', 'order', $2, $3::jsonb, now(), now())`,
-        [
-          eventId,
-          orderId,
-          JSON.stringify({
-            order_id: orderId,
-            provider_user_id: userId,
-            customer_id: null,
-            item_name: "Tea",
-            quantity: 1,
-          }),
-        ],
-      );
 
-      return eventId;
+      return appendOutboxEvent(
+        sql,
+        orderCreated.event(orderId, {
+          order_id: orderId,
+          provider_user_id: userId,
+          customer_id: null,
+          item_name: "Tea",
+          quantity: 1,
+        }),
+      );
     };
     const delivered = (eventId: string) =>
       eventually(async () => {

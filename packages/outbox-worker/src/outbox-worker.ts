@@ -10,7 +10,7 @@ import { createOutboxRepositories } from "@agora/db/repositories/index";
 import type { Clock } from "@agora/domain/common/clock";
 import { runHousekeeping } from "@agora/domain/common/housekeeping";
 import type { Mailer } from "@agora/domain/common/mail";
-import { type EventDeliveryDeps, eventKinds } from "@agora/domain/event-kinds";
+import { eventKinds } from "@agora/domain/event-kinds";
 import type { VideoRooms } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MediaProcessor, ObjectStore } from "@agora/domain/media/media.ports";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
@@ -24,7 +24,10 @@ import { traceDelivery } from "@agora/process/telemetry/outbox-spans";
 import type { Tracing } from "@agora/process/telemetry/tracing";
 import type { Logger } from "pino";
 
-/** The adapters the event kinds deliver through (built by each process's composition). */
+/**
+ * The adapters the event kinds deliver through: built once per process from its configuration
+ * (openDeliveryAdapters in delivery-adapters.ts), or handed in by a test.
+ */
 export type DeliveryAdapters = {
   mailer: Mailer;
   /** Undefined when no push provider is configured: the inbox rows are still written. */
@@ -55,8 +58,43 @@ export type OutboxDeliveryOptions = DeliveryAdapters & {
   /** Told every outcome beside the log (the process's metrics). */
   observe?: ((outcome: OutboxOutcome) => void) | undefined;
   /** The kinds delivered; every kind the service writes unless a test registers its own. */
-  kinds?: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>>;
+  kinds?: ReadonlyArray<EventKind<unknown, DeliveryDeps>>;
 };
+
+/**
+ * What every delivery is handed: the outbox's repositories and the process's adapters. The kinds
+ * are registered against its type (DeliveryDeps), so a kind whose delivery needs anything not
+ * built here fails to compile at the registration (see EventKind), not at its first delivery.
+ */
+const deliveryDeps = (
+  repos: ReturnType<typeof createOutboxRepositories>,
+  options: OutboxDeliveryOptions,
+) => ({
+  notifications: repos.notifications,
+  devices: repos.devices,
+  push: options.push,
+  clock: options.clock,
+  chat: repos.chat,
+  users: repos.users,
+  codes: repos.codes,
+  rateLimits: repos.rateLimits,
+  mailer: options.mailer,
+  codeKey: options.codeKey,
+  verifyEmailUrl: options.verifyEmailUrl,
+  video: options.videoRooms,
+  meetings: repos.meetings,
+  objects: options.objects,
+  mediaProcessing: {
+    media: repos.media,
+    objects: options.objects,
+    processor: options.mediaProcessor,
+    signals: repos.mediaSignals,
+  },
+  guestReceipts: { receipts: repos.receipts, mailer: options.mailer, ...options.guestReceipts },
+});
+
+/** What the worker provides the event kinds' deliveries (built by deliveryDeps). */
+export type DeliveryDeps = ReturnType<typeof deliveryDeps>;
 
 /**
  * The outbox over `database`: claims on its pool, and delivery by event kind through the registry
@@ -66,30 +104,9 @@ export type OutboxDeliveryOptions = DeliveryAdapters & {
 export const createOutboxDeps = (database: Database, options: OutboxDeliveryOptions): OutboxDeps => {
   const { clock, logger, tracing, observe } = options;
   const repos = createOutboxRepositories(database, { chatSignals: options.chatSignals });
-  const registry = createEventRegistry(options.kinds ?? eventKinds);
-  const delivery: EventDeliveryDeps = {
-    notifications: repos.notifications,
-    devices: repos.devices,
-    push: options.push,
-    clock,
-    chat: repos.chat,
-    users: repos.users,
-    codes: repos.codes,
-    rateLimits: repos.rateLimits,
-    mailer: options.mailer,
-    codeKey: options.codeKey,
-    verifyEmailUrl: options.verifyEmailUrl,
-    video: options.videoRooms,
-    meetings: repos.meetings,
-    objects: options.objects,
-    mediaProcessing: {
-      media: repos.media,
-      objects: options.objects,
-      processor: options.mediaProcessor,
-      signals: repos.mediaSignals,
-    },
-    guestReceipts: { receipts: repos.receipts, mailer: options.mailer, ...options.guestReceipts },
-  };
+  // The registration: each kind's deps are checked against what deliveryDeps builds.
+  const registry = createEventRegistry<DeliveryDeps>(options.kinds ?? eventKinds);
+  const delivery = deliveryDeps(repos, options);
   const deliver: OutboxDeps["deliver"] = (event) => registry.deliver(delivery, event);
   const log = logOutboxOutcome(logger);
 

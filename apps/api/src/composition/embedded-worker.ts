@@ -1,6 +1,5 @@
 // The outbox worker inside the API process (WORKER=embedded): the same createOutboxWorker
-// apps/worker runs, over the API's adapters.
-import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
+// apps/worker runs, over the API's adapters (built once in deps.ts: runtime.delivery).
 import {
   createOutboxWorker,
   type OutboxWorker,
@@ -38,15 +37,7 @@ export const startEmbeddedWorker = async (runtime: Runtime): Promise<EmbeddedWor
   const settings = outboxWorkerSettings(config);
   const worker = await createOutboxWorker({
     database,
-    objects: runtime.objects.store,
-    mailer: runtime.mail.mailer,
-    push: runtime.notifications.push,
-    videoRooms: runtime.videoRooms,
-    codeKey: runtime.identity.settings.codeKey,
-    verifyEmailUrl: runtime.identity.settings.verifyEmailUrl,
-    mediaProcessor: runtime.mediaProcessor,
-    guestReceipts: guestReceiptSetup(runtime.config.tokenSecret, runtime.config),
-    chatSignals: runtime.chatSignals,
+    ...runtime.delivery,
     clock: runtime.clock,
     logger,
     tracing: runtime.tracing,

@@ -11,8 +11,14 @@ export type DeliverableEvent<P> = Omit<OutboxEvent, "payload"> & { payload: P };
  * parses the stored payload with `payload` and hands it to `deliver`. Payloads carry facts (ids,
  * amounts, names as they were), never rendered text: wording is decided at delivery time.
  * `deliver` must be idempotent (delivery is at least once).
+ *
+ * `D` is what its delivery needs, and `in` makes the compiler check it where the kind is
+ * registered: an `EventKind<P, A & B>` is no `EventKind<unknown, A>`, so a list of the kinds a worker
+ * delivers with `A` (createOutboxDeps' DeliveryDeps) refuses a kind that also needs `B`. Without
+ * the annotation `deliver`, a method, would compare its `deps` both ways and such a kind would
+ * compile, then fail at every delivery (packages/outbox-worker/test/delivery-deps.test-d.ts).
  */
-export interface EventKind<P, D> {
+export interface EventKind<P, in D> {
   readonly kind: string;
   readonly aggregateType: string;
   readonly payload: z.ZodType<P>;

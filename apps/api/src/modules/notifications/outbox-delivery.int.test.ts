@@ -3,20 +3,18 @@ import { OUTBOX_WAITING_LOCK, openOutboxWakeup } from "@agora/db/outbox-wakeup";
 import { createOutboxRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { onPostgres, openTestPool } from "@agora/db/test/databases";
 import { systemClock } from "@agora/domain/common/clock";
-import type { EventDeliveryDeps } from "@agora/domain/event-kinds";
 import {
   type NotificationRequest,
   type NotifyDeps,
   notificationId,
   notify,
 } from "@agora/domain/notifications/notify";
-import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
 import { OUTBOX_BACKOFF } from "@agora/domain/outbox/backoff";
 import { createEventRegistry, defineEventKind, type EventKind } from "@agora/domain/outbox/event-kind";
 import type { OutboxDeps, OutboxOutcome } from "@agora/domain/outbox/outbox.deps";
 import { retryDeadEvents } from "@agora/domain/outbox/retry-dead-events";
 import { runOutbox, runOutboxOnce } from "@agora/domain/outbox/run-outbox";
-import { createOutboxWorker } from "@agora/outbox-worker/outbox-worker";
+import { createOutboxWorker, type DeliveryDeps } from "@agora/outbox-worker/outbox-worker";
 import { eventually, sleep } from "@agora/testing/eventually";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -95,14 +93,11 @@ const testOutbox = (h: Harness, overrides: Partial<OutboxDeps> = {}): OutboxDeps
  * createOutboxWorker, as the API's embedded worker and apps/worker call it, with test kinds and one
  * loop for the other kinds (so that, without a loop of their own, a slow kind would hold it).
  */
-const startTestWorker = (h: Harness, kinds: ReadonlyArray<EventKind<unknown, EventDeliveryDeps>>) =>
+const startTestWorker = (h: Harness, kinds: ReadonlyArray<EventKind<unknown, DeliveryDeps>>) =>
   createOutboxWorker({
     database: h.runtime.database,
-    objects: h.runtime.objects.store,
-    mailer: h.runtime.mail.mailer,
-    push: h.runtime.notifications.push,
+    ...h.runtime.delivery,
     videoRooms: undefined,
-    codeKey: h.runtime.identity.settings.codeKey,
     clock: h.runtime.clock,
     logger: h.runtime.logger,
     settings: {
@@ -113,8 +108,6 @@ const startTestWorker = (h: Harness, kinds: ReadonlyArray<EventKind<unknown, Eve
       pendingAccountTtlSeconds: 172_800,
     },
     verifyEmailUrl: "agora://verify-email",
-    mediaProcessor: h.runtime.mediaProcessor,
-    guestReceipts: guestReceiptSetup(h.runtime.config.tokenSecret, h.runtime.config),
     kinds,
   });
 
