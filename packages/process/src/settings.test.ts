@@ -244,3 +244,18 @@ describe("infra", () => {
     ).toEqual([]);
   });
 });
+
+describe("turbo.json", () => {
+  it("passes every declared variable through to the tasks it runs (globalPassThroughEnv)", () => {
+    const patterns = (JSON.parse(read("turbo.json")) as { globalPassThroughEnv: string[] })
+      .globalPassThroughEnv;
+    const passes = (name: string) =>
+      patterns.some((pattern) =>
+        pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern,
+      );
+    expect(
+      settingNames.filter((name) => !passes(name)),
+      "declared in packages/process/src/settings.ts, not passed through by turbo.json: a test or start run through turbo would not see it",
+    ).toEqual([]);
+  });
+});
