@@ -6,6 +6,8 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeLimitKinds } from "@agora/domain/common/write-limits";
+import { writeLimitVariable } from "@agora/process/settings";
 import { sleep } from "@agora/testing/eventually";
 import pg from "pg";
 import type { LoadResult } from "./results.ts";
@@ -94,19 +96,9 @@ export const apiEnv = (
  * The sign-in limit per address off, and every per-member write limit on (its check is part of what
  * is measured) but out of reach: a few hundred bench members do the traffic of thousands.
  */
-export const LIMITS_OUT_OF_REACH = {
+export const LIMITS_OUT_OF_REACH: Record<string, string> = {
   RATE_LIMIT_AUTH_PER_IP: "0",
-  RATE_LIMIT_CHAT_MESSAGES_PER_HOUR: "1000000",
-  RATE_LIMIT_CONVERSATIONS_PER_HOUR: "1000000",
-  RATE_LIMIT_MOMENTS_PER_HOUR: "1000000",
-  RATE_LIMIT_COMMENTS_PER_HOUR: "1000000",
-  RATE_LIMIT_LIKES_PER_HOUR: "1000000",
-  RATE_LIMIT_REPORTS_PER_HOUR: "1000000",
-  RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
-  RATE_LIMIT_MEDIA_CONFIRMATIONS_PER_HOUR: "1000000",
-  RATE_LIMIT_DEVICES_PER_HOUR: "1000000",
-  RATE_LIMIT_MEETINGS_PER_HOUR: "1000000",
-  RATE_LIMIT_SEARCHES_PER_HOUR: "1000000",
+  ...Object.fromEntries(writeLimitKinds.map((kind) => [writeLimitVariable(kind), "1000000"])),
 };
 
 /**

@@ -4,6 +4,8 @@
  * them is written by hand. settings.test.ts compares them with the committed files, and writes them
  * with `pnpm --filter @agora/process settings:write`.
  */
+import { operations } from "@agora/contracts/operations";
+import { writeLimitDefaults, writeLimitKinds, writeLimits } from "@agora/domain/common/write-limits";
 import {
   type Setting,
   type SettingGroup,
@@ -11,6 +13,7 @@ import {
   settingGroups,
   settingNames,
   settings,
+  writeLimitVariable,
 } from "./settings";
 
 export const SETTINGS_WRITE_COMMAND = "pnpm --filter @agora/process settings:write";
@@ -205,6 +208,37 @@ export const documents: readonly Document[] = [
   },
   { path: "infra/.env.example", begin: "# settings:begin", end: "# settings:end", render: envSection },
 ];
+
+/**
+ * docs/safety.md's list of the write limits: what each counts, the routes that count it (the
+ * operations whose contract names its kind), its default and its variable.
+ */
+const writeLimitsSection = (): string => {
+  const lines = [
+    "<!-- Generated from packages/domain/src/common/write-limits.ts and the operations' `writeLimit`:",
+    `edit them there, then run ${SETTINGS_WRITE_COMMAND}. -->`,
+    "",
+  ];
+  for (const kind of writeLimitKinds) {
+    const routes = operations
+      .filter((operation) => operation.writeLimit === kind)
+      .map((operation) => `\`${operation.method} ${operation.path}\``);
+    const item =
+      `- **${writeLimits[kind].counts}**: ${writeLimitDefaults[kind]} per hour, ` +
+      `\`${writeLimitVariable(kind)}\` (${routes.join(", ") || "no route yet"}).`;
+    lines.push(...wrap(item, "", "  "));
+  }
+
+  return `${lines.join("\n")}\n`;
+};
+
+/** The write limits' section of docs/safety.md (its own test: it names the limits, not the variables). */
+export const writeLimitsDocument: Document = {
+  path: "docs/safety.md",
+  begin: "<!-- write-limits:begin -->",
+  end: "<!-- write-limits:end -->",
+  render: writeLimitsSection,
+};
 
 /** Where a document's section starts and ends in its file (undefined without both marker lines, in order). */
 const sectionOf = (file: string, document: Document): { start: number; end: number } | undefined => {

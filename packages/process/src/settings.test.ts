@@ -24,6 +24,7 @@ import {
   variablesIn,
   WIDTH,
   withSection,
+  writeLimitsDocument,
 } from "./settings-documents";
 
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -242,6 +243,30 @@ describe("infra", () => {
       found.filter(({ name }) => !declared.has(name)),
       "set by infra, not declared in packages/process/src/settings.ts",
     ).toEqual([]);
+  });
+});
+
+describe(writeLimitsDocument.path, () => {
+  it(`lists the write limits as declared (${SETTINGS_WRITE_COMMAND})`, () => {
+    const file = read(writeLimitsDocument.path);
+    if (writing) {
+      writeFileSync(path.join(root, writeLimitsDocument.path), withSection(file, writeLimitsDocument));
+
+      return;
+    }
+    const committed = between(file, writeLimitsDocument);
+    expect(
+      committed,
+      `${writeLimitsDocument.path} differs from the write limits' declarations. Run ${SETTINGS_WRITE_COMMAND} (and commit the file).`,
+    ).toBe(writeLimitsDocument.render());
+  });
+
+  it("names every kind's variable and at least one route of each kind that has an operation", () => {
+    const rendered = writeLimitsDocument.render();
+    for (const kind of writeLimitKinds) {
+      expect(rendered).toContain(writeLimitVariable(kind));
+    }
+    expect(rendered).not.toContain("no route yet");
   });
 });
 

@@ -8,7 +8,12 @@
  * Descriptions are Markdown (code spans, links relative to docs/), one short line: longer
  * explanations go in the group's summary or in the prose of docs/configuration.md.
  */
-import { type WriteLimitKind, writeLimitDefaults, writeLimitKinds } from "@agora/domain/common/write-limits";
+import {
+  type WriteLimitKind,
+  writeLimitDefaults,
+  writeLimitKinds,
+  writeLimits,
+} from "@agora/domain/common/write-limits";
 import { uploadQuotaDefaults } from "@agora/domain/media/upload-quota";
 import { z } from "zod";
 
@@ -261,21 +266,6 @@ const postgresUrl = [/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql
 export const writeLimitVariable = <K extends WriteLimitKind>(kind: K) =>
   `RATE_LIMIT_${kind.toUpperCase()}_PER_HOUR` as `RATE_LIMIT_${Uppercase<K>}_PER_HOUR`;
 
-/** What each write limit counts, per hour (its variable's description). */
-const writeLimitLabels = {
-  chat_messages: "chat messages",
-  conversations: "conversations started",
-  moments: "moments",
-  comments: "comments",
-  likes: "likes",
-  reports: "reports",
-  uploads: "upload tickets (`POST /media/upload`)",
-  media_confirmations: "upload confirmations (`POST /media/{id}/confirm`)",
-  devices: "push device registrations",
-  meetings: "meetings",
-  searches: "public listing searches, per client address (they take no account)",
-} satisfies Record<WriteLimitKind, string>;
-
 type WriteLimitSettings = {
   [K in WriteLimitKind as ReturnType<typeof writeLimitVariable<K>>]: Setting<number>;
 };
@@ -285,7 +275,7 @@ const writeLimitSettings = Object.fromEntries(
     writeLimitVariable(kind),
     int(0, 1_000_000, writeLimitDefaults[kind], {
       group: "writeLimits",
-      description: `${writeLimitLabels[kind]} per hour`,
+      description: `${writeLimits[kind].counts} per hour`,
     }),
   ]),
 ) as WriteLimitSettings;

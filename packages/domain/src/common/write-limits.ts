@@ -2,25 +2,35 @@
  * What members create, counted per account (per client address, IPv6 per /64, where there is no
  * account) in fixed one-hour windows shared by every process (the PostgreSQL limit store). The
  * defaults are set so that a busy real member never meets them; each is configurable
- * (`RATE_LIMIT_<KIND>_PER_HOUR`, `0` = off). docs/safety.md, "Write limits", has the table.
+ * (`RATE_LIMIT_<KIND>_PER_HOUR`, `0` = off). Each kind's default and what it counts are said here
+ * once: the variables (packages/process/src/settings.ts) and docs/safety.md's table ("Write
+ * limits", rendered by `pnpm --filter @agora/process settings:write`) derive from them; an
+ * operation names its kind in its contract (`writeLimit`).
  */
-export const writeLimitDefaults = {
-  chat_messages: 600,
-  conversations: 60,
-  moments: 30,
-  comments: 300,
-  likes: 1000,
-  reports: 60,
-  uploads: 120,
-  /** `POST /media/{id}/confirm`: each asks the object store about an upload; a few per ticket. */
-  media_confirmations: 600,
-  devices: 20,
-  meetings: 20,
-  /** Public listing search, per client address (it takes no account): a read, bounded the same way. */
-  searches: 3000,
-} as const;
+export const writeLimits = {
+  chat_messages: { perHour: 600, counts: "chat messages" },
+  conversations: { perHour: 60, counts: "conversations started" },
+  moments: { perHour: 30, counts: "moments" },
+  comments: { perHour: 300, counts: "comments" },
+  likes: { perHour: 1000, counts: "likes" },
+  reports: { perHour: 60, counts: "reports" },
+  uploads: { perHour: 120, counts: "upload tickets" },
+  /** Each asks the object store about an upload; a few per ticket. */
+  media_confirmations: { perHour: 600, counts: "upload confirmations" },
+  devices: { perHour: 20, counts: "device registrations" },
+  meetings: { perHour: 20, counts: "meetings created" },
+  /** A read, bounded the same way: per client address (it takes no account). */
+  searches: { perHour: 3000, counts: "public listing searches, per client address" },
+} as const satisfies Record<string, { perHour: number; counts: string }>;
 
-export type WriteLimitKind = keyof typeof writeLimitDefaults;
+export type WriteLimitKind = keyof typeof writeLimits;
+
+export const writeLimitKinds = Object.keys(writeLimits) as WriteLimitKind[];
+
+/** Each kind's default per hour. */
+export const writeLimitDefaults = Object.fromEntries(
+  writeLimitKinds.map((kind) => [kind, writeLimits[kind].perHour]),
+) as Record<WriteLimitKind, number>;
 
 /**
  * Limits on reads: counted in each process and added to the limit store once a second, since a
@@ -29,7 +39,6 @@ export type WriteLimitKind = keyof typeof writeLimitDefaults;
  */
 export const processCountedLimitKinds: ReadonlySet<WriteLimitKind> = new Set<WriteLimitKind>(["searches"]);
 
-export const writeLimitKinds = Object.keys(writeLimitDefaults) as WriteLimitKind[];
 
 /** The window of every write limit. */
 export const WRITE_LIMIT_WINDOW_SECONDS = 3600;
