@@ -34,7 +34,8 @@ drop frames whose \`seq\` you already have. Server processes share changes throu
 LISTEN/NOTIFY, so a message sent through any API process reaches sockets on every process.
 
 **Server → client frames** (JSON text):
-- \`{ "type": "message", "data": <Message> }\` — a new message (the Message shape, with \`seq\` and its \`media\`, URLs signed for 5 minutes);
+- \`{ "type": "message", "data": <Message> }\` — a new message (the Message shape, with \`seq\` and its \`media\`, URLs signed for 5 minutes; an image still being processed is \`processing\`, without URLs);
+- \`{ "type": "message_media", "data": <Message> }\` — the processing of an image of a message this socket was sent ended: the whole message again, as this participant reads it now (its image \`ready\` with its URLs; one rejected shows \`rejected\` to its sender and is left out for the other participant). Replace the message by \`id\`;
 - \`{ "type": "read", "data": { "conversation_id", "user_id", "read_at", "last_read_seq" } }\` — a participant's read marker moved;
 - \`{ "type": "typing", "data": { "conversation_id", "user_id" } }\` — the other participant is typing (show it for a few seconds; at most one per ${realtimeLimits.typingIntervalMs / 1000} s per socket of theirs);
 - \`{ "type": "presence", "data": { "user_id", "online", "last_active_at" } }\` — the other participant's presence: once when the socket opens, then on each change. \`online\` while they have a realtime socket open on any conversation; \`last_active_at\` is when they were last seen connected (null: never);
