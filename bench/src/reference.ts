@@ -12,6 +12,7 @@ import { createConversationRepository } from "@agora/db/repositories/chat/conver
 import { createMessageRepository } from "@agora/db/repositories/chat/messages.repository";
 import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/community/moment-queries";
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
+import { activeActorStatement } from "@agora/db/repositories/identity/sessions.repository";
 import {
   listingSearchQuery,
   type PublicListingPageJson,
@@ -22,6 +23,7 @@ import { createNotificationRepository } from "@agora/db/repositories/notificatio
 import { createOrderRepository } from "@agora/db/repositories/orders/orders.repository";
 import { createOutboxWriter } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { chunkedStdout } from "@agora/process/logging";
+import { settings } from "@agora/process/settings";
 import { stringify } from "csv-stringify";
 import { jwtVerify } from "jose";
 import pg from "pg";
@@ -34,6 +36,10 @@ type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) =>
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 pool.on("error", () => {});
 const secret = new TextEncoder().encode(process.env.TOKEN_SECRET ?? "");
+/** A session's absolute lifetime, as Agora reads it (its default when unset). */
+const sessionMaxAgeSeconds = settings.SESSION_MAX_AGE_SECONDS.schema.parse(
+  process.env.SESSION_MAX_AGE_SECONDS,
+);
 const ids = { next: () => v7() };
 
 /**
@@ -132,7 +138,7 @@ const onPool = {
   reportExport: createReportExportSource(executor(pool)),
 };
 
-/** The same authentication Agora does: verify the JWT, then one query for the live session. */
+/** The same authentication Agora does: verify the JWT, then Agora's one query for the live session. */
 const authenticate = async (request: IncomingMessage): Promise<{ id: string }> => {
   const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
   const { payload } = await jwtVerify(token, secret, {
@@ -141,10 +147,9 @@ const authenticate = async (request: IncomingMessage): Promise<{ id: string }> =
     audience: "agora-api",
   });
   const { rows } = await pool.query({
-    name: "sessions_active_actor",
-    text: `SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-            WHERE s.id = $1 AND s.revoked_at IS NULL AND u.status = 'active'`,
-    values: [payload.sid],
+    name: activeActorStatement.name,
+    text: activeActorStatement.text,
+    values: [payload.sid, new Date(), sessionMaxAgeSeconds],
   });
   if (!rows[0]) {
     throw new Error("revoked");

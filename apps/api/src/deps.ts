@@ -164,6 +164,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
         realtimeFanOut.track(broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError })),
       connections: repos.chatConnections,
       sessions: repos.sessions,
+      sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
       messages: repos.messages,
       conversations: repos.conversations,
       objects: objects.store,

@@ -14,6 +14,8 @@ describe("findActiveActorCounting", () => {
   const revoked = uuidV7Ids.next();
   const othersSession = uuidV7Ids.next();
   const windowSeconds = 3600;
+  /** SESSION_MAX_AGE_SECONDS's default: every session here is younger. */
+  const maxAge = 7_776_000;
   const count = (key: string, limit: number, now = new Date()) => ({ key, limit, windowSeconds, now });
 
   beforeAll(async () => {
@@ -37,9 +39,9 @@ describe("findActiveActorCounting", () => {
   it("answers the live session's actor with each hit counted, past the limit refused", async () => {
     const sessions = createSessionRepository(target.db.sql);
     const key = `write:chat_messages:user:${userId}`;
-    const first = await sessions.findActiveActorCounting(live, userId, count(key, 2));
-    const second = await sessions.findActiveActorCounting(live, userId, count(key, 2));
-    const third = await sessions.findActiveActorCounting(live, userId, count(key, 2));
+    const first = await sessions.findActiveActorCounting(live, userId, count(key, 2), maxAge);
+    const second = await sessions.findActiveActorCounting(live, userId, count(key, 2), maxAge);
+    const third = await sessions.findActiveActorCounting(live, userId, count(key, 2), maxAge);
     expect(first).toMatchObject({ userId, role: "member", limit: { allowed: true, hits: 1 } });
     expect(second?.limit).toMatchObject({ allowed: true, hits: 2 });
     expect(third?.limit).toMatchObject({ allowed: false, hits: 3 });
@@ -52,8 +54,8 @@ describe("findActiveActorCounting", () => {
   it("counts nothing for a revoked session or another user's session", async () => {
     const sessions = createSessionRepository(target.db.sql);
     const key = `write:moments:user:${userId}`;
-    expect(await sessions.findActiveActorCounting(revoked, userId, count(key, 5))).toBeNull();
-    const others = await sessions.findActiveActorCounting(othersSession, userId, count(key, 5));
+    expect(await sessions.findActiveActorCounting(revoked, userId, count(key, 5), maxAge)).toBeNull();
+    const others = await sessions.findActiveActorCounting(othersSession, userId, count(key, 5), maxAge);
     expect(others?.userId).toBe(otherId);
     const peeked = await createRateLimiter(target.db.sql).peek([key], windowSeconds, new Date());
     expect(peeked[0]?.hits).toBe(0);
@@ -63,9 +65,9 @@ describe("findActiveActorCounting", () => {
     const sessions = createSessionRepository(target.db.sql);
     const key = `write:likes:user:${userId}`;
     const start = new Date("2026-01-01T00:00:00Z");
-    await sessions.findActiveActorCounting(live, userId, count(key, 1, start));
+    await sessions.findActiveActorCounting(live, userId, count(key, 1, start), maxAge);
     const later = new Date(start.getTime() + windowSeconds * 1000);
-    const next = await sessions.findActiveActorCounting(live, userId, count(key, 1, later));
+    const next = await sessions.findActiveActorCounting(live, userId, count(key, 1, later), maxAge);
     expect(next?.limit).toMatchObject({ allowed: true, hits: 1 });
   });
 });

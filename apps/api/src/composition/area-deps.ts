@@ -112,6 +112,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
         guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
         guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,
         guestMailStopKey: guestMailStopKeyOf(config.tokenSecret),
+        sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
       },
     },
     payments: {

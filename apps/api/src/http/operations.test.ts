@@ -1,10 +1,10 @@
 // The adapter's refusals: an app whose handlers and the contracts' table disagree does not start.
 import { defineOperations } from "@agora/contracts/operation";
-import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { assembleKinds } from "../modules/administration/administration.kinds";
 import type { IdempotencyDeps } from "./idempotency";
+import type { AuthDeps } from "./middleware/auth";
 import { createRouter } from "./openapi";
 import { type Handled, handle, mountOperations } from "./operations";
 import { ok } from "./respond";
@@ -33,7 +33,7 @@ const { thingGet, thingList } = defineOperations({
 const getThing = handle(thingGet, (c) => ok(c, { id: c.req.valid("param").id }));
 const listThings = handle(thingList, (c) => ok(c, ["a"]));
 // The token checks are never reached: these apps only register routes.
-const identity = {} as Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
+const identity = {} as AuthDeps;
 const idempotency = {} as IdempotencyDeps;
 
 const mount = (handled: readonly Handled[], descriptions: Record<string, string> = {}) =>

@@ -13,7 +13,6 @@ import {
   writeLimitKinds,
 } from "@agora/domain/common/write-limits";
 import { authenticateCounting } from "@agora/domain/identity/authenticate";
-import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { createRoute, type OpenAPIHono, type RouteHandler, type RouteHook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { z } from "zod";
@@ -115,7 +114,7 @@ export type DescriptionsOf<G extends { readonly [operationId: string]: Operation
 };
 
 export type MountOptions = {
-  identity: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
+  identity: AuthDeps;
   /** The records of `Idempotency-Key`s, for the operations that take one (docs/retries.md). */
   idempotency: IdempotencyDeps;
   descriptions: Descriptions;

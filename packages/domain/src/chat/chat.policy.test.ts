@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  isParticipant,
+  chatParticipant,
+  chatSendRefusal,
   markerAfterRead,
   markersAfterSend,
   orderedPair,
   presenceTimings,
   presenceVisible,
-  sendRefusal,
   typingAccepted,
   unreadCount,
 } from "./chat.policy";
@@ -31,16 +31,16 @@ describe("chat policy", () => {
   });
 
   it("participation: the two participants only", () => {
-    expect(isParticipant(conversation, ada)).toBe(true);
-    expect(isParticipant(conversation, bo)).toBe(true);
-    expect(isParticipant(conversation, eve)).toBe(false);
+    expect(chatParticipant(ada, conversation)).toBe(true);
+    expect(chatParticipant(bo, conversation)).toBe(true);
+    expect(chatParticipant(eve, conversation)).toBe(false);
   });
 
   it("refuses a send to a stranger as not found (before blocks), to a blocked pair as blocked", () => {
-    expect(sendRefusal({ participant: false, blockedEitherWay: false })).toBe("not_found");
-    expect(sendRefusal({ participant: false, blockedEitherWay: true })).toBe("not_found");
-    expect(sendRefusal({ participant: true, blockedEitherWay: true })).toBe("blocked");
-    expect(sendRefusal({ participant: true, blockedEitherWay: false })).toBeNull();
+    expect(chatSendRefusal({ participant: false, blockedEitherWay: false })).toBe("not_found");
+    expect(chatSendRefusal({ participant: false, blockedEitherWay: true })).toBe("not_found");
+    expect(chatSendRefusal({ participant: true, blockedEitherWay: true })).toBe("blocked");
+    expect(chatSendRefusal({ participant: true, blockedEitherWay: false })).toBeNull();
   });
 
   it("sending marks as read: the sender's marker moves to the message, the other's stays", () => {

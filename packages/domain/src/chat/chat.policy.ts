@@ -1,4 +1,4 @@
-import type { Conversation, Message, ReadMarker } from "./chat.types";
+import type { Conversation, Message, ReadMarker, SendRefusal } from "./chat.types";
 
 // Chat's rules, each stated here by name. The statements that enforce them
 // (packages/db/src/repositories/chat/) do it in SQL, each inside one statement so it holds under
@@ -15,25 +15,31 @@ export const orderedPair = (userId: string, otherId: string): [string, string] =
 /**
  * Participation: a conversation is its two participants'. Only they read its messages, send to
  * it, move their read marker in it or open its realtime channel; anyone else is answered as if it
- * did not exist (404: who talks to whom is theirs to know). In SQL it is `participantSql`
- * (conversations.repository.ts), used by findForParticipant (reading, the channel), markRead and
- * the send statement (messages.repository.ts).
+ * did not exist (404: who talks to whom is theirs to know). Mirrors the SQL function of the same
+ * name (`chat_participant`, migration 20261210000100_chat_participation_rule), which
+ * `participantSql` (conversations.repository.ts) calls in findForParticipant (reading, the
+ * channel), markRead and the send statement (messages.repository.ts);
+ * packages/db/test/chat-participation.int.test.ts proves they agree.
  */
-export const isParticipant = (conversation: Pick<Conversation, "participantIds">, userId: string): boolean =>
-  conversation.participantIds.includes(userId);
-
-/** Why a send stores nothing: not a participant (404), or the pair is blocked (403). */
-export type SendRefusal = "not_found" | "blocked";
+export const chatParticipant = (
+  userId: string,
+  conversation: Pick<Conversation, "participantIds">,
+): boolean => conversation.participantIds.includes(userId);
 
 /**
  * Blocks: while either participant blocks the other, nothing is sent between them (403 blocked,
- * nothing stored), and no conversation is started between them (createConversation checks the
- * community's block rule, blocks.policy.ts); what was sent before stays readable. The send
- * statement (messages.repository.ts) reads the block in the statement that stores the message, so
- * a block committed before the send is never missed; it reports the facts, and this decides, in
- * this order: participation first (a stranger learns nothing of the pair's blocks), then blocks.
+ * nothing stored; typing is not passed on either), and no conversation is started between them
+ * (createConversation checks the community's block rule, blocks.policy.ts); what was sent before
+ * stays readable. Why a send stores nothing, from its facts, in this order: participation first
+ * (a stranger learns nothing of the pair's blocks), then blocks; null when it goes ahead. Mirrors
+ * the SQL function of the same name (`chat_send_refusal`, migration
+ * 20261210000100_chat_participation_rule): the send statement (messages.repository.ts) reads the
+ * block in the statement that stores the message, so a block committed before the send is never
+ * missed, and stores the message only when the function says null; the typing signal
+ * (signalTyping) is passed on only then. packages/db/test/chat-participation.int.test.ts proves
+ * they agree.
  */
-export const sendRefusal = (facts: {
+export const chatSendRefusal = (facts: {
   participant: boolean;
   blockedEitherWay: boolean;
 }): SendRefusal | null => {
@@ -96,8 +102,8 @@ export const presenceVisible = (facts: { sharesConversation: boolean; blockedEit
 /**
  * Typing: a socket's `typing` frame is passed on to the other participant when none was in the
  * last `intervalMs` (the wire's typing interval; `lastAcceptedAt`, ms, is the socket's last one),
- * and never across a block (the signal statement, signalTyping, checks it); an extra frame is
- * dropped silently.
+ * and never across a block (the signal statement, signalTyping, checks it with chat_send_refusal,
+ * chatSendRefusal's SQL twin); an extra frame is dropped silently.
  */
 export const typingAccepted = (
   lastAcceptedAt: number | undefined,

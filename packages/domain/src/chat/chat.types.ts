@@ -47,6 +47,12 @@ export type Conversation = {
   updatedAt: Date;
 };
 
+/**
+ * Why a send stores nothing (chatSendRefusal): not a participant (404), or the pair is blocked
+ * (403).
+ */
+export type SendRefusal = "not_found" | "blocked";
+
 /** A conversation as one participant sees it in a list. */
 export type ConversationSummary = Conversation & {
   lastMessage: Message | null;

@@ -1,11 +1,18 @@
 import type { Actor } from "../common/actor";
 import { NotFoundError, ValidationError } from "../common/app-error";
-import { assertNotBlocked, BlockedError } from "../community/blocks.policy";
+import { BlockedError } from "../community/blocks.policy";
 import { attachMedia, prepareAttachment } from "../media/attach-media";
 import type { ChatDeps } from "./chat.deps";
 import { ClientMessageConflictError } from "./chat.errors";
+import { chatSendRefusal } from "./chat.policy";
 import type { SendOutcome } from "./chat.ports";
-import { MAX_MESSAGE_LENGTH, MAX_MESSAGE_MEDIA, type Message, type MessageType } from "./chat.types";
+import {
+  MAX_MESSAGE_LENGTH,
+  MAX_MESSAGE_MEDIA,
+  type Message,
+  type MessageType,
+  type SendRefusal,
+} from "./chat.types";
 import { messageSent } from "./events/message-sent";
 import { type MessageView, viewMessage } from "./message-views";
 
@@ -26,6 +33,10 @@ const mediaField = (index: number) => `media_asset_ids.${index}`;
 const sameMedia = (message: Message, ids: readonly string[]) =>
   message.media.length === ids.length &&
   message.media.every((asset, index) => asset.id === ids[index]?.toLowerCase());
+
+/** The error of a send's refusal (chatSendRefusal): 404 for a stranger, 403 across a block. */
+const refusalError = (refusal: SendRefusal): Error =>
+  refusal === "not_found" ? new NotFoundError("Conversation") : new BlockedError();
 
 /**
  * Sends a message as the caller. One statement (see MessageRepository.send) takes the next seq,
@@ -79,12 +90,17 @@ export const sendMessage = async (
   };
 
   if (mediaIds.length > 0) {
+    // The send rule before the assets are taken (the statement applies it again, atomically).
     const conversation = await repos.conversations.findForParticipant(conversationId, actor.userId);
-    if (!conversation) {
-      throw new NotFoundError("Conversation");
+    const otherId = conversation?.participantIds.find((id) => id !== actor.userId) ?? actor.userId;
+    const refusal = chatSendRefusal({
+      participant: conversation !== null,
+      blockedEitherWay:
+        conversation !== null && (await repos.blocks.isBlockedEitherWay(actor.userId, otherId)),
+    });
+    if (refusal !== null) {
+      throw refusalError(refusal);
     }
-    const otherId = conversation.participantIds.find((id) => id !== actor.userId) ?? actor.userId;
-    await assertNotBlocked(repos.blocks, actor.userId, otherId);
     // A retry of a stored message answers it: its assets are attached to it by now.
     const replay = await replayOf();
     if (replay) {
@@ -140,9 +156,8 @@ export const sendMessage = async (
         replayed: false,
       };
     case "not_found":
-      throw new NotFoundError("Conversation");
     case "blocked":
-      throw new BlockedError();
+      throw refusalError(outcome.status);
     case "duplicate": {
       const replay = await replayOf();
       if (!replay) {

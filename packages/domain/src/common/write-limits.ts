@@ -39,7 +39,6 @@ export const writeLimitDefaults = Object.fromEntries(
  */
 export const processCountedLimitKinds: ReadonlySet<WriteLimitKind> = new Set<WriteLimitKind>(["searches"]);
 
-
 /** The window of every write limit. */
 export const WRITE_LIMIT_WINDOW_SECONDS = 3600;
 

@@ -16,7 +16,10 @@ export type Moment = {
   likedByViewer: boolean;
   /** Hidden by moderation: only its author still sees it. */
   hidden: boolean;
-  /** The author's account is active; a suspended or deleted author's moments are hidden from others. */
+  /**
+   * The author is present (authorPresent: the account is active); a suspended or deleted author's
+   * moments are hidden from others.
+   */
   authorActive: boolean;
   createdAt: Date;
 };

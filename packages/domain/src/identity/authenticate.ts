@@ -1,7 +1,8 @@
 import type { Actor } from "../common/actor";
 import { UnauthorizedError } from "../common/app-error";
+import type { Clock } from "../common/clock";
 import type { RateLimitResult } from "../common/rate-limit";
-import type { IdentityDeps } from "./identity.deps";
+import type { IdentityDeps, IdentitySettings } from "./identity.deps";
 import type { SessionRepository } from "./identity.ports";
 import type { AccessClaims } from "./identity.types";
 
@@ -23,15 +24,27 @@ export const verifyBearer = async (
 };
 
 /**
- * One indexed query confirms the claims' session is live and the account active, and supplies the
- * current role (a role change or suspension takes effect on the next request, not when the token
- * expires); 401 otherwise.
+ * One indexed query confirms the claims' session is live now (sessionLive: not revoked, within its
+ * absolute lifetime, the account active), and supplies the current role (a role change or
+ * suspension takes effect on the next request, not when the token expires); 401 otherwise.
  */
 export const confirmSession = async (
-  { repos }: { repos: { sessions: Pick<SessionRepository, "findActiveActor"> } },
+  {
+    repos,
+    clock,
+    settings,
+  }: {
+    repos: { sessions: Pick<SessionRepository, "findActiveActor"> };
+    clock: Clock;
+    settings: Pick<IdentitySettings, "sessionMaxAgeSeconds">;
+  },
   claims: AccessClaims,
 ): Promise<Actor> => {
-  const live = await repos.sessions.findActiveActor(claims.sessionId);
+  const live = await repos.sessions.findActiveActor(
+    claims.sessionId,
+    clock.now(),
+    settings.sessionMaxAgeSeconds,
+  );
   if (!live || live.userId !== claims.userId) {
     throw new UnauthorizedError("The session has ended; sign in again.");
   }
@@ -39,11 +52,14 @@ export const confirmSession = async (
   return { userId: live.userId, role: live.role, sessionId: claims.sessionId };
 };
 
+/** What authenticating a bearer token needs. */
+export type AuthenticateDeps = Pick<IdentityDeps, "accessTokens" | "repos" | "clock"> & {
+  settings: Pick<IdentitySettings, "sessionMaxAgeSeconds">;
+};
+
 /** Turns a bearer token into the Actor: `verifyBearer`, then `confirmSession`. */
-export const authenticate = async (
-  deps: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">,
-  token: string,
-): Promise<Actor> => confirmSession(deps, await verifyBearer(deps, token));
+export const authenticate = async (deps: AuthenticateDeps, token: string): Promise<Actor> =>
+  confirmSession(deps, await verifyBearer(deps, token));
 
 /**
  * `authenticate` and one hit of the caller's write limit, in one round trip (the session check and
@@ -52,17 +68,22 @@ export const authenticate = async (
  * `key` names the counter of the authenticated user.
  */
 export const authenticateCounting = async (
-  deps: Pick<IdentityDeps, "accessTokens" | "repos" | "clock">,
+  deps: AuthenticateDeps,
   token: string,
   count: { key: (userId: string) => string; limit: number; windowSeconds: number },
 ): Promise<{ actor: Actor; limit: RateLimitResult }> => {
   const claims = await verifyBearer(deps, token);
-  const live = await deps.repos.sessions.findActiveActorCounting(claims.sessionId, claims.userId, {
-    key: count.key(claims.userId),
-    limit: count.limit,
-    windowSeconds: count.windowSeconds,
-    now: deps.clock.now(),
-  });
+  const live = await deps.repos.sessions.findActiveActorCounting(
+    claims.sessionId,
+    claims.userId,
+    {
+      key: count.key(claims.userId),
+      limit: count.limit,
+      windowSeconds: count.windowSeconds,
+      now: deps.clock.now(),
+    },
+    deps.settings.sessionMaxAgeSeconds,
+  );
   if (!live || live.userId !== claims.userId) {
     throw new UnauthorizedError("The session has ended; sign in again.");
   }

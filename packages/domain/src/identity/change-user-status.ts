@@ -2,7 +2,7 @@ import type { Actor } from "../common/actor";
 import { NotFoundError } from "../common/app-error";
 import { findAdministrableUser, keepAnActiveAdmin } from "./change-user-role";
 import type { IdentityDeps } from "./identity.deps";
-import { requireRole } from "./identity.policy";
+import { authorPresent, requireRole } from "./identity.policy";
 import type { User } from "./identity.types";
 
 /** The statuses an administrator may set on a user (the served OpenAPI document lists them). */
@@ -36,7 +36,7 @@ export const changeUserStatus = async (
     if (user.status === "active") {
       await tx.users.markEmailVerified(user.id, now);
     }
-    await tx.listings.setOwnerActive(user.id, user.status === "active");
+    await tx.listings.setOwnerActive(user.id, authorPresent(user.status));
     if (input.status === "suspended") {
       await tx.sessions.revokeAllForUser(user.id, "account_suspended", now);
     }

@@ -134,20 +134,28 @@ export interface SessionRepository {
   markRotated(tokenId: string, at: Date): Promise<void>;
   revoke(sessionId: string, reason: string, at: Date): Promise<void>;
   revokeAllForUser(userId: string, reason: string, at: Date): Promise<number>;
-  /** The per-request check: the session is live and its user active; role from the account. */
-  findActiveActor(sessionId: string): Promise<{ userId: string; role: Role } | null>;
   /**
-   * findActiveActor and, when the session is live and its user is `userId`, one hit of `count`
-   * (RateLimiter.hit's rule), in one round trip: the per-request check of a write-limited route.
-   * Nothing is counted for a session that is not live or not `userId`'s.
+   * The per-request check: the session's user and current role when the session is live at `at`
+   * with the absolute lifetime `maxAgeSeconds` (sessionLive's rule, decided by the query).
+   */
+  findActiveActor(
+    sessionId: string,
+    at: Date,
+    maxAgeSeconds: number,
+  ): Promise<{ userId: string; role: Role } | null>;
+  /**
+   * findActiveActor at `count.now` and, when the session is live and its user is `userId`, one hit
+   * of `count` (RateLimiter.hit's rule), in one round trip: the per-request check of a
+   * write-limited route. Nothing is counted for a session that is not live or not `userId`'s.
    */
   findActiveActorCounting(
     sessionId: string,
     userId: string,
     count: { key: string; limit: number; windowSeconds: number; now: Date },
+    maxAgeSeconds: number,
   ): Promise<{ userId: string; role: Role; limit: RateLimitResult } | null>;
-  /** Of `sessionIds`, the ones still live with an active user (the same rule as findActiveActor). */
-  filterActive(sessionIds: readonly string[]): Promise<string[]>;
+  /** Of `sessionIds`, the ones live at `at` (the same rule as findActiveActor). */
+  filterActive(sessionIds: readonly string[], at: Date, maxAgeSeconds: number): Promise<string[]>;
 }
 
 export type IdentityRepositories = {

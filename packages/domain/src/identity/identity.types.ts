@@ -27,5 +27,16 @@ export type IssuedSession = {
   user: User;
 };
 
+/**
+ * What a session's liveness is decided from (sessionLive): the sessions row's revocation and
+ * sign-in time, and its user's account status.
+ */
+export type SessionLivenessFacts = {
+  revokedAt: Date | null;
+  /** Sign-in: the session's absolute lifetime (SESSION_MAX_AGE_SECONDS) counts from here. */
+  createdAt: Date;
+  userStatus: UserStatus;
+};
+
 /** Claims of a verified access token. */
 export type AccessClaims = { userId: string; role: Role; sessionId: string };

@@ -1,7 +1,8 @@
 import type { IdentityDeps } from "./identity.deps";
 import { InvalidRefreshTokenError } from "./identity.errors";
+import { sessionLive } from "./identity.policy";
 import type { IssuedSession, User } from "./identity.types";
-import { addRefreshToken, presentSession, sessionEndsAt } from "./issue-session";
+import { addRefreshToken, presentSession } from "./issue-session";
 import { hashToken, successorOf } from "./secrets";
 
 /**
@@ -14,8 +15,9 @@ import { hashToken, successorOf } from "./secrets";
  *   time), so the session never forks into two branches; nothing is written or revoked;
  * - rotated earlier: a theft signal, the whole session is revoked (its newest token too) and the
  *   answer is 401 invalid_refresh_token.
- * A session older than its absolute lifetime (SESSION_MAX_AGE_SECONDS from sign-in) is over
- * whatever its tokens say: 401, and the user signs in again.
+ * The token's session must be live (sessionLive, the rule every per-request check applies: not
+ * revoked, the account active, and younger than its absolute lifetime, SESSION_MAX_AGE_SECONDS from
+ * sign-in, whatever its tokens say): 401 otherwise, and the user signs in again.
  */
 export const refreshSession = async (
   deps: IdentityDeps,
@@ -26,16 +28,16 @@ export const refreshSession = async (
   const outcome = await uow.run(
     async (tx): Promise<{ user: User; sessionId: string; refreshToken: string; issuedAt: Date } | null> => {
       const token = await tx.sessions.findRefreshTokenForUpdate(hashToken(input.refreshToken));
-      if (!token || token.sessionRevokedAt || token.expiresAt <= now) {
-        return null;
-      }
-      if (sessionEndsAt(deps, token.sessionCreatedAt) <= now) {
-        await tx.sessions.revoke(token.sessionId, "session_expired", now);
-
+      if (!token || token.expiresAt <= now) {
         return null;
       }
       const user = await tx.users.findById(token.userId);
-      if (user?.status !== "active") {
+      const session = user && {
+        revokedAt: token.sessionRevokedAt,
+        createdAt: token.sessionCreatedAt,
+        userStatus: user.status,
+      };
+      if (!session || !sessionLive(session, settings.sessionMaxAgeSeconds, now)) {
         return null;
       }
       const successor = successorOf(settings.refreshKey, input.refreshToken);

@@ -1,4 +1,9 @@
-import type { Listing, ListingVisibilityFacts, ProviderProfile } from "./marketplace.types";
+import type {
+  Listing,
+  ListingVisibilityFacts,
+  MenuItemOrderabilityFacts,
+  ProviderProfile,
+} from "./marketplace.types";
 
 /**
  * The clock-free part of public visibility: the listing is active, its subscription is active, its
@@ -24,6 +29,26 @@ export const listingPubliclyVisible = (listing: ListingVisibilityFacts, at: Date
   listingPublicIfUnexpired(listing) &&
   listing.subscriptionExpiresAt !== null &&
   listing.subscriptionExpiresAt.getTime() > at.getTime();
+
+/**
+ * The item's own part of orderability: it is active and not deleted. Mirrors the SQL function of
+ * the same name (`menu_item_on_offer`, migration 20261210010000_menu_item_orderable_rule), by which
+ * the public listing reads, whose listing is visible already, list its items.
+ */
+export const menuItemOnOffer = (item: MenuItemOrderabilityFacts): boolean =>
+  item.active && item.deletedAt === null;
+
+/**
+ * A menu item can be ordered at `at` (and is shown to the public) when it is on offer and its
+ * listing is publicly visible at `at`. Mirrors the SQL function `menu_item_orderable`, which the
+ * public item read, the order's write and the media read policy call; a test
+ * (packages/db/test/menu-item-orderable.int.test.ts) proves they agree on every combination.
+ */
+export const menuItemOrderable = (
+  item: MenuItemOrderabilityFacts,
+  listing: ListingVisibilityFacts,
+  at: Date,
+): boolean => menuItemOnOffer(item) && listingPubliclyVisible(listing, at);
 
 /**
  * A draft goes public once both halves hold: its provider is approved and its subscription is

@@ -41,6 +41,17 @@ export type ListingVisibilityFacts = {
   ownerActive: boolean;
 };
 
+/**
+ * The item's own facts of orderability, as the menu_items row holds them (with its listing's
+ * ListingVisibilityFacts, what menuItemOrderable decides from). What an order copies (name, price,
+ * currency) is not among them: every row has it.
+ */
+export type MenuItemOrderabilityFacts = {
+  active: boolean;
+  /** When the owner deleted the item (kept for the orders that name it); null while it exists. */
+  deletedAt: Date | null;
+};
+
 export type MenuItem = {
   id: string;
   listingId: string;

@@ -150,7 +150,7 @@ const decide = async (
         },
         event,
         record,
-        member?.sessionId ?? null,
+        member ? { id: member.sessionId, maxAgeSeconds: deps.settings.sessionMaxAgeSeconds } : null,
       );
       if (outcome === "stale") {
         throw new ReadAgain();

@@ -21,6 +21,8 @@ export type OrdersDeps = {
     guestOrdersPerEmail: number;
     /** The key of guest receipts' unsubscribe tokens (see guest-receipts.ts). */
     guestMailStopKey: string;
+    /** SESSION_MAX_AGE_SECONDS: a member's session is live this long from sign-in (sessionLive). */
+    sessionMaxAgeSeconds: number;
   };
 };
 

@@ -32,17 +32,17 @@ export interface OrderRepository {
   /**
    * Writes the order, its event and (when given) the idempotency record in one atomic statement
    * (the event's and record's times are the order's `createdAt`), if what the order was decided
-   * from still holds at that time: its menu item active on a publicly visible listing with the
-   * name, price and currency it copies, and (for a member) `sessionId` live for the customer.
-   * Resolves "placed"; "stale", having written nothing, when that no longer holds; "key_taken",
-   * having written nothing, when a live record with the key refused the insert (see
-   * IdempotencyStore.save).
+   * from still holds at that time: its menu item orderable (menuItemOrderable) with the name,
+   * price and currency it copies, and (for a member) the session `session.id` the customer's and
+   * live (sessionLive, with the absolute lifetime `session.maxAgeSeconds`). Resolves "placed";
+   * "stale", having written nothing, when that no longer holds; "key_taken", having written
+   * nothing, when a live record with the key refused the insert (see IdempotencyStore.save).
    */
   place(
     order: NewOrder,
     event: NewOutboxEvent & { id: string },
     record: IdempotencyRecord | undefined,
-    sessionId: string | null,
+    session: { id: string; maxAgeSeconds: number } | null,
   ): Promise<"placed" | "stale" | "key_taken">;
   findById(id: string): Promise<Order | null>;
   /** The order whose guest capability hashes to `tokenHash` and is unexpired at `now`. */

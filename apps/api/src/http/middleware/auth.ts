@@ -1,14 +1,13 @@
 import type { Actor, Role } from "@agora/domain/common/actor";
 import { UnauthorizedError } from "@agora/domain/common/app-error";
-import { authenticate, verifyBearer } from "@agora/domain/identity/authenticate";
-import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import { type AuthenticateDeps, authenticate, verifyBearer } from "@agora/domain/identity/authenticate";
 import { requireRole } from "@agora/domain/identity/identity.policy";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 
 const bearerPattern = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
 
-export type AuthDeps = Pick<IdentityDeps, "accessTokens" | "repos" | "clock">;
+export type AuthDeps = AuthenticateDeps;
 
 /** The token of `Authorization: Bearer <token>`; undefined without the header; 401 when malformed. */
 export const bearerToken = (c: Context<AppEnv>): string | undefined => {

@@ -73,8 +73,8 @@ export const identityDescriptions = {
     "answer again: the same refresh token and access token (`expires_in` is what is left of it), so the " +
     "session never forks. Presented later it is treated as theft: the whole chain is revoked (its newest " +
     "token too) and the answer is 401. A session has an absolute lifetime (`SESSION_MAX_AGE_SECONDS`, " +
-    "default 90 days from sign-in) that rotation does not extend: refresh tokens never outlive it, and past " +
-    "it the answer is 401 and the user signs in again.",
+    "default 90 days from sign-in) that rotation does not extend: refresh tokens never outlive it, its " +
+    "access tokens stop working at its end, and past it the answer is 401 and the user signs in again.",
   authLogout: "The session's refresh tokens and its access tokens stop working at once.",
   authMeGet: "The caller's account with its avatar as `media` (one image or none; docs/media.md).",
   authMeUpdate:

@@ -44,6 +44,25 @@ describe("sessions: refresh, logout and the current user", () => {
       expect(late.body.error.code).toBe("invalid_refresh_token");
     });
 
+    it("ends the session's access tokens at its absolute end too, however long they would still run", async () => {
+      const s = await h.signIn();
+      const day = 24 * 3600_000;
+      let token = s.refreshToken;
+      for (let i = 0; i < 3; i += 1) {
+        h.clock.advance(29 * day);
+        token = (await refresh(token)).body.data.refresh_token;
+      }
+      // Five minutes before the end (day 90): a fresh access token, good for 15 minutes by itself.
+      h.clock.advance(3 * day - 5 * 60_000);
+      const last = await refresh(token);
+      expect(last.status).toBe(200);
+      expect((await me(last.body.data.access_token)).status).toBe(200);
+      h.clock.advance(5 * 60_000);
+      const ended = await me(last.body.data.access_token);
+      expect(ended.status).toBe(401);
+      expect(ended.body.error.code).toBe("unauthorized");
+    });
+
     it("rotates: new tokens that work, the old refresh token spent", async () => {
       const s = await h.signIn();
       const res = await refresh(s.refreshToken);

@@ -146,8 +146,11 @@ export const createChatConnectionRepository = (
     },
 
     async signalTyping(conversationId, userId, peerId) {
+      // Nothing is sent across a block, typing included: the send rule (chat_send_refusal) over the
+      // facts, the sender a participant (its socket's grant says so) and the pair's blocks.
       await signalRows(
-        `SELECT ${typingSignalSql("$1::uuid", "$2::uuid", delivery)} AS payload WHERE ${notBlockedSql("$2::uuid", "$3::uuid")}`,
+        `SELECT ${typingSignalSql("$1::uuid", "$2::uuid", delivery)} AS payload
+          WHERE chat_send_refusal(true, NOT ${notBlockedSql("$2::uuid", "$3::uuid")}) IS NULL`,
         [conversationId, userId, peerId],
         "chat_typing_signal",
       );

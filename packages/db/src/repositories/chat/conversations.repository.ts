@@ -40,10 +40,11 @@ type SummaryRow = ConversationRow & {
 const conversationColumns = "c.id, c.user_a_id, c.user_b_id, c.last_seq, c.created_at, c.updated_at";
 
 /**
- * `user` (an SQL expression) is a participant of conversation `c`: the participation rule of
- * chat.policy.ts (isParticipant), in every statement that finds a conversation for a user.
+ * `user` (an SQL expression) is a participant of conversation `c`: the participation rule, the SQL
+ * function chat_participant (mirrored by chatParticipant, chat.policy.ts), in every statement that
+ * finds a conversation for a user.
  */
-export const participantSql = (user: string) => `${user} IN (c.user_a_id, c.user_b_id)`;
+export const participantSql = (user: string) => `chat_participant(${user}, c.user_a_id, c.user_b_id)`;
 
 /**
  * `viewer` is the SQL expression of the viewing user. Unread = last_seq − the viewer's marker

@@ -1,6 +1,5 @@
-import { sendRefusal } from "@agora/domain/chat/chat.policy";
 import type { MessageNoticeReader, MessageRepository } from "@agora/domain/chat/chat.ports";
-import type { Message, MessageType } from "@agora/domain/chat/chat.types";
+import type { Message, MessageType, SendRefusal } from "@agora/domain/chat/chat.types";
 import type { IdGenerator } from "@agora/domain/common/ids";
 import type { MediaSignals } from "@agora/domain/media/media.ports";
 import type { ChatMessage as ChatMessageModel } from "../../generated/prisma/client";
@@ -38,24 +37,26 @@ const toMessage = (row: MessageRow): Message => ({
   media: (row.media ?? []).map(assetFromJson),
 });
 
-type SendRow = { found: number; blocked: boolean; effects: number; payloads?: string[] } & {
+type SendRow = { refusal: SendRefusal | null; effects: number; payloads?: string[] } & {
   [K in keyof MessageRow]: MessageRow[K] | null;
 };
 
 /**
  * The send, in one statement (one round trip, atomic on its own), implementing chat's rules
  * (chat.policy.ts) where they must hold under concurrency:
- * - conv: the conversation, if the sender is in it (participation), locked (sends of one
- *   conversation queue here, so seqs are handed out in commit order), with whether the pair is
- *   blocked (blocks);
- * - msg: the message at last_seq + 1, unless blocked; a client_message_id the sender already used
- *   here conflicts and inserts nothing;
+ * - conv: the conversation, if the sender is in it (participation, chat_participant), locked
+ *   (sends of one conversation queue here, so seqs are handed out in commit order), with whether
+ *   the pair is blocked;
+ * - decided: the send rule (the SQL function chat_send_refusal, mirrored by chatSendRefusal) over
+ *   those facts: 'not_found' (no such conversation for the sender), 'blocked', or NULL;
+ * - msg: the message at last_seq + 1, only when decided is NULL; a client_message_id the sender
+ *   already used here conflicts and inserts nothing;
  * - moved, event, signal: only for an inserted message — the conversation's last_seq, activity and
  *   the sender's read marker (sending marks as read: markersAfterSend), the outbox row, and
  *   pg_notify (delivered when this commits), or the signal's payload returned to be published
  *   after the commit (SignalDelivery).
- * When nothing is inserted nothing else is written, so seq has no gaps. The outcome is decided from
- * the facts it reports by the policy's sendRefusal.
+ * When nothing is inserted nothing else is written, so seq has no gaps. The statement returns the
+ * refusal, which the repository answers as the outcome.
  */
 const sendStatement = (delivery: SignalDelivery) => `
 WITH conv AS (
@@ -63,9 +64,13 @@ WITH conv AS (
     FROM conversations c
    WHERE c.id = $1 AND ${participantSql("$2::uuid")}
      FOR UPDATE OF c
+), decided AS (
+  -- conv holds the conversation only when the sender takes part in it (its block fact otherwise
+  -- unread: NULL, which the rule never consults for a stranger).
+  SELECT chat_send_refusal(EXISTS (SELECT 1 FROM conv), (SELECT blocked FROM conv)) AS refusal
 ), msg AS (
   INSERT INTO chat_messages (id, conversation_id, seq, sender_id, body, message_type, client_message_id, created_at)
-  SELECT $3, conv.id, conv.last_seq + 1, $2, $4, $5, $6, $7 FROM conv WHERE NOT conv.blocked
+  SELECT $3, conv.id, conv.last_seq + 1, $2, $4, $5, $6, $7 FROM conv, decided WHERE decided.refusal IS NULL
   ON CONFLICT (conversation_id, sender_id, client_message_id) DO NOTHING
   RETURNING id, conversation_id, seq, sender_id, body, message_type, client_message_id, created_at
 ), moved AS (
@@ -86,11 +91,10 @@ WITH conv AS (
 ), signal AS (
   SELECT ${messageSignalSql("msg", delivery)} AS payload FROM msg
 )
-SELECT (SELECT count(*) FROM conv)::int AS found,
-       COALESCE((SELECT blocked FROM conv), false) AS blocked,
+SELECT decided.refusal,
        ((SELECT count(*) FROM moved) + (SELECT count(*) FROM event) + (SELECT count(*) FROM signal))::int AS effects,
        msg.*${payloadsColumn(delivery, "signal")}
-  FROM (SELECT 1) AS one LEFT JOIN msg ON true`;
+  FROM decided LEFT JOIN msg ON true`;
 
 const sendStatements = { notify: sendStatement("notify"), publish: sendStatement("publish") };
 
@@ -125,12 +129,11 @@ export const createMessageRepository = (
     );
     const row = rows[0];
     publishPayloads(signals, row?.payloads);
-    const refusal = sendRefusal({
-      participant: row !== undefined && row.found > 0,
-      blockedEitherWay: row?.blocked === true,
-    });
-    if (refusal !== null || !row) {
-      return { status: refusal ?? "not_found" };
+    if (!row) {
+      throw new Error("the send statement returned no row");
+    }
+    if (row.refusal !== null) {
+      return { status: row.refusal };
     }
     if (row.id === null) {
       return { status: "duplicate" };

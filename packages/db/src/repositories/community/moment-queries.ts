@@ -25,7 +25,7 @@ export type MomentRow = Pick<
  */
 export const momentSelectSql = (viewer: string) =>
   `SELECT m.id, m.author_id, u.username::text AS author_username, u.display_name AS author_display_name,
-          u.status = 'active' AS author_active,
+          author_present(u.status) AS author_active,
           m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.created_at,
           ARRAY(SELECT mm.media_asset_id::text FROM moment_media mm
                   JOIN media_assets a ON a.id = mm.media_asset_id
@@ -50,27 +50,30 @@ export const toMoment = (row: MomentRow): Moment => ({
 });
 
 /**
- * Whether an account's records are visible to others: while it is active. A suspended or deleted
+ * Whether an account's records are visible to others: while it is active (the SQL function
+ * author_present, mirrored by authorPresent in identity.policy.ts). A suspended or deleted
  * author's moments, comments, dating profile and public media leave every read by others on the
  * next request, and come back on reactivation; nothing is deleted (docs/safety.md, "Suspension
  * removes an author's presence"). `userId` is a SQL expression.
  */
 export const authorPresentSql = (userId: string) =>
-  `EXISTS (SELECT 1 FROM users pu WHERE pu.id = ${userId} AND pu.status = 'active')`;
+  `EXISTS (SELECT 1 FROM users pu WHERE pu.id = ${userId} AND author_present(pu.status))`;
 
 /**
- * The one rule of who sees a moment (`m`, a moments row) in SQL, mirrored by canSeeMoment
- * (moments.policy.ts) for single reads: its author always; anyone else while it is not hidden and
- * its author is present (authorPresentSql); never across a block either way. `viewer` is a SQL
- * expression of type uuid.
+ * The one rule of who sees a moment (`m`, a moments row) in SQL: the SQL function
+ * moment_visible_if_unblocked (its author always; anyone else while it is not hidden and its
+ * author is present) over the facts gathered here, and never across a block either way (the block
+ * rule's NOT EXISTS beside it, so the planner makes it an anti join: migration
+ * 20261210000000_moment_visibility_rule says why). The domain mirrors it with momentVisible
+ * (moments.policy.ts). `viewer` is a SQL expression of type uuid.
  */
 export const momentVisibleToSql = (viewer: string, m = "m", author?: string) =>
-  `(${m}.author_id = ${viewer} OR (${m}.hidden_at IS NULL AND ${
-    // The author's users row, when the statement joins it already: the same test on that row.
+  `moment_visible_if_unblocked(${m}.author_id = ${viewer}, ${m}.hidden_at IS NOT NULL, ${
+    // The author's users row, when the statement joins it already: the same fact from that row.
     // Written as EXISTS, the planner may read every active user into a hash per statement (a
     // feed page's cost then grew with the users; docs/performance.md, "Growth curves").
-    author === undefined ? authorPresentSql(`${m}.author_id`) : `${author}.status = 'active'`
-  }))
+    author === undefined ? authorPresentSql(`${m}.author_id`) : `author_present(${author}.status)`
+  })
    AND ${notBlockedSql(viewer, `${m}.author_id`)}`;
 
 // Who sees what: the one moment rule (momentVisibleToSql), on the author row the select joins (u).

@@ -14,10 +14,40 @@ type TokenRow = Pick<RowOf<RefreshToken>, "id" | "session_id" | "expires_at" | "
   Pick<RowOf<Session>, "user_id" | "revoked_at"> & { session_created_at: Date };
 
 /**
- * A live session of session row `s` and user row `u`: not revoked, and the account active. The
- * one copy of the rule: bearer checks, realtime sockets and the order write use it.
+ * Session row `s` of user row `u` is live at `at` with the absolute lifetime `maxAgeSeconds` (SQL
+ * expressions, placeholders): the database's one statement of the rule, `session_live` (migration
+ * 20261210010100_session_live_rule, mirrored by `sessionLive` in the domain's identity policy).
+ * PostgreSQL inlines it, so the plans are those of the conditions written out. Bearer checks,
+ * realtime sockets and the order's write use it.
  */
-export const liveSession = "s.revoked_at IS NULL AND u.status = 'active'";
+export const liveSessionAt = (at: string, maxAgeSeconds: string) =>
+  `session_live(s.revoked_at, s.created_at, u.status, ${maxAgeSeconds}, ${at})`;
+
+/**
+ * The per-request check ($1 session, $2 now, $3 SESSION_MAX_AGE_SECONDS): the live session's user
+ * and current role (also run by the bench's raw reference).
+ */
+export const activeActorStatement = {
+  name: "sessions_active_actor",
+  text: `SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.id = $1 AND ${liveSessionAt("$2", "$3")}`,
+};
+
+/**
+ * The per-request check of a write-limited route ($1 session, $2 the caller's user id, $3-$5 the
+ * hit: key, now, when the window opened before; $6 SESSION_MAX_AGE_SECONDS): the active actor and,
+ * only when the session is live at $4 and $2's, one hit of the caller's counter, in one statement.
+ */
+export const activeActorCountingStatement = {
+  name: "sessions_active_actor_counting",
+  text: `WITH actor AS (
+         SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.id = $1 AND ${liveSessionAt("$4", "$6")}
+       ), hit AS (
+         ${rateLimitHitSql({ key: "$3", now: "$4", openedBefore: "$5" }, "actor WHERE actor.id = $2")}
+       )
+       SELECT actor.id, actor.role, hit.hits, hit.window_started_at FROM actor LEFT JOIN hit ON true`,
+};
 
 export const createSessionRepository = (db: SqlExecutor): SessionRepository => ({
   async create(session) {
@@ -85,29 +115,29 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
     return rowCount;
   },
 
-  async findActiveActor(sessionId) {
+  async findActiveActor(sessionId, at, maxAgeSeconds) {
     const { rows } = await db.query<{ id: string; role: string }>(
-      `SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND ${liveSession}`,
-      [sessionId],
-      "sessions_active_actor",
+      activeActorStatement.text,
+      [sessionId, at, maxAgeSeconds],
+      activeActorStatement.name,
     );
     const row = rows[0];
 
     return row ? { userId: row.id, role: row.role as Role } : null;
   },
 
-  async findActiveActorCounting(sessionId, userId, count) {
+  async findActiveActorCounting(sessionId, userId, count, maxAgeSeconds) {
     const { rows } = await db.query<{ id: string; role: string } & Partial<RateLimitHitRow>>(
-      `WITH actor AS (
-         SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-          WHERE s.id = $1 AND ${liveSession}
-       ), hit AS (
-         ${rateLimitHitSql({ key: "$3", now: "$4", openedBefore: "$5" }, "actor WHERE actor.id = $2")}
-       )
-       SELECT actor.id, actor.role, hit.hits, hit.window_started_at FROM actor LEFT JOIN hit ON true`,
-      [sessionId, userId, count.key, count.now, windowOpenedBefore(count.now, count.windowSeconds)],
-      "sessions_active_actor_counting",
+      activeActorCountingStatement.text,
+      [
+        sessionId,
+        userId,
+        count.key,
+        count.now,
+        windowOpenedBefore(count.now, count.windowSeconds),
+        maxAgeSeconds,
+      ],
+      activeActorCountingStatement.name,
     );
     const row = rows[0];
     if (!row) {
@@ -125,14 +155,14 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
     };
   },
 
-  async filterActive(sessionIds) {
+  async filterActive(sessionIds, at, maxAgeSeconds) {
     if (sessionIds.length === 0) {
       return [];
     }
     const { rows } = await db.query<{ id: string }>(
       `SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = ANY($1::uuid[]) AND ${liveSession}`,
-      [sessionIds],
+        WHERE s.id = ANY($1::uuid[]) AND ${liveSessionAt("$2", "$3")}`,
+      [sessionIds, at, maxAgeSeconds],
       "sessions_filter_active",
     );
 

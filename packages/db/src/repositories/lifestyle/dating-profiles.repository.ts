@@ -49,12 +49,13 @@ export const createDatingProfileRepository = (db: SqlExecutor): DatingProfileRep
   },
 
   async browse(viewerId, page) {
-    // The visible-profile index gives the order; the user's status and the blocks filter rows.
+    // The visible-profile index gives the order; the author's presence (author_present) and the
+    // blocks filter rows.
     const { rows } = await db.query<{ total: number; items: BrowseRow[] | null }>(
       `WITH seen AS (
          SELECT d.user_id, d.created_at
            FROM dating_profiles d JOIN users u ON u.id = d.user_id
-          WHERE d.visible AND u.status = 'active' AND d.user_id <> $1
+          WHERE d.visible AND author_present(u.status) AND d.user_id <> $1
             AND ${notBlockedSql("$1::uuid", "d.user_id")}
        ), page AS (
          SELECT user_id, created_at FROM seen ORDER BY created_at, user_id OFFSET $2 LIMIT $3

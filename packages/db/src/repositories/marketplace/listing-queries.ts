@@ -27,7 +27,7 @@ export const menuItemsJson = `COALESCE((
  * statement of the rule, `listing_publicly_visible` (migration 20261203000000_listing_visibility_rule,
  * mirrored by `listingPubliclyVisible` in the domain's marketplace policy). PostgreSQL inlines it, so
  * the public partial indexes, whose predicate is its clock-free part, serve these reads. Listing
- * reads, search and the orderable menu item all use it.
+ * reads and search use it, and the orderable menu item (orderableAt) through its function.
  */
 export const visibleAt = (now: string) =>
   `listing_publicly_visible(l.status, l.subscription_status, l.provider_approved, l.owner_active,
@@ -36,6 +36,25 @@ export const visibleAt = (now: string) =>
 /** Public visibility at $1 (see visibleAt). */
 export const visible = visibleAt("$1");
 
+/**
+ * Menu item `item` of listing `listing` (their aliases) can be ordered at `now` (an SQL expression,
+ * a parameter): the database's one statement of the rule, `menu_item_orderable` (migration
+ * 20261210010000_menu_item_orderable_rule, mirrored by `menuItemOrderable` in the domain's
+ * marketplace policy): the item on offer (onOffer), on a listing publicly visible at `now`.
+ * PostgreSQL inlines it (and listing_publicly_visible in it). The public item read, the order's
+ * write and the media read policy call it.
+ */
+export const orderableAt = (now: string, item = "m", listing = "l") =>
+  `menu_item_orderable(${item}.active, ${item}.deleted_at, ${listing}.status, ${listing}.subscription_status,
+    ${listing}.provider_approved, ${listing}.owner_active, ${listing}.subscription_expires_at, ${now})`;
+
+/**
+ * Menu item `m` is on offer (active and not deleted): the item's part of orderableAt,
+ * `menu_item_on_offer` (mirrored by `menuItemOnOffer`). What the public listing reads list a
+ * listing's items by: their WHERE holds listing `l` to `visible`, so an item listed is orderable.
+ */
+export const onOffer = "menu_item_on_offer(m.active, m.deleted_at)";
+
 /** An active item as the public sees it. */
 export type ListedMenuItemJson = Pick<
   MenuItemJson,
@@ -43,14 +62,15 @@ export type ListedMenuItemJson = Pick<
 >;
 
 /**
- * Active items of listing `l` with only what the public sees (no timestamps to format and parse
- * again for every item of every listing of a page).
+ * The items on offer of listing `l` (onOffer: a visible listing's, so the orderable ones) with only
+ * what the public sees (no timestamps to format and parse again for every item of every listing of
+ * a page).
  */
 const listedMenuItemsJson = `COALESCE((
     SELECT json_agg(json_build_object(
              'id', m.id, 'name', m.name, 'description', m.description, 'price_amount', m.price_amount,
              'currency', m.currency) ORDER BY m.created_at, m.id)
-      FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json)`;
+      FROM menu_items m WHERE m.listing_id = l.id AND ${onOffer}), '[]'::json)`;
 
 export type PublicListingJson = {
   id: string;
@@ -99,7 +119,7 @@ export type PublicListingPageJson = Omit<PublicListingJson, "menu_items"> & {
 
 /**
  * The listing page ($1 now, $2 id): a visible listing as publicListingStatement reads it, with its
- * gallery (`media`), each active item's image (`menu_items[].media`) and its provider's logo
+ * gallery (`media`), each orderable item's image (`menu_items[].media`) and its provider's logo
  * (`provider_media`), in one statement and one round trip (also run by the bench's raw reference).
  */
 export const publicListingPageStatement = {
@@ -113,7 +133,7 @@ export const publicListingPageStatement = {
                       'id', m.id, 'name', m.name, 'description', m.description, 'price_amount', m.price_amount,
                       'currency', m.currency, 'media', ${linkedMediaJson("menu_item_media", "menu_item_id", "m.id")})
                     ORDER BY m.created_at, m.id)
-               FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json),
+               FROM menu_items m WHERE m.listing_id = l.id AND ${onOffer}), '[]'::json),
            'media', ${linkedMediaJson("listing_media", "listing_id", "l.id")},
            'provider_media', ${linkedMediaJson("provider_media", "provider_id", "l.provider_id")}) AS listing
            FROM listings l

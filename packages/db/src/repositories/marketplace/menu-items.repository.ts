@@ -4,15 +4,9 @@ import type { MenuItem as MenuItemModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
-import { type MenuItemJson, visibleAt } from "./listing-queries";
+import { type MenuItemJson, orderableAt } from "./listing-queries";
 
 type MenuItemRow = Omit<RowOf<MenuItemModel>, "deleted_at">;
-
-/**
- * Menu item `m` of listing `l` can be ordered at `now`: active, not deleted, on a publicly visible
- * listing. The one copy of the rule: the public item read and the order's write check it.
- */
-export const orderableAt = (now: string) => `m.active AND m.deleted_at IS NULL AND ${visibleAt(now)}`;
 
 /** A menu item from a row, or from its `json_build_object` (timestamps as text). */
 export const toMenuItem = (item: MenuItemJson | MenuItemRow): MenuItem => ({

@@ -13,6 +13,7 @@ import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { authorPresentSql, momentVisibleToSql } from "../community/moment-queries";
 import { notBlockedSql } from "../community/user-blocks.repository";
+import { orderableAt } from "../marketplace/listing-queries";
 
 type MediaAssetRow = RowOf<MediaAssetModel>;
 
@@ -196,9 +197,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
                                                       l.owner_active, l.subscription_expires_at, $3)) AS on_visible_listing,
               EXISTS (SELECT 1 FROM menu_item_media im JOIN menu_items mi ON mi.id = im.menu_item_id
                         JOIN listings l ON l.id = mi.listing_id
-                       WHERE im.media_asset_id = $1 AND mi.active AND mi.deleted_at IS NULL
-                         AND listing_publicly_visible(l.status, l.subscription_status, l.provider_approved,
-                                                      l.owner_active, l.subscription_expires_at, $3)) AS on_visible_menu_item,
+                       WHERE im.media_asset_id = $1 AND ${orderableAt("$3", "mi")}) AS on_visible_menu_item,
               EXISTS (SELECT 1 FROM provider_media pm JOIN provider_profiles pp ON pp.id = pm.provider_id
                        WHERE pm.media_asset_id = $1 AND pp.approval_status = 'approved'
                          AND ${authorPresentSql("pp.user_id")}) AS on_visible_provider,

@@ -7,8 +7,8 @@ import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { keyConflict, keyValues } from "../idempotency.repository";
-import { liveSession } from "../identity/sessions.repository";
-import { orderableAt } from "../marketplace/menu-items.repository";
+import { liveSessionAt } from "../identity/sessions.repository";
+import { orderableAt } from "../marketplace/listing-queries";
 
 type OrderRow = Omit<
   RowOf<OrderModel>,
@@ -61,9 +61,8 @@ const toOrder = (row: OrderRow): Order => ({
 });
 
 // The order ($1-$17, $17 its creation time; $24 its sealed guest capability) and its outbox event
-// ($18-$22), written by one
-// statement: both or neither. The event is written from the inserted order's row, so it exists
-// only if the order does.
+// ($18-$22), written by one statement: both or neither. The event is written from the inserted
+// order's row, so it exists only if the order does.
 const orderInsert = `INSERT INTO orders (id, customer_id, guest_email, guest_phone, guest_token_hash,
                            guest_token_expires_at, provider_id, listing_id, menu_item_id, item_name,
                            unit_price_amount, quantity, total_amount, currency, notes, schedule_at,
@@ -73,9 +72,10 @@ const orderValues = `$1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::times
          $17::timestamptz, $17::timestamptz, $24::text`;
 
 // What the order was decided from, checked again by the statement that writes it, at its time $17:
-// the menu item ($9) is still active on a publicly visible listing ($8, provider $7) with the name,
-// price and currency the order copies, and the member's session ($23, null for a guest) is still
-// live for the customer ($2): the rules of orderableAt and liveSession.
+// the menu item ($9) is still orderable on its listing ($8, provider $7) with the name, price and
+// currency the order copies, and the member's session ($23, null for a guest) is still the
+// customer's ($2) and live with the absolute lifetime $25: the rules of orderableAt and
+// liveSessionAt.
 const fresh = `fresh AS (
          SELECT EXISTS (
                   SELECT 1 FROM menu_items m JOIN listings l ON l.id = m.listing_id
@@ -84,7 +84,8 @@ const fresh = `fresh AS (
                      AND ${orderableAt("$17::timestamptz")})
                 AND ($23::uuid IS NULL OR EXISTS (
                   SELECT 1 FROM sessions s JOIN users u ON u.id = s.user_id
-                   WHERE s.id = $23::uuid AND u.id = $2::uuid AND ${liveSession})) AS ok
+                   WHERE s.id = $23::uuid AND u.id = $2::uuid
+                     AND ${liveSessionAt("$17::timestamptz", "$25::int")})) AS ok
        )`;
 const eventInsert = `events AS (
          INSERT INTO outbox_events (id, kind, aggregate_type, aggregate_id, payload, attempts, available_at,
@@ -104,7 +105,7 @@ const placeStatement = {
        ${outcome}`,
 };
 
-// With an idempotency record ($25-$32, its creation time $31 the "now" a live key is judged at,
+// With an idempotency record ($26-$33, its creation time $32 the "now" a live key is judged at,
 // as in IdempotencyStore.save): the key's insert goes first and the order is written
 // from its returned row, so a live key (no row: another request holds it) writes nothing at all.
 // A concurrent insert of the same key waits for the other statement's commit, as in
@@ -113,10 +114,10 @@ const placeKeyedStatement = {
   name: "orders_place_keyed",
   text: `WITH ${fresh}, recorded AS (
          INSERT INTO idempotency_keys (scope, route, key, fingerprint, outcome, sealed_secret, created_at, expires_at)
-         SELECT $25::text, $26::text, $27::text, $28::text, $29::jsonb, $30::text, $31::timestamptz,
-                $32::timestamptz
+         SELECT $26::text, $27::text, $28::text, $29::text, $30::jsonb, $31::text, $32::timestamptz,
+                $33::timestamptz
            FROM fresh WHERE fresh.ok
-         ${keyConflict("$31::timestamptz")}
+         ${keyConflict("$32::timestamptz")}
          RETURNING 1
        ), placed AS (
          ${orderInsert}
@@ -127,7 +128,7 @@ const placeKeyedStatement = {
 };
 
 export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
-  async place(order, event, record, sessionId) {
+  async place(order, event, record, session) {
     const values = [
       order.id,
       order.customerId,
@@ -151,8 +152,9 @@ export const createOrderRepository = (db: SqlExecutor): OrderRepository => ({
       event.aggregateType,
       event.aggregateId,
       JSON.stringify(event.payload),
-      sessionId,
+      session?.id ?? null,
       order.guestTokenSealed,
+      session?.maxAgeSeconds ?? null,
     ];
     const { text, name } = record ? placeKeyedStatement : placeStatement;
     const { rows } = await db.query<{ ok: boolean; placed: number }>(

@@ -48,6 +48,8 @@ export type RealtimeDeps = {
   openFanOut(onError: (error: unknown) => void): ChatFanOut;
   connections: ChatConnectionRepository;
   sessions: Pick<SessionRepository, "filterActive">;
+  /** SESSION_MAX_AGE_SECONDS: a socket's session ends at this age too (sessionLive). */
+  sessionMaxAgeSeconds: number;
   messages: Pick<MessageRepository, "listPage">;
   conversations: Pick<ConversationRepository, "findReadMarkers">;
   /** Signs the read URLs of the messages' media. */
@@ -410,7 +412,8 @@ export const startRealtime = async (
   }, presence.refreshMs);
   presenceRefresh.unref();
 
-  // Sockets of a session that ended (logout, suspension, deletion) close within seconds.
+  // Sockets of a session that ended (logout, suspension, deletion, its absolute lifetime) close
+  // within seconds.
   let checking = false;
   const sessionCheck = setInterval(async () => {
     if (checking || sockets.size === 0) {
@@ -421,7 +424,9 @@ export const startRealtime = async (
       // Only the sockets asked about: one that opened while the query ran is checked next time.
       const checked = [...sockets];
       const sessionIds = [...new Set(checked.map(([client]) => client.grant.sessionId))];
-      const live = new Set(await deps.sessions.filterActive(sessionIds));
+      const live = new Set(
+        await deps.sessions.filterActive(sessionIds, deps.clock.now(), deps.sessionMaxAgeSeconds),
+      );
       for (const [client, state] of checked) {
         if (!live.has(client.grant.sessionId)) {
           state.ws.close(realtimeCloseCodes.sessionEnded, "session ended");
