@@ -131,6 +131,21 @@ describe("a picture is taken the moment it is uploaded", () => {
     expect(gallery.status).toBe(200);
     expect(gallery.body.data.media).toEqual([processing(galleryImage)]);
 
+    // A new listing with its gallery (201 as SPEC says).
+    const newListingImage = await upload(seller.seller, "listing");
+    const created = await h.post<Envelope<{ media: MediaItem[] }>>(
+      "/api/v1/listings",
+      {
+        provider_id: seller.seller.providerId,
+        category_id: await h.categoryId(),
+        name: "At Once Loaf",
+        media_asset_ids: [newListingImage],
+      },
+      as(seller.seller),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.data.media).toEqual([processing(newListingImage)]);
+
     // Dating photos.
     const datingImage = await upload(ada, "dating_photo");
     const profile = await h.put<Envelope<{ media: MediaItem[] }>>(
