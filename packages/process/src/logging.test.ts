@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { chunkedStdout, createLogger, fixedLineLogger, logFormat } from "./logging";
+import { chunkedStdout, createLogger, logFormat } from "./logging";
 
 describe("the log format", () => {
   it("is readable only at a terminal in development; JSON lines in every other case", () => {
@@ -81,77 +81,5 @@ describe("chunkedStdout", () => {
         .split("\n")
         .map((line) => JSON.parse(line).msg),
     ).toEqual(["one", "two"]);
-  });
-});
-
-describe("fixedLineLogger", () => {
-  const capture = (options: pino.LoggerOptions = {}) => {
-    const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = pino(
-      { base: { service: "agora" }, timestamp: () => ',"time":1700000000000', ...options },
-      destination,
-    );
-
-    return { logger, lines };
-  };
-  const fields = ["request_id", "method", "route", "status", "duration_ms", "cached"] as const;
-  const samples = [
-    {
-      request_id: "0190f0e2-8d7e-7b51-9b1a-5d0c5c1f2a3b",
-      method: "GET",
-      route: "/health",
-      status: 200,
-      duration_ms: 0.12,
-      cached: true,
-    },
-    {
-      request_id: 'quote" back\\slash \u0001 \u2028 é',
-      method: "PATCH",
-      route: "unmatched",
-      status: 503,
-      duration_ms: Number.NaN,
-      cached: false,
-    },
-    { request_id: "x", method: "GET", route: "/", status: 0, duration_ms: -0, cached: undefined },
-  ];
-
-  it("writes the very line logger.info writes", () => {
-    const fast = capture();
-    const plain = capture();
-    const write = fixedLineLogger(fast.logger, "request", fields);
-    // The point is not to go through logger.info.
-    fast.logger.info = (() => {
-      throw new Error("went through logger.info");
-    }) as never;
-    for (const sample of samples) {
-      write(sample);
-      plain.logger.info(sample, "request");
-    }
-
-    expect(fast.lines).toHaveLength(samples.length);
-    expect(fast.lines).toEqual(plain.lines);
-  });
-
-  it("writes nothing below the logger's level, and follows a level changed later", () => {
-    const { logger, lines } = capture({ level: "warn" });
-    const write = fixedLineLogger(logger, "request", fields);
-    write(samples[0] as (typeof samples)[0]);
-    expect(lines).toHaveLength(0);
-    logger.level = "info";
-    write(samples[0] as (typeof samples)[0]);
-    expect(lines).toHaveLength(1);
-  });
-
-  it("leaves a logger it cannot reproduce to logger.info (here: a mixin)", () => {
-    const fast = capture({ mixin: () => ({ extra: 1 }) });
-    fixedLineLogger(fast.logger, "request", fields)(samples[0] as (typeof samples)[0]);
-
-    expect(JSON.parse(fast.lines[0] ?? "{}")).toMatchObject({ extra: 1, route: "/health", msg: "request" });
   });
 });

@@ -1,4 +1,3 @@
-import { tracingChannel } from "node:diagnostics_channel";
 import pino, { type DestinationStream, type Logger } from "pino";
 import type { AppEnvName } from "./config";
 
@@ -166,90 +165,5 @@ export const chunkedStdout = (sink: ChunkSink, minLength = 4096, maxQueued = MAX
     flush,
     /** Lines dropped because stdout's reader had fallen more than `maxQueued` bytes behind. */
     dropped: () => droppedLines,
-  };
-};
-
-type FieldValue = string | number | boolean;
-
-/** pino's tracing channel around its serialization: a subscriber must see every line. */
-const pinoSerialization = tracingChannel("pino_asJson");
-
-/**
- * `logger.info(values, message)` for a line of fixed fields (the access log's, one per request),
- * written byte for byte as pino writes it (level, time, the logger's bindings, the fields in the
- * given order, the message) but without pino's general serializer, which checks each key for a
- * serializer and escapes every key and short string character by character: measured as the
- * largest part of a small request's cost beside the web framework (docs/performance.md, "Where a
- * request's instructions go"). String values are JSON-escaped; an undefined value is left out, as
- * pino does. A logger set up in a way this does not reproduce (mixin, log formatter, redaction,
- * nested key, message prefix, hooks, serializers of these fields, a stream that wants pino's
- * metadata, a subscriber to pino's tracing channel) gets `logger.info` itself.
- */
-export const fixedLineLogger = <Field extends string>(
-  logger: Logger,
-  message: string,
-  fields: readonly Field[],
-): ((values: Readonly<Record<Field, FieldValue | undefined>>) => void) => {
-  const generic = (values: Readonly<Record<Field, FieldValue | undefined>>) =>
-    logger.info(values as Record<string, unknown>, message);
-  // msgPrefixSym is there at run time, not in pino's type declarations.
-  const symbols = pino.symbols as typeof pino.symbols & { readonly msgPrefixSym?: symbol };
-  const internals = logger as unknown as Record<symbol, unknown>;
-  const formatters = internals[symbols.formattersSym] as { log?: unknown } | undefined;
-  const hooks = internals[symbols.hooksSym] as { logMethod?: unknown; streamWrite?: unknown } | undefined;
-  const stringifiers = internals[symbols.stringifiersSym] as object | undefined;
-  const serializers = internals[symbols.serializersSym] as Record<string, unknown> | undefined;
-  const messageKey = internals[symbols.messageKeySym];
-  const info = logger.levels.values.info;
-  const stream = internals[symbols.streamSym] as { write(line: string): unknown } | undefined;
-  const time = internals[symbols.timeSym] as (() => string) | undefined;
-  const unusual =
-    internals[symbols.mixinSym] ||
-    formatters?.log ||
-    hooks?.logMethod ||
-    hooks?.streamWrite ||
-    internals[symbols.nestedKeySym] ||
-    symbols.msgPrefixSym === undefined ||
-    internals[symbols.msgPrefixSym] ||
-    stringifiers === undefined ||
-    Reflect.ownKeys(stringifiers).length > 0 ||
-    serializers === undefined ||
-    [...fields, messageKey].some((key) => typeof key !== "string" || serializers[key] !== undefined) ||
-    stream === undefined ||
-    typeof stream.write !== "function" ||
-    time === undefined ||
-    info === undefined;
-  if (unusual) {
-    return generic;
-  }
-  const names = fields.map((field) => `,${JSON.stringify(field)}:`);
-  const closing = `,${JSON.stringify(messageKey)}:${JSON.stringify(message)}${internals[symbols.endSym] as string}`;
-
-  return (values) => {
-    if (logger.levelVal > info) {
-      return;
-    }
-    if (pinoSerialization.hasSubscribers || (stream as Record<symbol, unknown>)[symbols.needsMetadataGsym]) {
-      generic(values);
-
-      return;
-    }
-    let line =
-      (internals[symbols.lsCacheSym] as Record<number, string>)[info] +
-      time.call(logger) +
-      (internals[symbols.chindingsSym] as string);
-    for (let i = 0; i < fields.length; i += 1) {
-      const value = values[fields[i] as Field];
-      if (value !== undefined) {
-        line +=
-          names[i] +
-          (typeof value === "string"
-            ? JSON.stringify(value)
-            : typeof value === "number" && !Number.isFinite(value)
-              ? "null"
-              : String(value));
-      }
-    }
-    stream.write(line + closing);
   };
 };

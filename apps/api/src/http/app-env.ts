@@ -14,11 +14,6 @@ export type RequestBindings = Partial<HttpBindings | Http2Bindings> & {
   requestId: string;
   rootLogger: Logger;
   /**
-   * The request's path, taken once from Node's request target by the request handler when it needs
-   * no decoding; Hono routes on it (http/openapi.ts) instead of reading `request.url` again.
-   */
-  path?: string | undefined;
-  /**
    * Present when the request arrived as an HTTP Upgrade (modules/chat/realtime/realtime-server.ts): the route
    * that admits it leaves its grant here (`admit`), and the realtime server then switches protocols.
    */

@@ -176,6 +176,20 @@ describe("connections the server refuses (over a real socket)", () => {
     expect(exchange.ending).toBe("end");
   });
 
+  it("a malformed request pipelined behind one still being answered ends the connection after that answer, whole", async () => {
+    // The listing search waits on the database, so its answer is still under way when the parser
+    // meets the malformed second request: that answer is not cut by a 400 written into it.
+    const exchange = await rawExchange(port, [
+      "GET /api/v1/listings HTTP/1.1\r\nHost: agora.test\r\n\r\nNOT HTTP AT ALL\r\n\r\n",
+    ]);
+    expect(exchange.status).toBe(200);
+    const length = Number(exchange.headers["content-length"]);
+    const answered = exchange.body.slice(0, length);
+    expect(JSON.parse(answered)).toMatchObject({ success: true });
+    expect(exchange.body.slice(length)).not.toMatch(/HTTP\/1\.1 400/);
+    expect(exchange.ending).not.toBe("open");
+  });
+
   it("answers a malformed request line with 400 in the envelope", async () => {
     const exchange = await rawExchange(port, ["NOT HTTP AT ALL\r\n\r\n"]);
     expect(exchange.status).toBe(400);

@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { fixedLineLogger } from "@agora/process/logging";
 import type { ActiveSpan, Tracing } from "@agora/process/telemetry/tracing";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
-import type { AppEnv } from "./app-env";
+import type { AppEnv, UpgradeSlot } from "./app-env";
 import type { Lifecycle } from "./lifecycle";
 import type { Metrics } from "./metrics";
-import { COMPLETE, SWITCHING_PROTOCOLS } from "./respond";
+import { isComplete, isSwitchingProtocols } from "./respond";
 import { createRouteTable } from "./route-table";
 import { securityHeaders } from "./security-headers";
 import type { StartupGate } from "./startup-gate";
@@ -18,25 +17,12 @@ const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 type Observer = { observe(value: number): void };
 
 /**
- * The path of Node's request target (`incoming.url`) when it is exactly the path Hono would read
- * from `request.url`: the adapter built that URL from the target unchanged (it ends with it), and
- * the path needs no percent-decoding or dot-segment handling. Otherwise undefined, and Hono reads
- * `request.url` itself: one parse of the path per request instead of two.
+ * What a request arrives with besides itself: Node's request and response from the adapter, and,
+ * for an HTTP Upgrade the realtime server hands over, the slot a route admits it in (no response).
  */
-const plainPath = (request: Request, target: string | undefined): string | undefined => {
-  if (target === undefined || target.charCodeAt(0) !== 47 || !request.url.endsWith(target)) {
-    return undefined;
-  }
-  const query = target.indexOf("?");
-  const path = query === -1 ? target : target.slice(0, query);
+export type ServerBindings = Partial<HttpBindings | Http2Bindings> & { upgrade?: UpgradeSlot };
 
-  return path.includes("%") || path.includes("#") || path.includes("/.") ? undefined : path;
-};
-
-export type RequestHandler = (
-  request: Request,
-  bindings?: HttpBindings | Http2Bindings,
-) => Response | Promise<Response>;
+export type RequestHandler = (request: Request, bindings?: ServerBindings) => Response | Promise<Response>;
 
 /**
  * Wraps the Hono app with what every request gets: a request id (echoed as X-Request-Id and in
@@ -91,15 +77,6 @@ export const createRequestHandler = (
 
     return found;
   };
-  // One line per request: `logger.info(line, "request")`, without pino's general serializer.
-  const accessLog = fixedLineLogger(logger, "request", [
-    "request_id",
-    "method",
-    "route",
-    "status",
-    "duration_ms",
-  ]);
-
   const handle = (
     request: Request,
     bindings: Parameters<RequestHandler>[1],
@@ -121,11 +98,12 @@ export const createRequestHandler = (
       typeof offered === "string" && acceptableRequestId.test(offered) ? offered : randomUUID();
     const method = request.method;
 
-    const path = plainPath(request, incoming?.url);
+    // Node's request target (`IncomingMessage.url`) is the path and query as sent; without Node
+    // (an in-process test's fetch) the path comes from the URL.
     const pathOf = () =>
-      path ?? (incoming?.url ? (incoming.url.split("?")[0] ?? "/") : new URL(request.url).pathname);
+      incoming?.url ? (incoming.url.split("?")[0] ?? "/") : new URL(request.url).pathname;
     const finish = (response: Response): Response => {
-      if (!(response as Response & { [COMPLETE]?: true })[COMPLETE]) {
+      if (!isComplete(response)) {
         // Built outside respond() (CORS preflight, /docs, Hono internals): add what it lacks.
         response.headers.set("x-request-id", requestId);
         for (const [name, value] of securityHeaders) {
@@ -135,9 +113,7 @@ export const createRequestHandler = (
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const status = (response as Response & { [SWITCHING_PROTOCOLS]?: true })[SWITCHING_PROTOCOLS]
-        ? 101
-        : response.status;
+      const status = isSwitchingProtocols(response) ? 101 : response.status;
       const entry = known(method, pathOf());
       const route = entry.route;
       observer(method, entry, status).observe(seconds);
@@ -151,7 +127,7 @@ export const createRequestHandler = (
       if (status >= 500) {
         logger.error(line, "request failed");
       } else {
-        accessLog(line);
+        logger.info(line, "request");
       }
       if (span) {
         span.updateName(`${method} ${route}`);
@@ -180,7 +156,6 @@ export const createRequestHandler = (
       ...bindings,
       requestId,
       rootLogger: logger,
-      path,
     } satisfies AppEnv["Bindings"]);
 
     return result instanceof Promise ? result.then(finish) : finish(result);

@@ -1,7 +1,6 @@
 import type { ErrorCode } from "@agora/contracts/errors";
 import { ValidationError } from "@agora/domain/common/app-error";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { getPath } from "hono/utils/url";
 import type { ZodError, z } from "zod";
 import type { AppEnv } from "./app-env";
 import { issuesOf, statusByCode } from "./errors";
@@ -29,16 +28,11 @@ export const throwOnInvalid = (
   return undefined;
 };
 
-/**
- * A router whose validation failures become 422 validation_failed through the one onError. It
- * routes on the path the request handler already took from Node's request target (`c.env.path`),
- * and reads it from `request.url` as Hono does otherwise.
- */
+/** A router whose validation failures become 422 validation_failed through the one onError. */
 export const createRouter = () =>
   new OpenAPIHono<AppEnv>({
     defaultHook: throwOnInvalid,
     router: new StaticPathRouter(),
-    getPath: (request, options) => (options?.env as AppEnv["Bindings"] | undefined)?.path ?? getPath(request),
   });
 
 const errorDescriptions: Record<number, string> = {

@@ -28,7 +28,7 @@ import {
   requireRoles,
 } from "./middleware/auth";
 import { body, errors, json } from "./openapi";
-import { COMPLETE } from "./respond";
+import { isComplete } from "./respond";
 
 /**
  * The adapter between the contracts' operations (`@agora/contracts/<area>`: method, path, auth,
@@ -191,7 +191,7 @@ const applyWriteLimit = async (
   // safety checks' cost").
   c.set("rateLimitHeaders", headers);
   await next();
-  if (!(c.res as Response & { [COMPLETE]?: true })[COMPLETE]) {
+  if (!isComplete(c.res)) {
     const own = c.res.status === 429 && c.res.headers.has("RateLimit-Limit");
     for (const [name, value] of Object.entries(headers)) {
       if (!own) {

@@ -5,11 +5,17 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./app-env";
 import { securityHeaders } from "./security-headers";
 
-/** Marks responses built here: they already carry the request id and the security headers. */
-export const COMPLETE = Symbol("agora.complete-response");
+/** The responses built here: they already carry the request id and the security headers. */
+const complete = new WeakSet<Response>();
 
-/** Marks the answer of an admitted WebSocket upgrade: logged and measured as 101, never sent. */
-export const SWITCHING_PROTOCOLS = Symbol("agora.switching-protocols");
+/** The answers of admitted WebSocket upgrades: logged and measured as 101, never sent. */
+const switching = new WeakSet<Response>();
+
+/** Whether `response` was built here, with the request id and every security header. */
+export const isComplete = (response: Response): boolean => complete.has(response);
+
+/** Whether `response` is the answer of an admitted WebSocket upgrade (see `switchingProtocols`). */
+export const isSwitchingProtocols = (response: Response): boolean => switching.has(response);
 
 const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({
   ...Object.fromEntries(securityHeaders),
@@ -17,9 +23,9 @@ const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /**
- * Builds the response with all of its headers in one plain object. The Node adapter passes such an
- * object straight to `writeHead`; Hono's `c.json` or `c.header` would build a WHATWG Headers object
- * per response instead, which measured as the largest single cost of a small JSON response.
+ * Builds the response with the standard Response constructor, all of its headers given at once in
+ * one plain object (the envelope's headers, the security headers, the request id and the caller's
+ * rate-limit headers), so that no later step has to read or add a header to it.
  */
 export const respond = <T, S extends ContentfulStatusCode>(
   c: Context<AppEnv>,
@@ -35,7 +41,7 @@ export const respond = <T, S extends ContentfulStatusCode>(
         ? { ...jsonHeaders, "x-request-id": c.env.requestId, ...limit, ...headers }
         : { ...jsonHeaders, "x-request-id": c.env.requestId },
   });
-  (response as Response & { [COMPLETE]?: true })[COMPLETE] = true;
+  complete.add(response);
 
   return response as Response & TypedResponse<T, S, "json">;
 };
@@ -82,7 +88,8 @@ export const switchingProtocols = (
   c: Context<AppEnv>,
 ): Response & TypedResponse<Record<string, never>, 101, string> => {
   const response = new Response(null, { status: 200, headers: { "x-request-id": c.env.requestId } });
-  Object.assign(response, { [COMPLETE]: true, [SWITCHING_PROTOCOLS]: true });
+  complete.add(response);
+  switching.add(response);
 
   return response as Response & TypedResponse<Record<string, never>, 101, string>;
 };

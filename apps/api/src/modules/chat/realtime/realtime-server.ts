@@ -311,10 +311,7 @@ export const startRealtime = async (
         },
       };
       try {
-        const response = await handler(toRequest(incoming), {
-          incoming,
-          upgrade: slot,
-        } as unknown as Parameters<RequestHandler>[1]);
+        const response = await handler(toRequest(incoming), { incoming, upgrade: slot });
         if (!admitted || closing) {
           admitted?.place.release();
           await refuse(socket, response);
