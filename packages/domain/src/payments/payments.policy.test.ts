@@ -6,9 +6,8 @@ import {
   canSeePayment,
   canSubmitPayment,
   PAYMENT_REJECTER_ROLES,
-  type PaymentMove,
-  paymentMoveTarget,
 } from "./payments.policy";
+import { type PaymentMove, paymentMoveTarget } from "./payment-moves";
 import type { PaymentWithParties } from "./payments.ports";
 import { type PaymentPurpose, type PaymentStatus, paymentStatuses } from "./payments.types";
 

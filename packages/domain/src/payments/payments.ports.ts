@@ -30,7 +30,7 @@ export interface PaymentRepository {
   /** Inserts; "open_exists" when the order or listing already has its one open payment. */
   create(payment: NewPayment): Promise<"created" | "open_exists">;
   findById(id: string): Promise<PaymentWithParties | null>;
-  /** The `submit` move (payments.policy.ts) when the version matches, version + 1; null otherwise. */
+  /** The `submit` move (payment-moves.ts) when the version matches, version + 1; null otherwise. */
   submit(id: string, expectedVersion: number, method: PaymentMethod, at: Date): Promise<Payment | null>;
   addEvidence(
     id: string,
@@ -45,7 +45,7 @@ export interface PaymentRepository {
     filter: { q?: string | undefined; status?: PaymentStatus | undefined },
     page: PageRequest,
   ): Promise<Page<Payment>>;
-  /** The `confirm` or `reject` move (payments.policy.ts), version + 1; null when it was not open. */
+  /** The `confirm` or `reject` move (payment-moves.ts), version + 1; null when it was not open. */
   decide(id: string, move: "confirm" | "reject", decidedBy: string, at: Date): Promise<Payment | null>;
 }
 

@@ -3,13 +3,13 @@ import { activateSubscription } from "../marketplace/activate-subscription";
 import { paymentConfirmed } from "./events/payment-confirmed";
 import { paymentRejected } from "./events/payment-rejected";
 import { PaymentConflictError } from "./payments.errors";
-import { paymentMoves, paymentMoveTarget } from "./payments.policy";
+import { paymentMoves, paymentMoveTarget } from "./payment-moves";
 import type { PaymentRepositories } from "./payments.ports";
 import type { Payment } from "./payments.types";
 
 /**
  * Records a review decision in the caller's transaction: the `confirm` or `reject` move of
- * payments.policy.ts (submitted → confirmed or rejected; 409 from any other status, also when a
+ * payment-moves.ts (submitted → confirmed or rejected; 409 from any other status, also when a
  * concurrent decision got there first), the order's payment status follows, a confirmed
  * subscription is extended (and a paid draft of an approved provider published), the decision is
  * audited and the payer told.

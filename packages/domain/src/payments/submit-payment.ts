@@ -3,12 +3,12 @@ import { paymentSubmitted } from "./events/payment-submitted";
 import { findOwnPayment } from "./own-payment";
 import type { PaymentsDeps } from "./payments.deps";
 import { PaymentConflictError } from "./payments.errors";
-import { paymentMoveTarget } from "./payments.policy";
+import { paymentMoveTarget } from "./payment-moves";
 import type { Payment, PaymentMethod } from "./payments.types";
 
 /**
  * The payer claims the transfer was made (a claim, not proof): the `submit` move (unpaid or
- * rejected → submitted, see payments.policy.ts) when `version` is current. Sent again with the version it was sent with, by the payer with the same
+ * rejected → submitted, see payment-moves.ts) when `version` is current. Sent again with the version it was sent with, by the payer with the same
  * method, it answers the current payment (a retry after a lost response); any other stale version,
  * or a payment no longer open, is 409 payment_conflict.
  */

@@ -1,4 +1,4 @@
-import { type PaymentMove, paymentMoves } from "@agora/domain/payments/payments.policy";
+import { type PaymentMove, paymentMoves } from "@agora/domain/payments/payment-moves";
 import type { PaymentRepository, PaymentWithParties } from "@agora/domain/payments/payments.ports";
 import type {
   Payment,
@@ -35,7 +35,7 @@ const toPayment = (row: PaymentRow): Payment => ({
 });
 
 /**
- * The compare-and-set of `move`, from the policy's table (payments.policy.ts paymentMoves): the
+ * The compare-and-set of `move`, from the state machine's table (payment-moves.ts paymentMoves): the
  * statuses it may start from, and the one it leads to. Constants of the code, never input.
  */
 const moveFrom = (move: PaymentMove) =>
