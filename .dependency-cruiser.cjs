@@ -14,6 +14,16 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: "no-policy-in-repositories",
+      severity: "error",
+      comment:
+        "A repository stores and reads facts; deciding who may do what is the domain's policy, called by " +
+        "the use case. Where the SQL needs a rule, it has one home: an SQL function with a domain mirror " +
+        "and an agreement test (docs/architecture.md), or a state machine's table in its own module.",
+      from: { path: "^packages/db/src/" },
+      to: { path: "^packages/domain/src/.*\\.policy\\.ts$" },
+    },
   ],
   options: {
     // Hidden files and folders (.turbo, .tools, .data, this file), dependencies, build output,
