@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Actor, Role } from "../common/actor";
+import { type PaymentMove, paymentMoveTarget } from "./payment-moves";
 import {
   acceptsPaymentEvidence,
   canConfirmPayment,
@@ -7,7 +8,6 @@ import {
   canSubmitPayment,
   PAYMENT_REJECTER_ROLES,
 } from "./payments.policy";
-import { type PaymentMove, paymentMoveTarget } from "./payment-moves";
 import type { PaymentWithParties } from "./payments.ports";
 import { type PaymentPurpose, type PaymentStatus, paymentStatuses } from "./payments.types";
 

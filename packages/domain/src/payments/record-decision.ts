@@ -2,8 +2,8 @@ import type { Actor } from "../common/actor";
 import { activateSubscription } from "../marketplace/activate-subscription";
 import { paymentConfirmed } from "./events/payment-confirmed";
 import { paymentRejected } from "./events/payment-rejected";
-import { PaymentConflictError } from "./payments.errors";
 import { paymentMoves, paymentMoveTarget } from "./payment-moves";
+import { PaymentConflictError } from "./payments.errors";
 import type { PaymentRepositories } from "./payments.ports";
 import type { Payment } from "./payments.types";
 

@@ -1,9 +1,9 @@
 import type { Actor } from "../common/actor";
 import { paymentSubmitted } from "./events/payment-submitted";
 import { findOwnPayment } from "./own-payment";
+import { paymentMoveTarget } from "./payment-moves";
 import type { PaymentsDeps } from "./payments.deps";
 import { PaymentConflictError } from "./payments.errors";
-import { paymentMoveTarget } from "./payment-moves";
 import type { Payment, PaymentMethod } from "./payments.types";
 
 /**
