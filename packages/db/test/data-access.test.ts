@@ -21,7 +21,7 @@ const sourceFiles = (dir: string): string[] =>
   });
 
 const mechanisms = (text: string) => ({
-  prisma: /\bPrismaClient\b/.test(text) || /\bprisma\.\$?\w+/.test(text),
+  prisma: /\b(Extended)?PrismaClient\b/.test(text) || /\bprisma(\(\)|\.\$?\w+)/.test(text),
   sql: /\bSqlExecutor\b/.test(text) || /\bdb\.(query|exec)\(/.test(text) || /\bselectPage\b/.test(text),
 });
 
@@ -37,5 +37,17 @@ describe("data access: one mechanism per repository file", () => {
 
   it("has no repository file that uses both the Prisma client and raw SQL", () => {
     expect(files.filter((file) => file.prisma && file.sql).map((file) => file.file)).toEqual([]);
+  });
+});
+
+describe("data access: no batched Prisma reads in repositories", () => {
+  // Prisma batches the findUnique calls made in one tick into one query, run in the async context
+  // of the first caller: a unit of work's read could then run outside its transaction (or another
+  // unit's read inside it). findFirst is never batched (unit-of-work.int.test.ts shows the hazard).
+  it("has no findUnique or findUniqueOrThrow in a repository", () => {
+    const batched = sourceFiles(repositories).filter((file) =>
+      /\.findUnique(OrThrow)?\(/.test(readFileSync(file, "utf8")),
+    );
+    expect(batched.map((file) => path.relative(repositories, file))).toEqual([]);
   });
 });

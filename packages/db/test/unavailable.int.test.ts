@@ -94,8 +94,9 @@ describe("a PostgreSQL URL whose server does not answer", () => {
       );
       expect(performance.now() - started).toBeLessThan(2_000);
       // Prisma's client, made (and its modules loaded) at its first use, translates the same way.
-      expect(await rejection(db.prisma.category.findMany())).toBeInstanceOf(DatabaseUnavailableError);
-      expect(await rejection(db.prisma.$queryRawUnsafe("SELECT 1"))).toBeInstanceOf(DatabaseUnavailableError);
+      const prisma = await db.prisma();
+      expect(await rejection(prisma.category.findMany())).toBeInstanceOf(DatabaseUnavailableError);
+      expect(await rejection(prisma.$queryRawUnsafe("SELECT 1"))).toBeInstanceOf(DatabaseUnavailableError);
     } finally {
       await db.close();
     }
@@ -282,7 +283,7 @@ describe.skipIf(!onPostgres)(
       expect(await prepared(named)).toEqual(["agora_probe_statement"]);
       expect(await prepared(unnamed)).toEqual([]);
       // Prisma's statements too: its adapter is given no name generator.
-      await unnamed.prisma.$queryRawUnsafe("SELECT 1");
+      await (await unnamed.prisma()).$queryRawUnsafe("SELECT 1");
       const viaPrisma = await unnamed.sql.transaction(async (tx) => {
         const { rows } = await tx.query<{ n: number }>(
           "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'prisma_%'",

@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
-import type { PrismaClient } from "../generated/prisma/client";
 import type { QueryTracer, Sql } from "../sql";
 import type { DatabaseMisconfiguredError } from "../unavailable";
+import type { ExtendedPrismaClient } from "./prisma-client";
 
 export type DatabaseOptions = {
   /** PostgreSQL URL; when absent the embedded PGlite database is used. */
@@ -63,7 +63,12 @@ export type Database = {
    * notifications stay inside its process).
    */
   readonly listenTarget: { kind: "postgres"; url: string } | { kind: "pglite"; db: PGlite };
-  readonly prisma: PrismaClient;
+  /**
+   * The Prisma client, made at the first call and the same one after (on PostgreSQL; PGlite's is
+   * made with the database, pglite.ts says why). The Prisma-backed repositories take this loader and
+   * call it in each method, so building them loads nothing (prisma-client.ts, `prismaLoader`).
+   */
+  readonly prisma: () => Promise<ExtendedPrismaClient>;
   readonly sql: Sql;
   /** A cheap round trip, for readiness. */
   ping(): Promise<void>;

@@ -26,7 +26,7 @@ export const connectPglite = async (options: DatabaseOptions): Promise<Database>
   });
   const db = await PGlite.create(dataDir, {
     extensions: { citext, pg_trgm },
-    // Durability (docs/operations.md §3): PGlite starts PostgreSQL with fsync off, and over Node's
+    // Durability (docs/operations.md, "Backups that restore"): fsync is off, and over Node's
     // file system each commit's WAL is written (to the kernel) before the commit returns, so a
     // `kill -9` of the process loses no acknowledged write; a power loss or kernel crash may lose
     // the last ones. That rests on synchronous_commit staying on (off, commits wait in WAL buffers
@@ -48,7 +48,7 @@ export const connectPglite = async (options: DatabaseOptions): Promise<Database>
   return {
     kind: "pglite",
     listenTarget: { kind: "pglite", db },
-    prisma,
+    prisma: () => Promise.resolve(prisma),
     sql: createPgliteSql(db, options.tracer),
     async ping() {
       await db.query("SELECT 1");

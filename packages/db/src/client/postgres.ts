@@ -1,7 +1,7 @@
 import pg from "pg";
 import { createPgSql, QUERY_TIMEOUT_GRACE_MS } from "../sql";
 import { type Database, type DatabaseOptions, DEFAULT_DATABASE_TIMEOUTS } from "./database";
-import { lazyClient, statementName, translatingErrors } from "./prisma-client";
+import { prismaLoader, statementName, translatingErrors } from "./prisma-client";
 import { routedPool } from "./transaction-routing";
 
 export const connectPostgres = (options: DatabaseOptions & { url: string }): Database => {
@@ -27,7 +27,7 @@ export const connectPostgres = (options: DatabaseOptions & { url: string }): Dat
   const ignore = () => {};
   pool.on("connect", (client) => client.on("error", ignore));
   pool.on("error", ignore);
-  const lazy = lazyClient(async () => {
+  const loader = prismaLoader(async () => {
     const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
       import("../generated/prisma/client"),
       import("@prisma/adapter-pg"),
@@ -49,7 +49,7 @@ export const connectPostgres = (options: DatabaseOptions & { url: string }): Dat
   return {
     kind: "postgres",
     listenTarget: { kind: "postgres", url: options.listenUrl ?? options.url },
-    prisma: lazy.prisma,
+    prisma: loader.prisma,
     sql,
     async ping() {
       await sql.query("SELECT 1");
@@ -61,7 +61,7 @@ export const connectPostgres = (options: DatabaseOptions & { url: string }): Dat
       waiting: pool.waitingCount,
     }),
     async close() {
-      await lazy.disconnect();
+      await loader.disconnect();
       await pool.end();
     },
   };

@@ -25,7 +25,6 @@ import type { OrderRepositories } from "@agora/domain/orders/orders.transaction"
 import type { OutboxStore } from "@agora/domain/outbox/outbox.ports";
 import type { PaymentRepositories } from "@agora/domain/payments/payments.ports";
 import type { Database } from "../client";
-import type { PrismaClient } from "../generated/prisma/client";
 import type { SqlExecutor } from "../sql";
 import { createAccountantServiceRepository } from "./administration/accountant-services.repository";
 import { createAuditReader } from "./administration/audit-events.repository";
@@ -93,13 +92,14 @@ export type RepositoryOptions = {
 };
 
 /**
- * The repositories over `db`. Prisma-backed ones use the one client; inside a unit of work its
- * queries run on the transaction's connection (see client/transaction-routing.ts), so both kinds commit together.
- * Building them is closures only, no I/O.
+ * The repositories over `db`. Prisma-backed ones use the one client, through `prisma`, its loader
+ * (`Database.prisma`), which they call only when a method queries; inside a unit of work its
+ * queries run on the transaction's connection (see client/transaction-routing.ts), so both kinds
+ * commit together. Building them is closures only, no I/O, and loads nothing.
  */
 export const createRepositories = (
   db: SqlExecutor,
-  prisma: PrismaClient,
+  prisma: Database["prisma"],
   ids: IdGenerator,
   options: RepositoryOptions = {},
 ): Repositories => ({

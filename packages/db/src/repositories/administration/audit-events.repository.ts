@@ -1,5 +1,5 @@
 import type { AuditReader } from "@agora/domain/administration/administration.ports";
-import type { PrismaClient } from "../../generated/prisma/client";
+import type { ExtendedPrismaClient } from "../../client/prisma-client";
 import { idParam } from "../../ids";
 
 const asRecord = (value: unknown): Record<string, unknown> | null =>
@@ -8,7 +8,7 @@ const asRecord = (value: unknown): Record<string, unknown> | null =>
     : null;
 
 /** Reads of the audit trail, through Prisma (filters on the indexes the administration migration adds). */
-export const createAuditReader = (prisma: PrismaClient): AuditReader => ({
+export const createAuditReader = (prisma: () => Promise<ExtendedPrismaClient>): AuditReader => ({
   async findPage(filter, page) {
     if (filter.actorId !== undefined && idParam(filter.actorId) === null) {
       return { items: [], total: 0 };
@@ -20,14 +20,15 @@ export const createAuditReader = (prisma: PrismaClient): AuditReader => ({
       ...(filter.targetId === undefined ? {} : { targetId: filter.targetId }),
       ...(filter.since === undefined ? {} : { createdAt: { gte: filter.since } }),
     };
+    const client = await prisma();
     const [rows, total] = await Promise.all([
-      prisma.auditEvent.findMany({
+      client.auditEvent.findMany({
         where,
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         skip: page.offset,
         take: page.limit,
       }),
-      prisma.auditEvent.count({ where }),
+      client.auditEvent.count({ where }),
     ]);
 
     return {

@@ -1,23 +1,27 @@
 import type { AnnouncementRepository } from "@agora/domain/lifestyle/lifestyle.ports";
-import type { PrismaClient } from "../../generated/prisma/client";
+import type { ExtendedPrismaClient } from "../../client/prisma-client";
 
 const published = { published: true } as const;
 
 /** Through Prisma: administrators write a few; members read small pages. */
-export const createAnnouncementRepository = (prisma: PrismaClient): AnnouncementRepository => ({
+export const createAnnouncementRepository = (
+  prisma: () => Promise<ExtendedPrismaClient>,
+): AnnouncementRepository => ({
   async create(announcement) {
-    await prisma.announcement.create({ data: announcement });
+    const client = await prisma();
+    await client.announcement.create({ data: announcement });
   },
 
   async listPublished(page) {
+    const client = await prisma();
     const [items, total] = await Promise.all([
-      prisma.announcement.findMany({
+      client.announcement.findMany({
         where: published,
         orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
         skip: page.offset,
         take: page.limit,
       }),
-      prisma.announcement.count({ where: published }),
+      client.announcement.count({ where: published }),
     ]);
 
     return { items, total };

@@ -1,29 +1,36 @@
 import type { CatalogRepository } from "@agora/domain/marketplace/marketplace.ports";
-import type { PrismaClient } from "../../generated/prisma/client";
+import type { ExtendedPrismaClient } from "../../client/prisma-client";
 import { idParam } from "../../ids";
 
 const activeCategory = { active: true, service: { active: true } } as const;
 const categoryFields = { id: true, serviceId: true, name: true } as const;
 
 /** Through Prisma: small, rarely written tables read off the hot paths. */
-export const createCatalogRepository = (prisma: PrismaClient): CatalogRepository => ({
-  listServices: () =>
-    prisma.service.findMany({
+export const createCatalogRepository = (prisma: () => Promise<ExtendedPrismaClient>): CatalogRepository => ({
+  async listServices() {
+    const client = await prisma();
+
+    return client.service.findMany({
       where: { active: true },
       orderBy: [{ sortOrder: "asc" }, { name: "asc" }],
       select: { id: true, name: true, description: true },
-    }),
+    });
+  },
 
-  listCategories: () =>
-    prisma.category.findMany({
+  async listCategories() {
+    const client = await prisma();
+
+    return client.category.findMany({
       where: activeCategory,
       orderBy: [{ service: { sortOrder: "asc" } }, { sortOrder: "asc" }, { name: "asc" }],
       select: categoryFields,
-    }),
+    });
+  },
 
   async findExistingServiceIds(ids) {
     const keys = ids.flatMap((id) => idParam(id) ?? []);
-    const found = await prisma.service.findMany({ where: { id: { in: keys } }, select: { id: true } });
+    const client = await prisma();
+    const found = await client.service.findMany({ where: { id: { in: keys } }, select: { id: true } });
 
     return found.map((service) => service.id);
   },
@@ -40,15 +47,16 @@ export const createCatalogRepository = (prisma: PrismaClient): CatalogRepository
           }),
       ...(filter.active === undefined ? {} : { active: filter.active }),
     };
+    const client = await prisma();
     const [items, total] = await Promise.all([
-      prisma.service.findMany({
+      client.service.findMany({
         where,
         orderBy: [{ name: "asc" }, { id: "asc" }],
         skip: page.offset,
         take: page.limit,
         select: { id: true, name: true, description: true, active: true },
       }),
-      prisma.service.count({ where }),
+      client.service.count({ where }),
     ]);
 
     return { items, total };
@@ -56,9 +64,11 @@ export const createCatalogRepository = (prisma: PrismaClient): CatalogRepository
 
   async findActiveCategory(id) {
     const key = idParam(id);
+    if (!key) {
+      return null;
+    }
+    const client = await prisma();
 
-    return key
-      ? prisma.category.findFirst({ where: { id: key, ...activeCategory }, select: categoryFields })
-      : null;
+    return client.category.findFirst({ where: { id: key, ...activeCategory }, select: categoryFields });
   },
 });

@@ -1,6 +1,7 @@
 import type { ProviderRepository } from "@agora/domain/marketplace/marketplace.ports";
 import type { ProviderProfile } from "@agora/domain/marketplace/marketplace.types";
-import type { PrismaClient, ProviderProfile as ProviderModel } from "../../generated/prisma/client";
+import type { ExtendedPrismaClient } from "../../client/prisma-client";
+import type { ProviderProfile as ProviderModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 
 const toProvider = (row: ProviderModel): ProviderProfile => ({
@@ -18,22 +19,33 @@ const toProvider = (row: ProviderModel): ProviderProfile => ({
  * Provider profiles through Prisma (not a hot path). The listings' copies of the provider (its
  * approval, its name in their search text) are the listings repository's, called by the use cases.
  */
-export const createProviderRepository = (prisma: PrismaClient): ProviderRepository => ({
+export const createProviderRepository = (
+  prisma: () => Promise<ExtendedPrismaClient>,
+): ProviderRepository => ({
   async findById(id) {
     const key = idParam(id);
-    const row = key ? await prisma.providerProfile.findUnique({ where: { id: key } }) : null;
+    if (!key) {
+      return null;
+    }
+    const client = await prisma();
+    // findFirst, not findUnique: Prisma batches the findUnique calls of one tick into one query run
+    // in the first caller's async context, which may be outside this call's unit of work (see
+    // packages/db/test/unit-of-work.int.test.ts).
+    const row = await client.providerProfile.findFirst({ where: { id: key } });
 
     return row ? toProvider(row) : null;
   },
 
   async findByUserId(userId) {
-    const row = await prisma.providerProfile.findUnique({ where: { userId } });
+    const client = await prisma();
+    const row = await client.providerProfile.findFirst({ where: { userId } });
 
     return row ? toProvider(row) : null;
   },
 
   async create(profile, at) {
-    const { count } = await prisma.providerProfile.createMany({
+    const client = await prisma();
+    const { count } = await client.providerProfile.createMany({
       data: [
         {
           id: profile.id,
@@ -58,7 +70,8 @@ export const createProviderRepository = (prisma: PrismaClient): ProviderReposito
     if (!key) {
       return null;
     }
-    const { count } = await prisma.providerProfile.updateMany({
+    const client = await prisma();
+    const { count } = await client.providerProfile.updateMany({
       where: { id: key },
       data: {
         ...(changes.displayName === undefined ? {} : { displayName: changes.displayName }),
@@ -81,14 +94,15 @@ export const createProviderRepository = (prisma: PrismaClient): ProviderReposito
         : { displayName: { contains: filter.q, mode: "insensitive" as const } }),
       ...(filter.status === undefined ? {} : { approvalStatus: filter.status }),
     };
+    const client = await prisma();
     const [rows, total] = await Promise.all([
-      prisma.providerProfile.findMany({
+      client.providerProfile.findMany({
         where,
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         skip: page.offset,
         take: page.limit,
       }),
-      prisma.providerProfile.count({ where }),
+      client.providerProfile.count({ where }),
     ]);
 
     return { items: rows.map(toProvider), total };
@@ -99,7 +113,8 @@ export const createProviderRepository = (prisma: PrismaClient): ProviderReposito
     if (!key) {
       return null;
     }
-    const { count } = await prisma.providerProfile.updateMany({
+    const client = await prisma();
+    const { count } = await client.providerProfile.updateMany({
       where: { id: key, approvalStatus: { in: ["pending", "withdrawn"] } },
       data: { approvalStatus: "approved", approvedAt: at, updatedAt: at },
     });
@@ -111,7 +126,8 @@ export const createProviderRepository = (prisma: PrismaClient): ProviderReposito
   },
 
   async withdrawByUserId(userId, at) {
-    const { count } = await prisma.providerProfile.updateMany({
+    const client = await prisma();
+    const { count } = await client.providerProfile.updateMany({
       where: { userId, approvalStatus: "approved" },
       data: { approvalStatus: "withdrawn", updatedAt: at },
     });
