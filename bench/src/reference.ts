@@ -1,7 +1,8 @@
 // The reference server: raw node:http and raw `pg` answering the same JSON as Agora by running the
 // same SQL (statements and repository functions are imported from packages/db and run on a bare
-// pg client), so each Agora figure can be read as a ratio measured in the same run. No framework,
-// no validation layer, no domain layer, no logging, no metrics (unless REFERENCE_DUTIES, below).
+// pg client) and presenting it with Agora's own presenters (imported from apps/api: none is copied
+// here), so each Agora figure can be read as a ratio measured in the same run. No framework, no
+// validation layer, no domain layer, no logging, no metrics (unless REFERENCE_DUTIES, below).
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
@@ -13,11 +14,9 @@ import { createMessageRepository } from "@agora/db/repositories/chat/messages.re
 import { feedStatement, type MomentRow, toMoment } from "@agora/db/repositories/community/moment-queries";
 import { createIdempotencyStore } from "@agora/db/repositories/idempotency.repository";
 import { activeActorStatement } from "@agora/db/repositories/identity/sessions.repository";
-import {
-  listingSearchQuery,
-  type PublicListingPageJson,
-  publicListingPageStatement,
-} from "@agora/db/repositories/marketplace/listing-queries";
+import { createUserRepository } from "@agora/db/repositories/identity/users.repository";
+import { listingSearchQuery } from "@agora/db/repositories/marketplace/listing-queries";
+import { createListingRepository } from "@agora/db/repositories/marketplace/listings.repository";
 import { createMenuItemRepository } from "@agora/db/repositories/marketplace/menu-items.repository";
 import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
 import { createOrderRepository } from "@agora/db/repositories/orders/orders.repository";
@@ -30,6 +29,13 @@ import pg from "pg";
 import { Histogram } from "prom-client";
 import { v7 } from "uuid";
 import { type WebSocket, WebSocketServer } from "ws";
+import { toConversationDto, toMessageDto } from "../../apps/api/src/modules/chat/chat.presenter.ts";
+import { cursorMeta, toMomentDto } from "../../apps/api/src/modules/community/community.presenter.ts";
+import { toUserDto } from "../../apps/api/src/modules/identity/identity.presenter.ts";
+import { toPublicListingDetailDto } from "../../apps/api/src/modules/marketplace/marketplace.presenter.ts";
+import { toNotificationDto } from "../../apps/api/src/modules/notifications/notifications.presenter.ts";
+import { toAdminOrderDto } from "../../apps/api/src/modules/orders/orders.admin.presenter.ts";
+import { toOrderDto } from "../../apps/api/src/modules/orders/orders.presenter.ts";
 
 type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>;
 
@@ -130,6 +136,8 @@ const executor = (client: pg.Pool | pg.PoolClient) => ({
   },
 });
 const onPool = {
+  users: createUserRepository(executor(pool)),
+  listings: createListingRepository(executor(pool)),
   notifications: createNotificationRepository(executor(pool)),
   conversations: createConversationRepository(executor(pool)),
   messages: createMessageRepository(executor(pool), ids),
@@ -158,7 +166,7 @@ const authenticate = async (request: IncomingMessage): Promise<{ id: string }> =
   return { id: rows[0].id as string };
 };
 
-/** GET /api/v1/admin/orders: Agora's collection statements (count and page), presented as Agora does. */
+/** GET /api/v1/admin/orders: Agora's collection statements (count and page) and its presenter. */
 const adminOrders: Handler = async (request, response, url) => {
   await authenticate(request);
   const q = url.searchParams.get("q") ?? undefined;
@@ -170,32 +178,7 @@ const adminOrders: Handler = async (request, response, url) => {
     offset: Number(url.searchParams.get("offset") ?? 0),
   };
   const found = await onPool.orders.findPage({ q, status, serviceIds: undefined }, page);
-  send(
-    response,
-    200,
-    envelope(
-      found.items.map((o) => ({
-        id: o.id,
-        customer_id: o.customerId,
-        provider_id: o.providerId,
-        listing_id: o.listingId,
-        menu_item_id: o.menuItemId,
-        item_name: o.itemName,
-        unit_price_amount: o.unitPriceAmount,
-        quantity: o.quantity,
-        total_amount: o.totalAmount,
-        currency: o.currency,
-        status: o.status,
-        payment_status: o.paymentStatus,
-        version: o.version,
-        notes: o.notes,
-        schedule_at: o.scheduleAt?.toISOString() ?? null,
-        created_at: o.createdAt.toISOString(),
-        updated_at: o.updatedAt.toISOString(),
-      })),
-      { ...page, total: found.total },
-    ),
-  );
+  send(response, 200, envelope(found.items.map(toAdminOrderDto), { ...page, total: found.total }));
 };
 
 /** GET /api/v1/admin/exports/reports.csv: the same keyset batches through csv-stringify. */
@@ -239,82 +222,44 @@ const search: Handler = async (_request, response, url) => {
  * The bench seeds no images (it runs without an object store, so no read URL can be signed): an
  * image here would mean a reference that does less than the API, which signs each image's URLs.
  */
-const noImages = (assets: readonly unknown[]) => {
+const noImages = (assets: readonly unknown[]): [] => {
   if (assets.length > 0) {
-    throw new Error(
-      "a listing with images: the reference signs no read URLs (the bench has no object store)",
-    );
+    throw new Error("a record with images: the reference signs no read URLs (the bench has no object store)");
   }
 
   return [];
 };
 
 /**
- * GET /api/v1/listings/{id}: Agora's one statement (the listing with its gallery, its items' images
- * and its provider's logo) and the answer Agora presents: each item with its `media`, the
- * listing's `media` and `provider_media`.
+ * GET /api/v1/listings/{id}: Agora's one statement through its repository (the listing with its
+ * gallery, its items' images and its provider's logo), presented by Agora's presenter.
  */
 const listing: Handler = async (_request, response, url) => {
-  const id = url.pathname.split("/").pop();
-  const { rows } = await pool.query<{ listing: PublicListingPageJson }>({
-    name: publicListingPageStatement.name,
-    text: publicListingPageStatement.text,
-    values: [new Date(), id],
-  });
-  const found = rows[0]?.listing;
+  const found = await onPool.listings.findPublicPage(url.pathname.split("/").pop() ?? "", new Date());
   if (!found) {
     send(response, 404, { success: false });
 
     return;
   }
-  send(
-    response,
-    200,
-    envelope({
-      id: found.id,
-      provider_id: found.provider_id,
-      provider_name: found.provider_name,
-      name: found.name,
-      category_id: found.category_id,
-      category_name: found.category_name,
-      description: found.description,
-      featured: found.featured,
-      menu_items: found.menu_items.map((item) => ({
-        id: item.id,
-        name: item.name,
-        description: item.description,
-        price_amount: Number(item.price_amount),
-        currency: item.currency,
-        media: noImages(item.media),
-      })),
-      media: noImages(found.media),
-      provider_media: noImages(found.provider_media),
-    }),
-  );
+  for (const images of found.menuItemMedia.values()) {
+    noImages(images);
+  }
+  const media = {
+    media: noImages(found.media),
+    menuItemMedia: new Map(),
+    providerMedia: noImages(found.providerMedia),
+  };
+  send(response, 200, envelope(toPublicListingDetailDto(found.listing, media)));
 };
 
+/** GET /api/v1/auth/me: Agora's user statement through its repository, and its presenter. */
 const me: Handler = async (request, response) => {
   const actor = await authenticate(request);
-  const { rows } = await pool.query({
-    name: "users_find_by_id",
-    text: `SELECT id, email, username::text AS username, display_name, locale, role, status, created_at, password_hash
-             FROM users WHERE id = $1`,
-    values: [actor.id],
-  });
-  const row = rows[0];
-  send(
-    response,
-    200,
-    envelope({
-      id: row.id,
-      username: row.username,
-      display_name: row.display_name,
-      email: row.email,
-      role: row.role,
-      status: row.status,
-      created_at: row.created_at.toISOString(),
-    }),
-  );
+  const user = await onPool.users.findById(actor.id);
+  if (!user) {
+    throw new Error("no such user");
+  }
+  send(response, 200, envelope(toUserDto(user)));
 };
 
 /**
@@ -408,7 +353,13 @@ const createOrder: Handler = async (request, response) => {
       },
       now,
     );
-    const body = { ...order, status: "pending", payment_status: "unpaid", version: 1 };
+    const body = toOrderDto({
+      ...order,
+      providerUserId: item.providerUserId,
+      status: "pending",
+      paymentStatus: "unpaid",
+      version: 1,
+    });
     const saved = await createIdempotencyStore(db).save(
       {
         scope: actor.id,
@@ -437,7 +388,7 @@ const createOrder: Handler = async (request, response) => {
   }
 };
 
-/** GET /api/v1/notifications: Agora's inbox page and unread count, presented as Agora presents them. */
+/** GET /api/v1/notifications: Agora's inbox page and unread count, and its presenter. */
 const notifications: Handler = async (request, response, url) => {
   const actor = await authenticate(request);
   const [page, unreadCount] = await Promise.all([
@@ -450,23 +401,15 @@ const notifications: Handler = async (request, response, url) => {
   send(
     response,
     200,
-    envelope(
-      page.items.map((n) => ({
-        id: n.id,
-        kind: n.kind,
-        title: n.title,
-        body: n.body,
-        data: n.data,
-        read_at: n.readAt?.toISOString() ?? null,
-        created_at: n.createdAt.toISOString(),
-        unread_count: n.unreadCount,
-      })),
-      { limit: 50, next_before: page.nextBefore, unread_count: unreadCount },
-    ),
+    envelope(page.items.map(toNotificationDto), {
+      limit: 50,
+      next_before: page.nextBefore,
+      unread_count: unreadCount,
+    }),
   );
 };
 
-/** GET /api/v1/chat/conversations: Agora's conversation page and unread count, presented alike. */
+/** GET /api/v1/chat/conversations: Agora's conversation page and unread count, and its presenter. */
 const conversations: Handler = async (request, response, url) => {
   const actor = await authenticate(request);
   const [page, unreadCount] = await Promise.all([
@@ -476,61 +419,33 @@ const conversations: Handler = async (request, response, url) => {
     }),
     onPool.notifications.countUnread(actor.id),
   ]);
+  // Agora's view of each conversation (viewConversation): a text-only last message signs nothing.
+  const items = page.items.map((conversation) =>
+    toConversationDto({
+      conversation,
+      lastMessage: conversation.lastMessage
+        ? { message: conversation.lastMessage, media: noImages(conversation.lastMessage.media) }
+        : null,
+    }),
+  );
   send(
     response,
     200,
-    envelope(
-      page.items.map((c) => ({
-        id: c.id,
-        participant_ids: c.participantIds,
-        last_message: c.lastMessage
-          ? {
-              id: c.lastMessage.id,
-              conversation_id: c.lastMessage.conversationId,
-              seq: c.lastMessage.seq,
-              sender_id: c.lastMessage.senderId,
-              body: c.lastMessage.body,
-              message_type: c.lastMessage.messageType,
-              client_message_id: c.lastMessage.clientMessageId,
-              created_at: c.lastMessage.createdAt.toISOString(),
-            }
-          : null,
-        unread_count: c.unreadCount,
-        updated_at: c.updatedAt.toISOString(),
-      })),
-      { limit: 50, next_before: page.nextBefore, unread_count: unreadCount },
-    ),
+    envelope(items, { limit: 50, next_before: page.nextBefore, unread_count: unreadCount }),
   );
 };
 
-/** GET /api/v1/community/feed: Agora's feed statement, presented as Agora presents it. */
+/** GET /api/v1/community/feed: Agora's feed statement, and its presenter. */
 const communityFeed: Handler = async (request, response, url) => {
   const actor = await authenticate(request);
   const before = url.searchParams.get("before") ?? undefined;
   const statement = feedStatement(actor.id, { before, limit: 50 });
   const { rows } = await pool.query<MomentRow>(statement);
   const moments = rows.map(toMoment);
-  send(
-    response,
-    200,
-    envelope(
-      moments.map((m) => ({
-        id: m.id,
-        author: { id: m.author.id, username: m.author.username, display_name: m.author.displayName },
-        body: m.body,
-        visibility: m.visibility,
-        media_asset_ids: m.mediaAssetIds,
-        counters: m.counters,
-        liked_by_me: m.likedByViewer,
-        hidden: m.hidden,
-        created_at: m.createdAt.toISOString(),
-      })),
-      { limit: 50, next_before: moments.length === 50 ? (moments[49]?.id ?? null) : null },
-    ),
-  );
+  send(response, 200, envelope(moments.map(toMomentDto), cursorMeta(moments, 50)));
 };
 
-/** POST /api/v1/chat/conversations/{id}/messages: Agora's one send statement, on the pool. */
+/** POST /api/v1/chat/conversations/{id}/messages: Agora's one send statement, on the pool, and its presenter. */
 const sendMessage: Handler = async (request, response, url) => {
   const actor = await authenticate(request);
   const conversationId = url.pathname.split("/")[5] ?? "";
@@ -559,20 +474,7 @@ const sendMessage: Handler = async (request, response, url) => {
     return;
   }
   const message = outcome.message;
-  send(
-    response,
-    201,
-    envelope({
-      id: message.id,
-      conversation_id: message.conversationId,
-      seq: message.seq,
-      sender_id: message.senderId,
-      body: message.body,
-      message_type: message.messageType,
-      client_message_id: message.clientMessageId,
-      created_at: message.createdAt.toISOString(),
-    }),
-  );
+  send(response, 201, envelope(toMessageDto({ message, media: noImages(message.media) })));
 };
 
 const chatMessagesPath = /^\/api\/v1\/chat\/conversations\/[^/]+\/messages$/;

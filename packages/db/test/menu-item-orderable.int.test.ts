@@ -216,11 +216,11 @@ describe("the orderable menu item: one rule in SQL and in the domain", () => {
       listings.map((listing) => listingRepository.findPublic(listing.id, at)),
     );
     const listed = (menu: { id: string }[] | undefined) => (menu ?? []).map((item) => item.id);
-    expect(pages.flatMap((page) => listed(page?.listing.menuItems)).sort()).toEqual(expected);
-    expect(publics.flatMap((listing) => listed(listing?.menuItems)).sort()).toEqual(expected);
+    expect(pages.flatMap((page) => listed(page?.listing.menu_items)).sort()).toEqual(expected);
+    expect(publics.flatMap((listing) => listed(listing?.menu_items)).sort()).toEqual(expected);
     for (const q of [undefined, "kettle"]) {
       const page = await listingRepository.search({ q, categoryId: category, limit: 200, offset: 0 }, at);
-      expect({ q, items: page.items.flatMap((listing) => listed(listing.menuItems)).sort() }).toEqual({
+      expect({ q, items: page.items.flatMap((listing) => listed(listing.menu_items)).sort() }).toEqual({
         q,
         items: expected,
       });

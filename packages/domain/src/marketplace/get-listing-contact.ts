@@ -10,7 +10,7 @@ export const getListingContact = async (
   if (!listing) {
     throw new NotFoundError("Listing");
   }
-  const provider = await deps.repos.providers.findById(listing.providerId);
+  const provider = await deps.repos.providers.findById(listing.provider_id);
   if (!provider) {
     throw new NotFoundError("Listing");
   }

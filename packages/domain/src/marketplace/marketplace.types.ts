@@ -1,3 +1,4 @@
+import type { PublicListingDto } from "@agora/contracts/marketplace";
 import type { MediaAsset } from "../media/media.types";
 
 export type Service = { id: string; name: string; description: string };
@@ -64,35 +65,29 @@ export type MenuItem = {
   updatedAt: Date;
 };
 
-/** A listing as its owner and staff see it. */
+/**
+ * What the public sees of a visible listing (read on every browse and search: nothing more): the
+ * contract's public listing, as the database builds it (the one JSON builder, `publicListingJson`
+ * in packages/db/src/repositories/marketplace/listing-queries.ts) and the API answers it, untouched.
+ * A public field is declared in the contract and read there; nothing here changes.
+ */
+export type PublicListing = PublicListingDto;
+
+/** A listing as its owner and staff see it: what the use cases decide with, and its public fields. */
 export type Listing = {
   id: string;
   providerId: string;
-  providerName: string;
-  categoryId: string;
-  categoryName: string;
-  name: string;
-  description: string;
   status: ListingStatus;
   subscriptionStatus: SubscriptionStatus;
   subscriptionExpiresAt: Date | null;
-  featuredUntil: Date | null;
-  /** Featured at the time of the read (featured-until in the future), decided by the query. */
-  featured: boolean;
   createdAt: Date;
   updatedAt: Date;
-  /** Active items only. */
-  menuItems: MenuItem[];
+  /**
+   * Its public fields as a public read builds them (its items on offer, `featured` at the time of
+   * the read), whatever its status: the owner's answer carries them.
+   */
+  public: PublicListing;
 };
-
-/** What the public sees of an active menu item on a visible listing. */
-export type ListedMenuItem = Pick<MenuItem, "id" | "name" | "description" | "priceAmount" | "currency">;
-
-/** What the public sees of a visible listing (read on every browse and search: nothing more). */
-export type PublicListing = Pick<
-  Listing,
-  "id" | "providerId" | "providerName" | "categoryId" | "categoryName" | "name" | "description" | "featured"
-> & { menuItems: ListedMenuItem[] };
 
 /**
  * A public listing with its images, each list in order: its gallery, its active items' images (by

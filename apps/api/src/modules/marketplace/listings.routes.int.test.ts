@@ -1,3 +1,10 @@
+import {
+  listedMenuItemDetailSchema,
+  listingSearchItemSchema,
+  ownListingSchema,
+  publicListingDetailSchema,
+  publicMenuItemSchema,
+} from "@agora/contracts/marketplace";
 import { listingPubliclyVisible } from "@agora/domain/marketplace/marketplace.policy";
 import type { ListingVisibilityFacts } from "@agora/domain/marketplace/marketplace.types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,6 +134,30 @@ describe("listings and menu items", () => {
         menu_items: [{ name: "Soup", price_amount: 450, currency: "EUR" }],
       });
       expect(res.body.data).not.toHaveProperty("status");
+    });
+
+    it("answers exactly the contract's fields, in its order, and nothing else (page, search, owner view)", async () => {
+      // The database builds the public listing (publicListingJson) and the API passes it on as it
+      // is: the keys of each answer are the document's, so no column reaches an answer unlisted.
+      const id = await h.listing(owner.providerId, {
+        name: "Keyed Lantern",
+        items: [{ name: "Wick", priceAmount: 120 }],
+      });
+      const keys = (schema: { shape: object }) => Object.keys(schema.shape);
+      type Keyed = { data: Record<string, unknown> & { menu_items: object[] } };
+      const page = await h.get<Keyed>(`/api/v1/listings/${id}`);
+      expect(Object.keys(page.body.data)).toEqual(keys(publicListingDetailSchema));
+      expect(page.body.data.menu_items.map((item) => Object.keys(item))).toEqual([
+        keys(listedMenuItemDetailSchema),
+      ]);
+      const search = await h.get<{ data: Keyed["data"][] }>("/api/v1/listings?q=keyed%20lantern");
+      expect(search.body.data.map((item) => Object.keys(item))).toEqual([keys(listingSearchItemSchema)]);
+      expect(search.body.data[0]?.menu_items.map((item) => Object.keys(item))).toEqual([
+        keys(publicMenuItemSchema),
+      ]);
+      const own = await h.patch<Keyed>(`/api/v1/listings/${id}`, {}, { token: owner.accessToken });
+      expect(Object.keys(own.body.data)).toEqual(keys(ownListingSchema));
+      expect(own.body.data.menu_items.map((item) => Object.keys(item))).toEqual([keys(publicMenuItemSchema)]);
     });
 
     it("hides the listing (404) when any one condition fails: status, subscription, provider approval", async () => {

@@ -18,9 +18,9 @@ import { ok } from "../../http/respond";
 import { toMediaItemDto } from "../media/media.presenter";
 import {
   toListingDto,
+  toListingSearchItemDto,
   toMenuItemDto,
   toPublicListingDetailDto,
-  toPublicListingDto,
 } from "./marketplace.presenter";
 
 /**
@@ -56,11 +56,9 @@ export const listingRoutes = ({ marketplace }: { marketplace: MarketplaceDeps })
       const { q, category_id, limit, offset } = c.req.valid("query");
       const result = await searchListings(marketplace, { q, categoryId: category_id, limit, offset });
 
-      const items = result.items.map((listing) => {
-        const cover = result.covers.get(listing.id);
-
-        return { ...toPublicListingDto(listing), cover: cover ? toMediaItemDto(cover) : null };
-      });
+      const items = result.items.map((listing) =>
+        toListingSearchItemDto(listing, result.covers.get(listing.id)),
+      );
 
       return ok(c, items, { meta: { limit, offset, total: result.total } });
     },

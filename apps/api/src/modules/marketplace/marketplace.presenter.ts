@@ -1,13 +1,12 @@
 import type {
   ListingDto,
+  ListingSearchItemDto,
   MenuItemDto,
   ProviderDto,
   PublicListingDetailDto,
-  PublicListingDto,
 } from "@agora/contracts/marketplace";
 import type { PublicListingMedia } from "@agora/domain/marketplace/get-public-listing";
 import type {
-  ListedMenuItem,
   Listing,
   ManualSale,
   MenuItem,
@@ -15,6 +14,7 @@ import type {
   ProviderProfile,
   PublicListing,
 } from "@agora/domain/marketplace/marketplace.types";
+import type { RecordMedia } from "@agora/domain/media/record-media";
 import { toMediaItemDto } from "../media/media.presenter";
 
 export const toMenuItemDto = (item: MenuItem): Omit<MenuItemDto, "media"> => ({
@@ -29,48 +29,28 @@ export const toMenuItemDto = (item: MenuItem): Omit<MenuItemDto, "media"> => ({
   updated_at: item.updatedAt.toISOString(),
 });
 
-const toPublicMenuItem = (item: ListedMenuItem) => ({
-  id: item.id,
-  name: item.name,
-  description: item.description,
-  price_amount: item.priceAmount,
-  currency: item.currency,
-});
-
-export const toPublicListingDto = (listing: PublicListing): PublicListingDto => ({
-  id: listing.id,
-  provider_id: listing.providerId,
-  provider_name: listing.providerName,
-  name: listing.name,
-  category_id: listing.categoryId,
-  category_name: listing.categoryName,
-  description: listing.description,
-  featured: listing.featured,
-  menu_items: listing.menuItems.map(toPublicMenuItem),
-});
+/**
+ * A listing in search results: the public listing, then its cover (the gallery's first image).
+ * The listing answers below pass a public listing (PublicListing: the contract's fields as the
+ * database's one JSON builder built them) through as it is, in its order, and add only what is not
+ * one of its fields (images, the owner's state): a public field needs nothing here.
+ */
+export const toListingSearchItemDto = (
+  listing: PublicListing,
+  cover: RecordMedia | undefined,
+): ListingSearchItemDto => ({ ...listing, cover: cover ? toMediaItemDto(cover) : null });
 
 /**
- * The public listing page: the public fields, each item with its image, the gallery and the
+ * The public listing page: the public listing, each item with its image, the gallery and the
  * provider's logo, built in one pass (no intermediate DTO copied again), in the document's order.
  */
 export const toPublicListingDetailDto = (
   listing: PublicListing,
   media: PublicListingMedia,
 ): PublicListingDetailDto => ({
-  id: listing.id,
-  provider_id: listing.providerId,
-  provider_name: listing.providerName,
-  name: listing.name,
-  category_id: listing.categoryId,
-  category_name: listing.categoryName,
-  description: listing.description,
-  featured: listing.featured,
-  menu_items: listing.menuItems.map((item) => ({
-    id: item.id,
-    name: item.name,
-    description: item.description,
-    price_amount: item.priceAmount,
-    currency: item.currency,
+  ...listing,
+  menu_items: listing.menu_items.map((item) => ({
+    ...item,
     media: media.menuItemMedia.get(item.id)?.map(toMediaItemDto) ?? [],
   })),
   media: media.media.map(toMediaItemDto),
@@ -79,7 +59,7 @@ export const toPublicListingDetailDto = (
 
 /** The owner's and staff's view: the public fields plus state and subscription. */
 export const toListingDto = (listing: Listing): ListingDto => ({
-  ...toPublicListingDto(listing),
+  ...listing.public,
   status: listing.status,
   subscription_status: listing.subscriptionStatus,
   subscription_expires_at: listing.subscriptionExpiresAt?.toISOString() ?? null,

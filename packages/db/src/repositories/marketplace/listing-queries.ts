@@ -1,26 +1,6 @@
 // The SQL of the public listing reads, kept free of runtime imports so the bench's raw reference
 // server can run exactly these statements (Node loads this file directly, stripping the types).
-import type { ListingSearch } from "@agora/domain/marketplace/marketplace.types";
-
-export type MenuItemJson = {
-  id: string;
-  listing_id: string;
-  name: string;
-  description: string;
-  price_amount: number | string;
-  currency: string;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-};
-
-/** Active items of listing `l`, as one JSON array (one query for the page, no N+1). */
-export const menuItemsJson = `COALESCE((
-    SELECT json_agg(json_build_object(
-             'id', m.id, 'listing_id', m.listing_id, 'name', m.name, 'description', m.description,
-             'price_amount', m.price_amount, 'currency', m.currency, 'active', m.active,
-             'created_at', m.created_at, 'updated_at', m.updated_at) ORDER BY m.created_at, m.id)
-      FROM menu_items m WHERE m.listing_id = l.id AND m.active), '[]'::json)`;
+import type { ListingSearch, PublicListing } from "@agora/domain/marketplace/marketplace.types";
 
 /**
  * Listing `l` is publicly visible at `now` (an SQL expression, a parameter): the database's one
@@ -55,44 +35,63 @@ export const orderableAt = (now: string, item = "m", listing = "l") =>
  */
 export const onOffer = "menu_item_on_offer(m.active, m.deleted_at)";
 
-/** An active item as the public sees it. */
-export type ListedMenuItemJson = Pick<
-  MenuItemJson,
-  "id" | "name" | "description" | "price_amount" | "currency"
->;
+/** An item on offer as the public sees it (the contract's). */
+type ListedMenuItem = PublicListing["menu_items"][number];
 
 /**
- * The items on offer of listing `l` (onOffer: a visible listing's, so the orderable ones) with only
- * what the public sees (no timestamps to format and parse again for every item of every listing of
- * a page).
+ * A public listing's own fields: every key of the contract's public listing (`ListingItem`,
+ * packages/contracts/src/marketplace.ts) but its items, in the contract's order (the answer's), each
+ * with the SQL that reads it from listing `l`, its provider `p` and its category `c`; `now` (an SQL
+ * expression) decides `featured`. `satisfies` holds it to the contract: a field the contract gains
+ * fails to compile here until it is read, and a key the contract lacks cannot be added.
  */
-const listedMenuItemsJson = `COALESCE((
-    SELECT json_agg(json_build_object(
-             'id', m.id, 'name', m.name, 'description', m.description, 'price_amount', m.price_amount,
-             'currency', m.currency) ORDER BY m.created_at, m.id)
+const publicListingFields = (now: string) =>
+  ({
+    id: "l.id",
+    provider_id: "l.provider_id",
+    provider_name: "p.display_name",
+    name: "l.name",
+    category_id: "l.category_id",
+    category_name: "c.name",
+    description: "l.description",
+    featured: `COALESCE(l.featured_until > ${now}, false)`,
+  }) satisfies Record<Exclude<keyof PublicListing, "menu_items">, string>;
+
+/** An item's fields (the contract's, in its order), read from item `m`. */
+const listedMenuItemFields = {
+  id: "m.id",
+  name: "m.name",
+  description: "m.description",
+  price_amount: "m.price_amount",
+  currency: "m.currency",
+} satisfies Record<keyof ListedMenuItem, string>;
+
+/** `json_build_object` of `fields` (key, SQL), in their order, then the pairs of `more`. */
+const jsonObject = (fields: Record<string, string>, more?: string) =>
+  `json_build_object(${Object.entries(fields)
+    .map(([key, sql]) => `'${key}', ${sql}`)
+    .join(", ")}${more ? `, ${more}` : ""})`;
+
+/**
+ * The public listing's one JSON builder: listing `l` (joined to its provider `p` and category `c`)
+ * as the contract's public listing, which the API answers as the database built it: its fields,
+ * then its items on offer (onOffer: on a visible listing, the orderable ones; no timestamps to
+ * format and parse again for every item of every listing of a page). `now` decides `featured`.
+ * `more.item` adds pairs to each item's object and `more.listing` to the listing's (the listing
+ * page's images), after the contract's.
+ */
+export const publicListingJson = (now: string, more: { item?: string; listing?: string } = {}) => {
+  const items = `COALESCE((
+    SELECT json_agg(${jsonObject(listedMenuItemFields, more.item)} ORDER BY m.created_at, m.id)
       FROM menu_items m WHERE m.listing_id = l.id AND ${onOffer}), '[]'::json)`;
 
-export type PublicListingJson = {
-  id: string;
-  provider_id: string;
-  provider_name: string;
-  category_id: string;
-  category_name: string;
-  name: string;
-  description: string;
-  featured: boolean;
-  menu_items: ListedMenuItemJson[];
+  return jsonObject({ ...publicListingFields(now), menu_items: items }, more.listing);
 };
 
-export const publicListingJson = `json_build_object(
-    'id', l.id, 'provider_id', l.provider_id, 'provider_name', p.display_name,
-    'category_id', l.category_id, 'category_name', c.name, 'name', l.name, 'description', l.description,
-    'featured', COALESCE(l.featured_until > $1, false), 'menu_items', ${listedMenuItemsJson})`;
-
-/** One visible listing by id ($1 now, $2 id), as JSON (also run by the bench's raw reference). */
+/** One visible listing by id ($1 now, $2 id), as JSON. */
 export const publicListingStatement = {
   name: "listings_public_by_id",
-  text: `SELECT ${publicListingJson} AS listing
+  text: `SELECT ${publicListingJson("$1")} AS listing
            FROM listings l
            JOIN provider_profiles p ON p.id = l.provider_id
            JOIN categories c ON c.id = l.category_id
@@ -111,8 +110,8 @@ const linkedMediaJson = (link: string, key: string, record: string) =>
 /** A media_assets row as json_agg gives it: its timestamps are text. */
 export type MediaAssetJson = Record<string, unknown>;
 
-export type PublicListingPageJson = Omit<PublicListingJson, "menu_items"> & {
-  menu_items: Array<ListedMenuItemJson & { media: MediaAssetJson[] }>;
+export type PublicListingPageJson = Omit<PublicListing, "menu_items"> & {
+  menu_items: Array<ListedMenuItem & { media: MediaAssetJson[] }>;
   media: MediaAssetJson[];
   provider_media: MediaAssetJson[];
 };
@@ -124,18 +123,11 @@ export type PublicListingPageJson = Omit<PublicListingJson, "menu_items"> & {
  */
 export const publicListingPageStatement = {
   name: "listings_public_page_by_id",
-  text: `SELECT json_build_object(
-           'id', l.id, 'provider_id', l.provider_id, 'provider_name', p.display_name,
-           'category_id', l.category_id, 'category_name', c.name, 'name', l.name, 'description', l.description,
-           'featured', COALESCE(l.featured_until > $1, false),
-           'menu_items', COALESCE((
-             SELECT json_agg(json_build_object(
-                      'id', m.id, 'name', m.name, 'description', m.description, 'price_amount', m.price_amount,
-                      'currency', m.currency, 'media', ${linkedMediaJson("menu_item_media", "menu_item_id", "m.id")})
-                    ORDER BY m.created_at, m.id)
-               FROM menu_items m WHERE m.listing_id = l.id AND ${onOffer}), '[]'::json),
-           'media', ${linkedMediaJson("listing_media", "listing_id", "l.id")},
-           'provider_media', ${linkedMediaJson("provider_media", "provider_id", "l.provider_id")}) AS listing
+  text: `SELECT ${publicListingJson("$1", {
+    item: `'media', ${linkedMediaJson("menu_item_media", "menu_item_id", "m.id")}`,
+    listing: `'media', ${linkedMediaJson("listing_media", "listing_id", "l.id")},
+           'provider_media', ${linkedMediaJson("provider_media", "provider_id", "l.provider_id")}`,
+  })} AS listing
            FROM listings l
            JOIN provider_profiles p ON p.id = l.provider_id
            JOIN categories c ON c.id = l.category_id
@@ -153,7 +145,7 @@ export const containsPattern = (q: string) =>
 export type SearchQuery = { name: string; text: string; values: unknown[] };
 
 const pageJson = `COALESCE((
-    SELECT json_agg(${publicListingJson} ORDER BY page.featured DESC, page.updated_at DESC, page.id DESC)
+    SELECT json_agg(${publicListingJson("$1")} ORDER BY page.featured DESC, page.updated_at DESC, page.id DESC)
       FROM page
       JOIN listings l ON l.id = page.id
       JOIN provider_profiles p ON p.id = l.provider_id

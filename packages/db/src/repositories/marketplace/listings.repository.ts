@@ -17,37 +17,31 @@ import { assetFromJson } from "../media/media-assets.repository";
 import {
   catalogStampStatement,
   listingSearchQuery,
-  type MenuItemJson,
-  menuItemsJson,
-  type PublicListingJson,
   type PublicListingPageJson,
+  publicListingJson,
   publicListingPageStatement,
   publicListingStatement,
   searchTextSql,
 } from "./listing-queries";
-import { toMenuItem } from "./menu-items.repository";
 
 type ListingRow = Pick<
   RowOf<ListingModel>,
   | "id"
   | "provider_id"
-  | "category_id"
-  | "name"
-  | "description"
   | "status"
   | "subscription_status"
   | "subscription_expires_at"
-  | "featured_until"
   | "created_at"
   | "updated_at"
-> & { provider_name: string; category_name: string; featured: boolean; menu_items: MenuItemJson[] };
+> & { public: PublicListing };
 
-/** The owner view's columns; `now` is the placeholder of the time `featured` is decided at. */
+/**
+ * The owner view's columns: the listing's state, and its public fields as a public read builds them
+ * (publicListingJson); `now` is the placeholder of the time `featured` is decided at.
+ */
 const listingColumns = (now: string) => `
-  l.id, l.provider_id, p.display_name AS provider_name, l.category_id, c.name AS category_name,
-  l.name, l.description, l.status, l.subscription_status, l.subscription_expires_at,
-  l.featured_until, COALESCE(l.featured_until > ${now}, false) AS featured, l.created_at, l.updated_at,
-  ${menuItemsJson} AS menu_items`;
+  l.id, l.provider_id, l.status, l.subscription_status, l.subscription_expires_at, l.created_at,
+  l.updated_at, ${publicListingJson(now)} AS public`;
 
 const listingFrom = `listings l
     JOIN provider_profiles p ON p.id = l.provider_id
@@ -59,53 +53,38 @@ const listingSelect = `SELECT ${listingColumns("$2")} FROM ${listingFrom}`;
 const toListing = (row: ListingRow): Listing => ({
   id: row.id,
   providerId: row.provider_id,
-  providerName: row.provider_name,
-  categoryId: row.category_id,
-  categoryName: row.category_name,
-  name: row.name,
-  description: row.description,
   status: row.status as ListingStatus,
   subscriptionStatus: row.subscription_status as Listing["subscriptionStatus"],
   subscriptionExpiresAt: row.subscription_expires_at,
-  featuredUntil: row.featured_until,
-  featured: row.featured,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
-  menuItems: row.menu_items.map(toMenuItem),
+  public: row.public,
 });
 
-const toPublicListing = (row: PublicListingJson): PublicListing => ({
-  id: row.id,
-  providerId: row.provider_id,
-  providerName: row.provider_name,
-  categoryId: row.category_id,
-  categoryName: row.category_name,
-  name: row.name,
-  description: row.description,
-  featured: row.featured,
-  menuItems: row.menu_items.map((item) => ({
-    id: item.id,
-    name: item.name,
-    description: item.description,
-    priceAmount: Number(item.price_amount),
-    currency: item.currency,
-  })),
-});
-
-/** The listing page's row: the listing as toPublicListing reads it, its images beside it. */
-const toPublicListingPage = (row: PublicListingPageJson): PublicListingPage => {
+/**
+ * The listing page's row: the listing as the database built it (the public listing and its items,
+ * each object taken once without its images, so no asset row reaches an answer), its images beside it.
+ */
+const toPublicListingPage = ({
+  media,
+  provider_media,
+  ...listing
+}: PublicListingPageJson): PublicListingPage => {
   const menuItemMedia = new Map<string, MediaAsset[]>();
-  for (const item of row.menu_items) {
-    if (item.media.length > 0) {
-      menuItemMedia.set(item.id, item.media.map(assetFromJson));
+  const items = listing.menu_items.map(({ media: images, ...item }) => {
+    if (images.length > 0) {
+      menuItemMedia.set(item.id, images.map(assetFromJson));
     }
-  }
+
+    return item;
+  });
 
   return {
-    listing: toPublicListing(row),
-    media: row.media.map(assetFromJson),
+    // `listing` is this read's own copy: its items are replaced in place (their key keeps its place).
+    listing: Object.assign(listing, { menu_items: items }),
+    media: media.map(assetFromJson),
     menuItemMedia,
-    providerMedia: row.provider_media.map(assetFromJson),
+    providerMedia: provider_media.map(assetFromJson),
   };
 };
 
@@ -113,7 +92,8 @@ type SearchRow = {
   stamp: string | number | bigint | null;
   valid_until: Date | string | null;
   total: number;
-  items: PublicListingJson[];
+  /** The page as the database built it (publicListingJson): answered as it is. */
+  items: PublicListing[];
 };
 
 /** A public page with what makes it the answer (see listing-cache.ts): the stamp and span it holds for. */
@@ -160,7 +140,7 @@ export const createListingRepository = (db: SqlExecutor): PlainListingRepository
         const row = rows[0];
 
         return {
-          page: { total: row?.total ?? 0, items: (row?.items ?? []).map(toPublicListing) },
+          page: { total: row?.total ?? 0, items: row?.items ?? [] },
           stamp: row?.stamp == null ? undefined : String(row.stamp),
           readAt: now,
           validUntil: row?.valid_until == null ? null : new Date(row.valid_until),
@@ -236,13 +216,13 @@ export const createListingRepository = (db: SqlExecutor): PlainListingRepository
     },
 
     async findPublic(id, now) {
-      const { rows } = await db.query<{ listing: PublicListingJson }>(
+      const { rows } = await db.query<{ listing: PublicListing }>(
         publicListingStatement.text,
         [now, idParam(id)],
         publicListingStatement.name,
       );
 
-      return rows[0] ? toPublicListing(rows[0].listing) : null;
+      return rows[0]?.listing ?? null;
     },
 
     async findPublicPage(id, now) {

@@ -4,12 +4,12 @@ import type { MenuItem as MenuItemModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
-import { type MenuItemJson, orderableAt } from "./listing-queries";
+import { orderableAt } from "./listing-queries";
 
 type MenuItemRow = Omit<RowOf<MenuItemModel>, "deleted_at">;
 
-/** A menu item from a row, or from its `json_build_object` (timestamps as text). */
-export const toMenuItem = (item: MenuItemJson | MenuItemRow): MenuItem => ({
+/** A menu item from its row. */
+const toMenuItem = (item: MenuItemRow): MenuItem => ({
   id: item.id,
   listingId: item.listing_id,
   name: item.name,
