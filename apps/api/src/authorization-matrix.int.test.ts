@@ -7,7 +7,8 @@
 // the call changes one), so the status is the authorization decision and not a side effect of bad
 // input.
 import { randomUUID } from "node:crypto";
-import { guestMailStopKeyOf, guestMailStopToken } from "@agora/domain/orders/guest-receipts";
+import { deriveKey, KEY_PURPOSES } from "@agora/domain/common/derived-keys";
+import { guestMailStopToken } from "@agora/domain/orders/guest-receipts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../test/harness";
 import { type LocalS3, startLocalS3, uploadMedia } from "../test/s3";
@@ -425,7 +426,9 @@ describe("the authorization matrix: every pair × 6 callers", () => {
 
         return {
           path: `/api/v1/guest/orders/${id}/unsubscribe`,
-          body: { token: guestMailStopToken(guestMailStopKeyOf(h.config.tokenSecret), id) },
+          body: {
+            token: guestMailStopToken(deriveKey(h.config.tokenSecret, KEY_PURPOSES.guestMailStop), id),
+          },
         };
       },
       // The link's token decides, whoever else the caller is.

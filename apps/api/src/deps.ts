@@ -131,7 +131,6 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     push: delivery.push,
     objects: objects.store,
     videoTokens: adapters.videoTokens,
-    codeKey: delivery.codeKey,
   });
 
   const metrics = createMetrics();

@@ -41,8 +41,11 @@ export const startProcess = (
 export const TEST_TOKEN_SECRET = "process-test-secret-process-test-secret-0123456789";
 
 /**
- * An active, verified member with a live session, and an access token as the API signs them
- * (written through a pg client, or a Database's `sql` when the API is not running on it yet).
+ * An active, verified member with a live session, and an access token (written through a pg
+ * client, or a Database's `sql` when the API is not running on it yet). The token is signed with
+ * the raw secret, the legacy key: the previous release (previous-release.int.test.ts) verifies
+ * only that, and this tree accepts it during the transition
+ * (packages/domain/src/common/derived-keys.ts); sign under the derived key when that ends.
  */
 export const createMember = async (
   client: { query(text: string, params: unknown[]): Promise<unknown> },

@@ -13,7 +13,7 @@ import {
 } from "@agora/adapters/storage/create-object-store";
 import { createVideo, type VideoConfig } from "@agora/adapters/video/create-video";
 import type { ChatSignalSink } from "@agora/db/repositories/chat/chat-signals";
-import { codeKeyFor } from "@agora/domain/identity/secrets";
+import { deriveKey, KEY_PURPOSES } from "@agora/domain/common/derived-keys";
 import type { VideoTokenIssuer } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import { guestReceiptSetup } from "@agora/domain/orders/guest-receipts";
@@ -65,7 +65,7 @@ export const openDeliveryAdapters = (
       mailer: mail.mailer,
       push: options.push ?? fcm?.sender,
       videoRooms: video?.rooms,
-      codeKey: codeKeyFor(config.tokenSecret),
+      codeKey: deriveKey(config.tokenSecret, KEY_PURPOSES.codes),
       verifyEmailUrl: config.verifyEmailUrl,
       objects: objects.store,
       mediaProcessor: createMediaProcessor(config.mediaProcessing),

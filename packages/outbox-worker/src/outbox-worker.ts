@@ -34,8 +34,8 @@ export type DeliveryAdapters = {
   push: PushSender | undefined;
   /** Undefined without a video service: meeting ends and leaves tell none. */
   videoRooms: VideoRooms | undefined;
-  /** The key of login and verification codes (see codeKeyFor). */
-  codeKey: string;
+  /** The key new login and verification codes are stored under (KEY_PURPOSES.codes's current key). */
+  codeKey: Buffer;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
   /** Uploads are processed and deleted media's objects removed here (housekeeping purges too). */

@@ -379,7 +379,9 @@ export const settings = {
   // Sessions
   TOKEN_SECRET: text({
     group: "sessions",
-    description: "at least 32 bytes; signs access tokens and derives the guest tokens' key",
+    description:
+      "at least 32 bytes; the keys of tokens, codes, links and sealed data derive from it " +
+      "([keys](accounts.md#keys-from-token_secret))",
     defaultNote: "generated once into `DATA_DIR` in development and test",
     secret: true,
     requiredWhenStrict: true,

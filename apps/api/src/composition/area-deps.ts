@@ -7,12 +7,12 @@ import type { createRepositories, createUnitOfWork } from "@agora/db/repositorie
 import type { AdministrationDeps } from "@agora/domain/administration/administration.deps";
 import type { ChatDeps } from "@agora/domain/chat/chat.deps";
 import type { Clock } from "@agora/domain/common/clock";
+import { KEY_PURPOSES, type KeyPurpose, keyRing } from "@agora/domain/common/derived-keys";
 import type { IdGenerator } from "@agora/domain/common/ids";
 import type { Mailer } from "@agora/domain/common/mail";
 import { createSecretBox } from "@agora/domain/common/secret-box";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
-import { refreshKeyFor } from "@agora/domain/identity/secrets";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { VideoTokenIssuer } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
@@ -20,7 +20,6 @@ import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
-import { GUEST_CAPABILITY_BOX, guestMailStopKeyOf } from "@agora/domain/orders/guest-receipts";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
 import { createRecentItems } from "@agora/domain/orders/recent-items";
 import type { PaymentsDeps } from "@agora/domain/payments/payments.deps";
@@ -51,12 +50,13 @@ export type SharedParts = {
   push: PushSender | undefined;
   objects: ObjectStore;
   videoTokens: VideoTokenIssuer | undefined;
-  codeKey: string;
 };
 
 export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => {
   const { repos, uow, clock, ids, objects } = parts;
-  const secrets = createSecretBox(config.tokenSecret, GUEST_CAPABILITY_BOX);
+  const secrets = createSecretBox(config.tokenSecret, KEY_PURPOSES.guestCapabilities);
+  /** A purpose's keys from TOKEN_SECRET (docs/accounts.md, "Keys from TOKEN_SECRET"). */
+  const keys = (purpose: KeyPurpose) => keyRing(config.tokenSecret, purpose);
 
   return {
     identity: {
@@ -69,10 +69,10 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
         {},
         { concurrency: config.passwordHashConcurrency, queue: config.passwordHashQueue },
       ),
-      accessTokens: createJwtAccessTokens(config.tokenSecret, config.accessTokenTtlSeconds),
+      accessTokens: createJwtAccessTokens(keys(KEY_PURPOSES.accessTokens), config.accessTokenTtlSeconds),
       settings: {
-        codeKey: parts.codeKey,
-        refreshKey: refreshKeyFor(config.tokenSecret),
+        codeKey: keys(KEY_PURPOSES.codes),
+        refreshKey: keys(KEY_PURPOSES.refreshSuccessors),
         refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
@@ -93,13 +93,13 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       push: parts.push,
       clock,
       ids,
-      deviceProofKey: `${config.tokenSecret}:device-proofs`,
+      deviceProofKey: keys(KEY_PURPOSES.deviceProofs),
     },
     marketplace: { uow, repos, clock, ids, objects },
     idempotency: {
       idempotency: repos.idempotency,
       clock,
-      secrets: createSecretBox(config.tokenSecret, "idempotent-answers"),
+      secrets: createSecretBox(config.tokenSecret, KEY_PURPOSES.idempotentAnswers),
     },
     orders: {
       uow,
@@ -111,7 +111,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       settings: {
         guestOrdersPerIp: config.rateLimitGuestOrdersPerIp,
         guestOrdersPerEmail: config.rateLimitGuestOrdersPerEmail,
-        guestMailStopKey: guestMailStopKeyOf(config.tokenSecret),
+        guestMailStopKey: keys(KEY_PURPOSES.guestMailStop),
         sessionMaxAgeSeconds: config.sessionMaxAgeSeconds,
       },
     },

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError, NotFoundError } from "./app-error";
 import { createManualClock } from "./clock";
+import { KEY_PURPOSES } from "./derived-keys";
 import {
   type IdempotencyRecord,
   type IdempotencyRequest,
@@ -53,7 +54,7 @@ const setup = () => {
   const deps = {
     idempotency: store,
     clock: createManualClock(new Date("2026-11-26T06:00:00Z")),
-    secrets: createSecretBox("x".repeat(32), "test"),
+    secrets: createSecretBox("x".repeat(32), KEY_PURPOSES.idempotentAnswers),
   };
   const keep = { keep: (answer: { status: number }) => answer.status < 500 };
 

@@ -1,11 +1,12 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { deriveKey, type KeyPurpose } from "./derived-keys";
 
 /**
- * Authenticated encryption (AES-256-GCM) for small secrets kept at rest, under a key derived from
- * the server secret with HKDF for one `purpose` (so keys for different uses never coincide).
+ * Authenticated encryption (AES-256-GCM) for small secrets kept at rest, under the server secret's
+ * key for one `purpose` (deriveKey: so keys for different uses never coincide).
  */
-export const createSecretBox = (serverSecret: string, purpose: string) => {
-  const key = Buffer.from(hkdfSync("sha256", serverSecret, "agora", purpose, 32));
+export const createSecretBox = (serverSecret: string, purpose: KeyPurpose) => {
+  const key = deriveKey(serverSecret, purpose);
 
   return {
     seal(plaintext: string): string {

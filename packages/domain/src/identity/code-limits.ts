@@ -1,8 +1,10 @@
+import { timingSafeEqual } from "node:crypto";
+import { isUuid } from "../common/ids";
 import { codesLocked } from "./events/codes-locked";
 import { CODE_POLICY, type IdentityMailDeps } from "./identity.deps";
 import type { IdentityRepositories } from "./identity.ports";
 import type { CodePurpose } from "./identity.types";
-import { generateCode, hashCode } from "./secrets";
+import { type CodeHashes, generateCode, hashCode } from "./secrets";
 
 /** Rate-limit keys of one account's codes of one purpose (neither is touched by a new code). */
 const failuresKey = (userId: string, purpose: CodePurpose) => `codes:failures:${purpose}:${userId}`;
@@ -75,6 +77,35 @@ export const recordCodeSent = async (
 };
 
 /**
+ * Of a tried code's hashes, the one the live code is tried with: the current key's, unless the
+ * codes' ring still accepts previous keys (a transition: common/derived-keys.ts) and the stored
+ * code is the tried code's hash under one of them (issued before the key changed). That costs one
+ * read, on every path alike (an unknown address's too), so its timing tells nothing; the
+ * comparisons are constant-time. A code replaced in between is tried as usual (and misses).
+ */
+const triedHash = async (
+  tx: IdentityRepositories,
+  userId: string,
+  purpose: CodePurpose,
+  hashes: CodeHashes,
+): Promise<string> => {
+  // A user id that is no UUID names no code (the repository's attempt finds none): no read.
+  if (hashes.previous.length === 0 || !isUuid(userId)) {
+    return hashes.current;
+  }
+  const stored = Buffer.from((await tx.codes.find(userId, purpose))?.codeHash ?? "");
+  let tried = hashes.current;
+  for (const candidate of hashes.previous) {
+    const hash = Buffer.from(candidate);
+    if (hash.length === stored.length && timingSafeEqual(hash, stored)) {
+      tried = candidate;
+    }
+  }
+
+  return tried;
+};
+
+/**
  * One try of a code, inside the caller's transaction. A wrong code counts towards the account's
  * long-term cap for the purpose; the try that reaches the cap spends the live code (a parallel try
  * waiting on its row then finds none) and, once, queues a notice mail to the owner. While the cap
@@ -85,7 +116,8 @@ export const attemptCode = async (
   input: {
     userId: string;
     purpose: CodePurpose;
-    codeHash: string;
+    /** The tried code's hashes (secrets.ts: codeHashes). */
+    codeHashes: CodeHashes;
     now: Date;
     /**
      * Counted when no live code met the try (an unknown address, or no code pending): the same
@@ -94,7 +126,8 @@ export const attemptCode = async (
     unmatchedKey?: string;
   },
 ): Promise<"accepted" | "rejected" | "none"> => {
-  const { userId, purpose, codeHash, now } = input;
+  const { userId, purpose, now } = input;
+  const codeHash = await triedHash(tx, userId, purpose, input.codeHashes);
   const outcome = await tx.codes.attempt(userId, purpose, codeHash, now, CODE_POLICY.maxAttempts);
   if (outcome === "none" && input.unmatchedKey) {
     await tx.rateLimits.hit(input.unmatchedKey, Number.MAX_SAFE_INTEGER, CODE_WINDOW_SECONDS, now);

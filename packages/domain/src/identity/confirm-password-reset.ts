@@ -2,7 +2,7 @@ import { attemptCode } from "./code-limits";
 import { limitAuthRequestsByIp, normalizeEmail } from "./guards";
 import type { IdentityDeps } from "./identity.deps";
 import { InvalidCodeError } from "./identity.errors";
-import { hashCode } from "./secrets";
+import { codeHashes } from "./secrets";
 
 /** Stands in for the account of an unknown address, so both paths run the same statements. */
 const NO_ACCOUNT = "00000000-0000-0000-0000-000000000000";
@@ -24,12 +24,12 @@ export const confirmPasswordReset = async (
   const user = await repos.users.findByEmail(email);
   const userId = user?.status === "active" || user?.status === "pending_verification" ? user.id : NO_ACCOUNT;
   const now = clock.now();
-  const codeHash = hashCode(settings.codeKey, userId, "reset", input.code);
+  const hashes = codeHashes(settings.codeKey, userId, "reset", input.code);
   const accepted = await uow.run(async (tx) => {
     const attempt = await attemptCode(tx, {
       userId,
       purpose: "reset",
-      codeHash,
+      codeHashes: hashes,
       now,
       unmatchedKey: `codes:unmatched:reset:${email}`,
     });

@@ -1,4 +1,5 @@
 import type { Clock } from "../common/clock";
+import type { KeyRing } from "../common/derived-keys";
 import type { IdGenerator } from "../common/ids";
 import type { Mailer } from "../common/mail";
 import type { RateLimiter } from "../common/rate-limit";
@@ -14,10 +15,13 @@ import type {
 import type { IdentityTransaction } from "./identity.transaction";
 
 export type IdentitySettings = {
-  /** Key of the HMAC that stores emailed codes. */
-  codeKey: string;
-  /** Key of the HMAC that derives a rotated refresh token's successor (secrets.ts: successorOf). */
-  refreshKey: string;
+  /** Keys of the HMAC that stores emailed codes (KEY_PURPOSES.codes): issued under the current one. */
+  codeKey: KeyRing;
+  /**
+   * Keys of the HMAC that derives a rotated refresh token's successor (secrets.ts: successorOf;
+   * KEY_PURPOSES.refreshSuccessors): rotations use the current one.
+   */
+  refreshKey: KeyRing;
   refreshTokenTtlSeconds: number;
   refreshReuseGraceSeconds: number;
   /** A session's absolute lifetime (SESSION_MAX_AGE_SECONDS): refreshing never extends it past this. */
@@ -73,7 +77,8 @@ export type IdentityMailDeps = {
   rateLimits: RateLimiter;
   mailer: Mailer;
   clock: Clock;
-  codeKey: string;
+  /** The key new codes are stored under (the current key of KEY_PURPOSES.codes). */
+  codeKey: Buffer;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
 };
@@ -85,7 +90,7 @@ export const identityMailDeps = ({ repos, mailer, clock, settings }: IdentityDep
   rateLimits: repos.rateLimits,
   mailer,
   clock,
-  codeKey: settings.codeKey,
+  codeKey: settings.codeKey.current,
   verifyEmailUrl: settings.verifyEmailUrl,
 });
 

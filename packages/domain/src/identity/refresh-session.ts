@@ -1,9 +1,34 @@
 import type { IdentityDeps } from "./identity.deps";
 import { InvalidRefreshTokenError } from "./identity.errors";
 import { sessionLive } from "./identity.policy";
+import type { IdentityRepositories } from "./identity.ports";
 import type { IssuedSession, User } from "./identity.types";
 import { addRefreshToken, presentSession } from "./issue-session";
 import { hashToken, successorOf } from "./secrets";
+
+/**
+ * The successor a rotation of `parent` issued, for a replay inside the grace: the current key's
+ * (`current`), unless the ring still accepts previous keys (a transition: common/derived-keys.ts)
+ * and the rotation was made under one of them, by a process that ran before the key changed; that
+ * successor is then found among the session's tokens (one lookup per previous key, on this rare
+ * path only), so the replay still gets the very token the first answer had.
+ */
+const firstSuccessor = async (
+  { settings }: Pick<IdentityDeps, "settings">,
+  tx: IdentityRepositories,
+  sessionId: string,
+  parent: string,
+  current: string,
+): Promise<string> => {
+  for (const key of settings.refreshKey.previous) {
+    const candidate = successorOf(key, parent);
+    if ((await tx.sessions.findRefreshTokenForUpdate(hashToken(candidate)))?.sessionId === sessionId) {
+      return candidate;
+    }
+  }
+
+  return current;
+};
 
 /**
  * Rotates a refresh token. The token row is locked for the transaction, so parallel refreshes
@@ -40,15 +65,16 @@ export const refreshSession = async (
       if (!session || !sessionLive(session, settings.sessionMaxAgeSeconds, now)) {
         return null;
       }
-      const successor = successorOf(settings.refreshKey, input.refreshToken);
+      const successor = successorOf(settings.refreshKey.current, input.refreshToken);
       if (token.rotatedAt !== null) {
         if (now.getTime() - token.rotatedAt.getTime() > settings.refreshReuseGraceSeconds * 1000) {
           await tx.sessions.revoke(token.sessionId, "refresh_token_reused", now);
 
           return null;
         }
+        const issued = await firstSuccessor(deps, tx, token.sessionId, input.refreshToken, successor);
 
-        return { user, sessionId: token.sessionId, refreshToken: successor, issuedAt: token.rotatedAt };
+        return { user, sessionId: token.sessionId, refreshToken: issued, issuedAt: token.rotatedAt };
       }
       await tx.sessions.markRotated(token.id, now);
       await addRefreshToken(

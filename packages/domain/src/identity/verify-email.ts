@@ -2,7 +2,7 @@ import { attemptCode } from "./code-limits";
 import { limitAuthRequestsByIp } from "./guards";
 import type { IdentityDeps } from "./identity.deps";
 import { InvalidCodeError } from "./identity.errors";
-import { hashCode } from "./secrets";
+import { codeHashes } from "./secrets";
 
 /**
  * Consumes the verification code and activates the account (422 invalid_code otherwise). A wrong
@@ -15,10 +15,15 @@ export const verifyEmail = async (
   await limitAuthRequestsByIp(deps, input.clientIp);
   const { uow, clock, settings } = deps;
   const now = clock.now();
-  const codeHash = hashCode(settings.codeKey, input.userId, "verification", input.code);
+  const hashes = codeHashes(settings.codeKey, input.userId, "verification", input.code);
   // A wrong code's counted attempt must survive, so the outcome leaves the transaction as a value.
   const outcome = await uow.run(async (tx) => {
-    const attempt = await attemptCode(tx, { userId: input.userId, purpose: "verification", codeHash, now });
+    const attempt = await attemptCode(tx, {
+      userId: input.userId,
+      purpose: "verification",
+      codeHashes: hashes,
+      now,
+    });
     if (attempt !== "accepted") {
       return attempt;
     }

@@ -4,7 +4,7 @@ import type { IdentityDeps } from "./identity.deps";
 import { InvalidCodeError } from "./identity.errors";
 import type { IssuedSession } from "./identity.types";
 import { addRefreshToken, presentSession } from "./issue-session";
-import { hashCode } from "./secrets";
+import { codeHashes } from "./secrets";
 
 /** Stands in for the account of an unknown or inactive address, so both paths run the same statements. */
 const NO_ACCOUNT = "00000000-0000-0000-0000-000000000000";
@@ -29,12 +29,12 @@ export const verifyLogin = async (
   const user = found?.status === "active" ? found : null;
   const userId = user?.id ?? NO_ACCOUNT;
   const now = clock.now();
-  const codeHash = hashCode(settings.codeKey, userId, "sign_in", input.code);
+  const hashes = codeHashes(settings.codeKey, userId, "sign_in", input.code);
   const outcome = await uow.run(async (tx) => {
     const attempt = await attemptCode(tx, {
       userId,
       purpose: "sign_in",
-      codeHash,
+      codeHashes: hashes,
       now,
       unmatchedKey: `codes:unmatched:sign_in:${email}`,
     });

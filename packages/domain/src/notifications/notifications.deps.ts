@@ -1,4 +1,5 @@
 import type { Clock } from "../common/clock";
+import type { KeyRing } from "../common/derived-keys";
 import type { IdGenerator } from "../common/ids";
 import type {
   ConversationReadMarkers,
@@ -16,8 +17,8 @@ export type NotificationsDeps = {
   push: PushSender | undefined;
   clock: Clock;
   ids: IdGenerator;
-  /** Key of the HMAC that proves a device receives a token's pushes (derived from TOKEN_SECRET). */
-  deviceProofKey: string;
+  /** Keys of the HMAC that proves a device receives a token's pushes (KEY_PURPOSES.deviceProofs). */
+  deviceProofKey: KeyRing;
 };
 
 /** Push registrations kept per user; registering one more evicts the least recently registered. */

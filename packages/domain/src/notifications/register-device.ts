@@ -45,7 +45,10 @@ export const registerDevice = async (
     // Best effort: with push off, or a failing provider, no proof arrives and the token stays put.
     await push
       ?.send([input.token], {
-        data: { kind: DEVICE_PROOF_KIND, proof: deviceProof(deviceProofKey, actor.userId, input.token, now) },
+        data: {
+          kind: DEVICE_PROOF_KIND,
+          proof: deviceProof(deviceProofKey.current, actor.userId, input.token, now),
+        },
       })
       .catch(() => undefined);
 

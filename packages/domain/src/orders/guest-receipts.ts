@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { NotFoundError } from "../common/app-error";
 import type { Clock } from "../common/clock";
+import { acceptedKeys, deriveKey, KEY_PURPOSES, type KeyRing } from "../common/derived-keys";
 import type { Mailer, OutgoingMail } from "../common/mail";
 import { createSecretBox, type SecretBox } from "../common/secret-box";
 import type { GuestReceiptRepository, GuestReceiptSource } from "./orders.ports";
@@ -16,8 +17,8 @@ import type { GuestReceiptRepository, GuestReceiptSource } from "./orders.ports"
 export type GuestReceiptSettings = {
   /** The page that opens a guest order (GUEST_LINK_BASE_URL); no receipts without it. */
   linkBaseUrl: string | undefined;
-  /** The key of the unsubscribe tokens (derived from the token secret). */
-  stopKey: string;
+  /** The key new unsubscribe tokens are made under (the current key of KEY_PURPOSES.guestMailStop). */
+  stopKey: Buffer;
   /** The configured payment instructions, by method (unset ones are left out). */
   paymentInstructions: Readonly<Record<string, string | undefined>>;
 };
@@ -33,7 +34,7 @@ export type GuestReceiptDeps = {
 export type ReceiptOccasion = "placed" | "updated";
 
 /** The token of an order's unsubscribe link: an HMAC of its id, so nothing is stored for it. */
-export const guestMailStopToken = (stopKey: string, orderId: string): string =>
+export const guestMailStopToken = (stopKey: Buffer, orderId: string): string =>
   createHmac("sha256", stopKey).update(`guest-mail-stop:${orderId.toLowerCase()}`).digest("hex");
 
 const methodNames: Readonly<Record<string, string>> = {
@@ -142,17 +143,22 @@ export const mailGuestReceipt = async (
 };
 
 /**
- * Stops a guest order's mails, given its unsubscribe token (no account needed). Idempotent: a
- * second request answers the same. A wrong token, or an order that is no guest's, is 404.
+ * Stops a guest order's mails, given its unsubscribe token (no account needed): one made under
+ * any key the ring accepts (a link in a mail sent before the key changed still works). Idempotent:
+ * a second request answers the same. A wrong token, or an order that is no guest's, is 404.
  */
 export const stopGuestMail = async (
-  deps: { receipts: Pick<GuestReceiptRepository, "stopGuestMail">; clock: Clock; stopKey: string },
+  deps: { receipts: Pick<GuestReceiptRepository, "stopGuestMail">; clock: Clock; stopKey: KeyRing },
   orderId: string,
   token: string,
 ): Promise<{ orderId: string }> => {
-  const expected = Buffer.from(guestMailStopToken(deps.stopKey, orderId));
   const given = Buffer.from(token.toLowerCase());
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  const matches = acceptedKeys(deps.stopKey).map((key) => {
+    const expected = Buffer.from(guestMailStopToken(key, orderId));
+
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!matches.includes(true)) {
     throw new NotFoundError("Order");
   }
   if (!(await deps.receipts.stopGuestMail(orderId, deps.clock.now()))) {
@@ -162,12 +168,6 @@ export const stopGuestMail = async (
   return { orderId: orderId.toLowerCase() };
 };
 
-/** The secret box's purpose under which guest capabilities are sealed (orders and the outbox). */
-export const GUEST_CAPABILITY_BOX = "idempotent-guest-capabilities";
-
-/** The key of the unsubscribe tokens, derived from the server's token secret. */
-export const guestMailStopKeyOf = (tokenSecret: string): string => `${tokenSecret}:guest-mail-stop`;
-
 /** What the outbox needs to mail receipts, from the process's configuration. */
 export const guestReceiptSetup = (
   tokenSecret: string,
@@ -176,10 +176,10 @@ export const guestReceiptSetup = (
     paymentInstructions: Readonly<Record<string, string | undefined>>;
   },
 ): Pick<GuestReceiptDeps, "secrets" | "settings"> => ({
-  secrets: createSecretBox(tokenSecret, GUEST_CAPABILITY_BOX),
+  secrets: createSecretBox(tokenSecret, KEY_PURPOSES.guestCapabilities),
   settings: {
     linkBaseUrl: config.guestLinkBaseUrl,
-    stopKey: guestMailStopKeyOf(tokenSecret),
+    stopKey: deriveKey(tokenSecret, KEY_PURPOSES.guestMailStop),
     paymentInstructions: config.paymentInstructions,
   },
 });

@@ -1,4 +1,5 @@
 import type { Clock } from "../common/clock";
+import type { KeyRing } from "../common/derived-keys";
 import type { IdGenerator } from "../common/ids";
 import type { SecretBox } from "../common/secret-box";
 import type { UnitOfWork } from "../common/unit-of-work";
@@ -19,8 +20,8 @@ export type OrdersDeps = {
     guestOrdersPerIp: number;
     /** Guest order requests per guest email per hour (0 = no limit). */
     guestOrdersPerEmail: number;
-    /** The key of guest receipts' unsubscribe tokens (see guest-receipts.ts). */
-    guestMailStopKey: string;
+    /** The keys of guest receipts' unsubscribe tokens (see guest-receipts.ts: stopGuestMail). */
+    guestMailStopKey: KeyRing;
     /** SESSION_MAX_AGE_SECONDS: a member's session is live this long from sign-in (sessionLive). */
     sessionMaxAgeSeconds: number;
   };

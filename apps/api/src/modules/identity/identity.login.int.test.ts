@@ -1,3 +1,5 @@
+import { createHmac } from "node:crypto";
+import { deriveKey, KEY_PURPOSES } from "@agora/domain/common/derived-keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../../test/harness";
 
@@ -200,6 +202,43 @@ describe("sign-in by password and emailed code", () => {
       expect(
         (await h.post("/api/v1/auth/login/verify", { email: "nobody@example.com", code: "12345" })).status,
       ).toBe(422);
+    });
+
+    it("stores new codes under the derived key, and still takes one stored under the legacy key in its lifetime (the transition)", async () => {
+      /** A code's stored form under a key: an HMAC bound to the account and purpose. */
+      const hashUnder = (key: Buffer | string, userId: string, code: string) =>
+        createHmac("sha256", key).update(`${userId}:sign_in:${code}`).digest("hex");
+      const legacyKey = `${h.config.tokenSecret}:codes`;
+      const user = await h.createUser();
+      await startLogin(user);
+      const code = h.lastCode(user.email);
+      const stored = async () =>
+        (
+          await h.db.sql.query<{ code_hash: string }>(
+            "SELECT code_hash FROM auth_codes WHERE user_id = $1 AND purpose = 'sign_in'",
+            [user.id],
+          )
+        ).rows[0]?.code_hash;
+      const storeAs = (hash: string) =>
+        h.db.sql.query("UPDATE auth_codes SET code_hash = $2 WHERE user_id = $1 AND purpose = 'sign_in'", [
+          user.id,
+          hash,
+        ]);
+      const verify = (tried: string) =>
+        h.post<ErrorBody>("/api/v1/auth/login/verify", { email: user.email, code: tried });
+      expect(await stored()).toBe(
+        hashUnder(deriveKey(h.config.tokenSecret, KEY_PURPOSES.codes), user.id, code),
+      );
+      expect(await stored()).not.toBe(hashUnder(legacyKey, user.id, code));
+
+      // The code as a process before the deploy stored it: a wrong code still misses, the code
+      // itself signs in. Under any other key (the raw secret) it would not.
+      await storeAs(hashUnder(h.config.tokenSecret, user.id, code));
+      expect((await verify(code)).status).toBe(401);
+      await storeAs(hashUnder(legacyKey, user.id, code));
+      expect((await verify(code === "000000" ? "000001" : "000000")).status).toBe(401);
+      expect((await verify(code)).status).toBe(200);
+      expect((await verify(code)).status).toBe(401);
     });
 
     it("issues one session when two requests race with the same code", async () => {

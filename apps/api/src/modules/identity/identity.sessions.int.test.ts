@@ -1,4 +1,8 @@
+import { createHash, createHmac } from "node:crypto";
 import { onPostgres } from "@agora/db/test/databases";
+import { deriveKey, KEY_PURPOSES } from "@agora/domain/common/derived-keys";
+import { addRefreshToken } from "@agora/domain/identity/issue-session";
+import { jwtVerify, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../../../test/harness";
 
@@ -92,6 +96,55 @@ describe("sessions: refresh, logout and the current user", () => {
       expect(next.status).toBe(200);
       expect((await me(next.body.data.access_token)).status).toBe(200);
       expect((await refresh(next.body.data.refresh_token)).status).toBe(200);
+    });
+
+    describe('the key of the successors (docs/accounts.md, "Keys from TOKEN_SECRET")', () => {
+      /** A token's successor under a key, as rotation derives it. */
+      const successorUnder = (key: Buffer | string, parent: string) =>
+        createHmac("sha256", key).update(`refresh-successor:${parent}`).digest("base64url");
+      /** The key successors were derived under before the derived key (a rotation before the deploy). */
+      const legacyKey = () => `${h.config.tokenSecret}:refresh-successor`;
+
+      it("derives a successor under the derived key, not the legacy one", async () => {
+        const s = await h.signIn();
+        const res = await refresh(s.refreshToken);
+        expect(res.status).toBe(200);
+        const derived = deriveKey(h.config.tokenSecret, KEY_PURPOSES.refreshSuccessors);
+        expect(res.body.data.refresh_token).toBe(successorUnder(derived, s.refreshToken));
+        expect(res.body.data.refresh_token).not.toBe(successorUnder(legacyKey(), s.refreshToken));
+      });
+
+      it("gives a replay inside the grace the successor a rotation under the legacy key issued (the transition)", async () => {
+        const s = await h.signIn();
+        const legacySuccessor = successorUnder(legacyKey(), s.refreshToken);
+        // The rotation as a process before the deploy made it: the parent spent, the successor stored.
+        const { identity } = h.runtime;
+        const now = h.clock.now();
+        await identity.uow.run(async (tx) => {
+          const parentHash = createHash("sha256").update(s.refreshToken).digest("hex");
+          const parent = await tx.sessions.findRefreshTokenForUpdate(parentHash);
+          await tx.sessions.markRotated(parent?.id ?? "", now);
+          await addRefreshToken(identity, tx, { id: s.sessionId, createdAt: now }, now, legacySuccessor);
+        });
+        h.clock.advance(5_000);
+
+        const replay = await refresh(s.refreshToken);
+        expect(replay.status).toBe(200);
+        expect(replay.body.data.refresh_token).toBe(legacySuccessor);
+        expect((await me(replay.body.data.access_token)).status).toBe(200);
+        // The session goes on from it, under the derived key, with no second branch.
+        const next = await refresh(legacySuccessor);
+        expect(next.status).toBe(200);
+        const derived = deriveKey(h.config.tokenSecret, KEY_PURPOSES.refreshSuccessors);
+        expect(next.body.data.refresh_token).toBe(successorUnder(derived, legacySuccessor));
+        const { rows } = await h.db.sql.query<{ n: number; revoked: boolean }>(
+          `SELECT (SELECT count(*)::int FROM refresh_tokens WHERE session_id = s.id) AS n,
+                  s.revoked_at IS NOT NULL AS revoked
+             FROM sessions s WHERE s.id = $1`,
+          [s.sessionId],
+        );
+        expect(rows[0]).toEqual({ n: 3, revoked: false });
+      });
     });
 
     it("revokes the whole family when the parent is replayed after its window, though its successor was replayed inside one", async () => {
@@ -226,6 +279,43 @@ describe("sessions: refresh, logout and the current user", () => {
       }
       h.clock.advance(15 * 60_000 + 1000);
       expect((await me(s.accessToken)).status).toBe(401);
+    });
+
+    describe('the key of the access tokens (docs/accounts.md, "Keys from TOKEN_SECRET")', () => {
+      /** An access token for the session signed under `key`, valid 15 minutes from now. */
+      const tokenUnder = (key: Buffer | string, s: { user: { id: string }; sessionId: string }) => {
+        const issuedAt = Math.floor(h.clock.now().getTime() / 1000);
+
+        return new SignJWT({ role: "member", sid: s.sessionId })
+          .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+          .setSubject(s.user.id)
+          .setIssuer("agora")
+          .setAudience("agora-api")
+          .setIssuedAt(issuedAt)
+          .setExpirationTime(issuedAt + 900)
+          .sign(typeof key === "string" ? new TextEncoder().encode(key) : new Uint8Array(key));
+      };
+
+      it("signs access tokens under the derived key, not the raw secret", async () => {
+        const s = await h.signIn();
+        const derived = new Uint8Array(deriveKey(h.config.tokenSecret, KEY_PURPOSES.accessTokens));
+        const verified = await jwtVerify(s.accessToken, derived, { currentDate: h.clock.now() });
+        expect(verified.payload.sub).toBe(s.user.id);
+        await expect(
+          jwtVerify(s.accessToken, new TextEncoder().encode(h.config.tokenSecret), {
+            currentDate: h.clock.now(),
+          }),
+        ).rejects.toThrow();
+      });
+
+      it("still takes one signed under the legacy key (the raw secret: issued before the deploy) until its exp", async () => {
+        const s = await h.signIn();
+        const legacy = await tokenUnder(h.config.tokenSecret, s);
+        expect((await me(legacy)).status).toBe(200);
+        expect((await me(await tokenUnder(`${h.config.tokenSecret}:access-tokens`, s))).status).toBe(401);
+        h.clock.advance(15 * 60_000 + 1000);
+        expect((await me(legacy)).status).toBe(401);
+      });
     });
 
     it("takes the role from the account on every request, not from the token", async () => {

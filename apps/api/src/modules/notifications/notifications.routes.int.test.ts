@@ -1,5 +1,7 @@
+import { createHmac } from "node:crypto";
 import { createMemoryPush, type MemoryPush } from "@agora/adapters/push/memory-push";
 import type { DeviceDto, NotificationDto } from "@agora/contracts/notifications";
+import { deriveKey, KEY_PURPOSES } from "@agora/domain/common/derived-keys";
 import { notificationId } from "@agora/domain/notifications/notify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
@@ -371,6 +373,45 @@ describe("device tokens held by another account, with push on", () => {
     // A fresh access token (the first expired meanwhile), same user.
     const later = await h.openSession(newcomer.user);
     expect((await register(later, { token: "phone-3", platform: "android", proof })).status).toBe(422);
+  });
+
+  describe('the key of the proofs (docs/accounts.md, "Keys from TOKEN_SECRET")', () => {
+    /** A proof under a key, as the service makes them: an HMAC of user, 10-minute window and token. */
+    const proofUnder = (key: Buffer | string, userId: string, token: string) =>
+      createHmac("sha256", key)
+        .update(`${userId.toLowerCase()}:${Math.floor(h.clock.now().getTime() / 600_000)}:${token}`)
+        .digest("base64url")
+        .slice(0, 32);
+    /** The key proofs were made under before the derived key (one pushed before the deploy). */
+    const legacyKey = () => `${h.config.tokenSecret}:device-proofs`;
+
+    it("pushes proofs under the derived key, not the legacy one", async () => {
+      const owner = await h.signIn();
+      const newcomer = await h.signIn();
+      await register(owner, { token: "phone-4", platform: "ios" });
+      expect((await register(newcomer, { token: "phone-4", platform: "ios" })).status).toBe(202);
+      const proof = push.sentTo("phone-4").at(-1)?.message.data.proof;
+
+      const derived = deriveKey(h.config.tokenSecret, KEY_PURPOSES.deviceProofs);
+      expect(proof).toBe(proofUnder(derived, newcomer.user.id, "phone-4"));
+      expect(proof).not.toBe(proofUnder(legacyKey(), newcomer.user.id, "phone-4"));
+    });
+
+    it("still moves a held token with a proof made under the legacy key (the transition); another key's is 422", async () => {
+      const owner = await h.signIn();
+      const newcomer = await h.signIn();
+      await register(owner, { token: "phone-5", platform: "android" });
+      const raw = proofUnder(h.config.tokenSecret, newcomer.user.id, "phone-5");
+      expect((await register(newcomer, { token: "phone-5", platform: "android", proof: raw })).status).toBe(
+        422,
+      );
+
+      const legacy = proofUnder(legacyKey(), newcomer.user.id, "phone-5");
+      const moved = await register(newcomer, { token: "phone-5", platform: "android", proof: legacy });
+      expect(moved.status).toBe(201);
+      const owners = await h.db.sql.query("SELECT 1 FROM devices WHERE user_id = $1", [owner.user.id]);
+      expect(owners.rows).toHaveLength(0);
+    });
   });
 
   it("stops pushing a user's notifications to a phone once that session signs out", async () => {

@@ -3,9 +3,11 @@
 // whose fragment carries the guest capability), a second mail when the provider confirms, no mail
 // after the receipt's unsubscribe link, none for members (they keep their inbox rows), and the
 // capability in no log line.
+import { createHmac } from "node:crypto";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { createSmtpMailer } from "@agora/adapters/mail/smtp-mailer";
+import { deriveKey, KEY_PURPOSES } from "@agora/domain/common/derived-keys";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
@@ -169,6 +171,44 @@ describe("guest receipts by mail", () => {
     await move(two.id, "confirmed", 1);
     await h.runOutboxOnce();
     expect(mailsTo("two.guest@example.com")).toHaveLength(2);
+  });
+
+  describe('the key of the unsubscribe tokens (docs/accounts.md, "Keys from TOKEN_SECRET")', () => {
+    /** An order's unsubscribe token under a key: an HMAC of its id, as the links carry it. */
+    const stopTokenUnder = (key: Buffer | string, orderId: string) =>
+      createHmac("sha256", key).update(`guest-mail-stop:${orderId}`).digest("hex");
+    /** The key links were made under before the derived key (a mail sent before the deploy). */
+    const legacyKey = () => `${h.config.tokenSecret}:guest-mail-stop`;
+
+    it("mails links under the derived key, not the legacy one", async () => {
+      const email = "new.link.guest@example.com";
+      const { id } = await placeGuestOrder(email, "receipt-6");
+      await h.runOutboxOnce();
+      const stop = linkIn(mailsTo(email)[0]?.text ?? "", `/guest/orders/${id}/unsubscribe`);
+
+      expect(stop).toBe(stopTokenUnder(deriveKey(h.config.tokenSecret, KEY_PURPOSES.guestMailStop), id));
+      expect(stop).not.toBe(stopTokenUnder(legacyKey(), id));
+    });
+
+    it("still stops the mails with a link made under the legacy key (the transition); another key's is 404", async () => {
+      const email = "old.link.guest@example.com";
+      const { id } = await placeGuestOrder(email, "receipt-7");
+      await h.runOutboxOnce();
+
+      const raw = await h.post<Body>(`/api/v1/guest/orders/${id}/unsubscribe`, {
+        token: stopTokenUnder(h.config.tokenSecret, id),
+      });
+      expect(raw.status).toBe(404);
+      const legacy = await h.post<Body>(`/api/v1/guest/orders/${id}/unsubscribe`, {
+        token: stopTokenUnder(legacyKey(), id),
+      });
+      expect(legacy.status).toBe(200);
+      expect(legacy.body.data).toEqual({ order_id: id, mail: "stopped" });
+
+      await move(id, "confirmed", 1);
+      await h.runOutboxOnce();
+      expect(mailsTo(email)).toHaveLength(1);
+    });
   });
 
   it("mails members nothing: they keep their inbox rows", async () => {
