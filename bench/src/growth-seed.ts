@@ -15,7 +15,9 @@
 //   the data; its deep page is half-way down);
 // - orders: 1,000,000·s over all menu items and users, over the same 180 days.
 // The 1× listings are the bench's own (seedMarketplace); the rest follows the bench's seeds' shapes.
+
 import { randomUUID } from "node:crypto";
+import type { Role } from "@agora/domain/common/actor";
 import type pg from "pg";
 import { accessToken } from "./seed-community.ts";
 import { seedMarketplace } from "./seed-marketplace.ts";
@@ -50,7 +52,7 @@ export const sizesAt = (s: number) => {
 /** The growth run's tokens last twelve hours: long enough for every step. */
 const TOKEN_SECONDS = 12 * 3600;
 
-const sessionsFor = async (client: pg.Client, secret: string, ids: string[], role = "member") => {
+const sessionsFor = async (client: pg.Client, secret: string, ids: string[], role: Role = "member") => {
   const tokens: string[] = [];
   for (const id of ids) {
     const sessionId = randomUUID();

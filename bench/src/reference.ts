@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { createJwtAccessTokens } from "@agora/adapters/security/jwt-access-tokens";
 import { createReportExportSource } from "@agora/db/repositories/administration/report-export.repository";
 import { createChatConnectionRepository } from "@agora/db/repositories/chat/chat-connections.repository";
 import { CHAT_CHANNEL, decodeChatSignal } from "@agora/db/repositories/chat/chat-signals";
@@ -21,10 +22,10 @@ import { createMenuItemRepository } from "@agora/db/repositories/marketplace/men
 import { createNotificationRepository } from "@agora/db/repositories/notifications/notifications.repository";
 import { createOrderRepository } from "@agora/db/repositories/orders/orders.repository";
 import { createOutboxWriter } from "@agora/db/repositories/outbox/outbox-events.repository";
+import { KEY_PURPOSES, keyRing } from "@agora/domain/common/derived-keys";
 import { chunkedStdout } from "@agora/process/logging";
 import { settings } from "@agora/process/settings";
 import { stringify } from "csv-stringify";
-import { jwtVerify } from "jose";
 import pg from "pg";
 import { Histogram } from "prom-client";
 import { v7 } from "uuid";
@@ -41,7 +42,11 @@ type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) =>
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 pool.on("error", () => {});
-const secret = new TextEncoder().encode(process.env.TOKEN_SECRET ?? "");
+/** Agora's access tokens, verified as Agora verifies them (its module, its key, its cache). */
+const accessTokens = createJwtAccessTokens(
+  keyRing(process.env.TOKEN_SECRET ?? "", KEY_PURPOSES.accessTokens),
+  3600,
+);
 /** A session's absolute lifetime, as Agora reads it (its default when unset). */
 const sessionMaxAgeSeconds = settings.SESSION_MAX_AGE_SECONDS.schema.parse(
   process.env.SESSION_MAX_AGE_SECONDS,
@@ -149,15 +154,14 @@ const onPool = {
 /** The same authentication Agora does: verify the JWT, then Agora's one query for the live session. */
 const authenticate = async (request: IncomingMessage): Promise<{ id: string }> => {
   const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
-  const { payload } = await jwtVerify(token, secret, {
-    algorithms: ["HS256"],
-    issuer: "agora",
-    audience: "agora-api",
-  });
+  const claims = await accessTokens.verify(token, new Date());
+  if (!claims) {
+    throw new Error("unauthenticated");
+  }
   const { rows } = await pool.query({
     name: activeActorStatement.name,
     text: activeActorStatement.text,
-    values: [payload.sid, new Date(), sessionMaxAgeSeconds],
+    values: [claims.sessionId, new Date(), sessionMaxAgeSeconds],
   });
   if (!rows[0]) {
     throw new Error("revoked");

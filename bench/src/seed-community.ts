@@ -2,7 +2,9 @@
 // ten with media, one in a hundred hidden) and 1,000,000 likes, generated inside PostgreSQL
 // (generate_series), so the whole load is a handful of statements. Readers are members with blocks
 // both ways among the authors of the newest moments, so the feed's block filter has work to do.
-import { SignJWT } from "jose";
+import { createJwtAccessTokens } from "@agora/adapters/security/jwt-access-tokens";
+import type { Role } from "@agora/domain/common/actor";
+import { KEY_PURPOSES, keyRing } from "@agora/domain/common/derived-keys";
 import type pg from "pg";
 import { uuid7At, withoutForeignKeyChecks } from "./bulk.ts";
 
@@ -14,27 +16,22 @@ const READERS = 200;
 export type SeededCommunity = { moments: number; likes: number; readerTokens: string[] };
 
 /**
- * An access token as the API issues them (HS256 with TOKEN_SECRET: sub, sid, role, iss, aud), for
- * a session the bench wrote; valid `seconds` (an hour) from now.
+ * An access token as the API issues them (the API's own issuer, under the key it derives from
+ * TOKEN_SECRET), for a session the bench wrote; valid `seconds` (an hour) from now.
  */
-export const accessToken = (
+export const accessToken = async (
   secret: string,
   userId: string,
   sessionId: string,
-  role = "member",
+  role: Role = "member",
   seconds = 3600,
-) => {
-  const now = Math.floor(Date.now() / 1000);
-
-  return new SignJWT({ role, sid: sessionId })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(userId)
-    .setIssuer("agora")
-    .setAudience("agora-api")
-    .setIssuedAt(now)
-    .setExpirationTime(now + seconds)
-    .sign(new TextEncoder().encode(secret));
-};
+) =>
+  (
+    await createJwtAccessTokens(keyRing(secret, KEY_PURPOSES.accessTokens), seconds).issue(
+      { userId, sessionId, role },
+      new Date(),
+    )
+  ).token;
 
 /**
  * Active, verified users written straight to the database (`<prefix>-<id>@example.com`, username

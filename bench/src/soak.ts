@@ -11,6 +11,7 @@
 // SOAK_WORKER=process runs the outbox worker as its own process (apps/worker, on CPU 1 beside the
 // driver) and the API with WORKER=off, as a deployment with worker pods does; the outbox lag is then
 // read from the worker's /metrics. Default: the API's embedded worker.
+
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import http from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import type { Role } from "@agora/domain/common/actor";
 import { sleep } from "@agora/testing/eventually";
 import { freePort } from "@agora/testing/processes";
 import S3rver from "s3rver";
@@ -211,7 +213,7 @@ type World = {
 };
 
 /** A token for the whole run (the soak's hours, and two more). */
-const mint = (userId: string, sessionId: string, role: string, hours: number) =>
+const mint = (userId: string, sessionId: string, role: Role, hours: number) =>
   accessToken(TOKEN_SECRET, userId, sessionId, role, hours * 3600);
 
 const seedWorld = async (databaseUrl: string, tokenHours: number): Promise<World> => {
