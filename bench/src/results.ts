@@ -27,6 +27,27 @@ export type ResultRow = {
   ratio: number | null;
   /** The serving API process's resident memory (MiB): before the row's load, and its peak during it. */
   rss: { idleMiB: number | null; peakMiB: number | null };
+  /** With BENCH_VARIANT: the API as built (A) and the variant build (B), side by side on this row. */
+  sideBySide?: SideBySide;
+};
+
+/** One row of a side-by-side run: each build's median req/s and p99 over the rounds, and each round. */
+export type SideBySide = {
+  built: { requestsPerSecond: number; p99: number };
+  variant: { requestsPerSecond: number; p99: number };
+  /** A's median req/s over B's, less one (+0.05: the build as built serves 5% more). */
+  requestsPerSecondGain: number;
+  /** B's median p99 over A's, less one (+0.05: the build as built's p99 is 5% lower). */
+  p99Gain: number;
+  /**
+   * The median of each round's A req/s over its B req/s, less one: the rounds' pairs ran back to
+   * back, so this reads through the machine's drift; far from `requestsPerSecondGain`, the medians
+   * were moved by noise.
+   */
+  pairedGain: number;
+  /** In how many rounds A served more req/s than B. */
+  wins: number;
+  rounds: { built: LoadResult; variant: LoadResult }[];
 };
 
 export type Machine = {
@@ -50,7 +71,14 @@ export type BenchResult = {
   selection: { tier: Tier | "only"; only: string | null };
   machine: Machine;
   /** `referenceDuties`: the reference also sent Agora's headers, logged and measured (BENCH_REFERENCE_DUTIES=1). */
-  settings: { durationSeconds: number; warmupSeconds: number; rounds: number; referenceDuties?: boolean };
+  settings: {
+    durationSeconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    referenceDuties?: boolean;
+    /** BENCH_VARIANT: the other build measured side by side with the API as built. */
+    variant?: string;
+  };
   note: string;
   /** Lines some rows add after their runs (e.g. the outbox lag over POST /orders). */
   reports: string[];

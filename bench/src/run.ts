@@ -4,6 +4,8 @@
 // (taskset) so they do not fight over one core. Then the suites (suites.ts) run. `pnpm bench` runs
 // the core tier, `pnpm bench --full` everything, BENCH_ONLY what it names (tiers.ts). Each run writes
 // bench/results/<timestamp>.json and .svg, and latest.json and latest.svg (results.ts).
+// BENCH_VARIANT=<a copy of apps/api/dist built from other code> measures that build side by side
+// with the API as built, on the same rows in the same run (docs/performance.md, "Side by side").
 import type { ChildProcess } from "node:child_process";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -28,7 +30,13 @@ import {
   waitFor200,
 } from "./common.ts";
 import { fmtMiB, rssMiB, watchRss } from "./memory.ts";
-import { type BenchResult, type LoadResult, type ResultRow, writeResult } from "./results.ts";
+import {
+  type BenchResult,
+  type LoadResult,
+  type ResultRow,
+  type SideBySide,
+  writeResult,
+} from "./results.ts";
 import { scenarios } from "./scenarios.ts";
 import { suites } from "./suites.ts";
 import { isSelected, isSuiteSelected, selectionFrom, tierOf } from "./tiers.ts";
@@ -43,6 +51,49 @@ const selection = selectionFrom(process.argv.slice(2), env);
 const adminUrl = env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 const BENCH_TOKEN_SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
+
+/**
+ * BENCH_VARIANT: another build of the API (a copy of apps/api/dist made from other code, kept under
+ * apps/api so that its packages resolve, e.g. apps/api/exp/<name>), started beside the API on the
+ * same database and the same CPU. Each round of a row then measures the API as built (A), the
+ * variant (B) and the reference, in alternating order (A B ref, then ref B A), and each row gets
+ * both builds' median req/s and p99 and the difference. Rows served by a process a scenario starts
+ * itself (coalescing off…) are measured on the API as built only.
+ */
+const variantDirectory = env.BENCH_VARIANT ? path.resolve(repo, env.BENCH_VARIANT) : undefined;
+
+/** The median of `values` (of an even count, the mean of the two middle ones). */
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+
+  return sorted.length % 2 === 1
+    ? (sorted[Math.floor(middle)] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+/** A side-by-side row from its rounds: each build's median req/s and p99 and the difference. */
+const sideBySide = (rounds: SideBySide["rounds"]): SideBySide => {
+  const medians = (side: "built" | "variant") => ({
+    requestsPerSecond: median(rounds.map((round) => round[side].requestsPerSecond)),
+    p99: median(rounds.map((round) => round[side].p99)),
+  });
+  const built = medians("built");
+  const variant = medians("variant");
+
+  return {
+    built,
+    variant,
+    requestsPerSecondGain: built.requestsPerSecond / Math.max(variant.requestsPerSecond, 1) - 1,
+    p99Gain: variant.p99 / Math.max(built.p99, 0.001) - 1,
+    pairedGain:
+      median(
+        rounds.map((round) => round.built.requestsPerSecond / Math.max(round.variant.requestsPerSecond, 1)),
+      ) - 1,
+    wins: rounds.filter((round) => round.built.requestsPerSecond > round.variant.requestsPerSecond).length,
+    rounds,
+  };
+};
 
 /** One run of the load generator, given the time the run's settings need. */
 const load = (spec: Record<string, unknown>): LoadResult =>
@@ -66,6 +117,61 @@ const gitState = () => {
   };
 };
 
+const percent = (fraction: number) => `${fraction >= 0 ? "+" : ""}${fmt(fraction * 100, 1)}%`;
+
+/** The side-by-side rows as a table, or undefined when the run had no variant. */
+const sideBySideTable = (rows: readonly ResultRow[]): string | undefined => {
+  const measured = rows.filter((row) => row.sideBySide);
+  if (measured.length === 0) {
+    return undefined;
+  }
+  const header = [
+    "scenario",
+    "A req/s",
+    "B req/s",
+    "req/s A vs B",
+    "paired",
+    "A wins",
+    "A p99",
+    "B p99",
+    "p99 A vs B",
+    "rounds A|B req/s",
+  ];
+  const lines = measured.map(({ name, sideBySide: side }) => {
+    const {
+      built,
+      variant,
+      requestsPerSecondGain,
+      p99Gain,
+      pairedGain,
+      wins,
+      rounds: each,
+    } = side as SideBySide;
+
+    return [
+      name,
+      fmt(built.requestsPerSecond),
+      fmt(variant.requestsPerSecond),
+      percent(requestsPerSecondGain),
+      percent(pairedGain),
+      `${wins}/${each.length}`,
+      fmt(built.p99, 1),
+      fmt(variant.p99, 1),
+      percent(p99Gain),
+      each
+        .map((round) => `${fmt(round.built.requestsPerSecond)}|${fmt(round.variant.requestsPerSecond)}`)
+        .join(" "),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] ?? "").length)));
+  const render = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ");
+
+  return [render(header), render(widths.map((w) => "-".repeat(w))), ...lines.map(render)].join("\n");
+};
+
 const main = async () => {
   const began = performance.now();
   const startedAt = new Date().toISOString();
@@ -74,6 +180,9 @@ const main = async () => {
   const git = gitState();
   if (!existsSync(path.join(repo, "apps/api/dist/start.js"))) {
     throw new Error("apps/api/dist is missing: `pnpm bench` builds it first");
+  }
+  if (variantDirectory && !existsSync(path.join(variantDirectory, "main.js"))) {
+    throw new Error(`BENCH_VARIANT: ${variantDirectory} has no main.js (a copy of apps/api/dist)`);
   }
   const selectedScenarios = scenarios.filter((scenario) =>
     isSelected(scenario.name, tierOf(scenario.name), selection),
@@ -117,7 +226,10 @@ const main = async () => {
   );
   const api = startNode(apiArgs("start.js", apiNodeFlags), apiEnv, { cpu: 0 });
   let reference: ChildProcess | undefined;
+  let variant: ChildProcess | undefined;
   const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const variantPort = variantDirectory ? await freePort() : undefined;
+  const variantUrl = `http://127.0.0.1:${variantPort}`;
   const referenceUrl = `http://127.0.0.1:${referencePort}`;
 
   const rows: ResultRow[] = [];
@@ -132,6 +244,15 @@ const main = async () => {
   watched.set(apiUrl, { pid: api.pid, rss: apiRss });
   try {
     await waitFor200(`${apiUrl}/ready`, api, 60_000);
+    if (variantDirectory) {
+      // After the API as built has migrated the database: the variant serves it as it is.
+      variant = startNode(
+        [...apiNodeFlags, path.join(variantDirectory, "main.js")],
+        { ...apiEnv, PORT: String(variantPort) },
+        { cpu: 0 },
+      );
+      await waitFor200(`${variantUrl}/ready`, variant, 60_000);
+    }
     reference = startNode(
       referenceArgs(referencePort),
       {
@@ -187,20 +308,22 @@ const main = async () => {
       }
       const agoraPath = prepared.path ?? scenario.request.path;
       const referencePath = scenario.reference === false ? undefined : (scenario.reference ?? agoraPath);
+      // The variant measures the rows the API as built serves, not a process of the scenario's own.
+      const sideBySideHere = variant !== undefined && scenarioApiUrl === undefined;
       // Single-use bodies: every run gets its own slice, so none is sent twice.
       let slice = 0;
       let nextSlice = 0;
       if (bodies) {
         writeFileSync(bodiesFile, `${bodies.join("\n")}\n`);
-        slice = Math.floor(bodies.length / (rounds * scenario.connections.length));
+        slice = Math.floor(bodies.length / (rounds * scenario.connections.length * (sideBySideHere ? 2 : 1)));
       }
-      const runAgora = (base: Record<string, unknown>) => {
+      const runAgora = (base: Record<string, unknown>, server = scenarioApiUrl ?? apiUrl) => {
         const sliceStart = nextSlice * slice;
         nextSlice += 1;
 
         return load({
           ...base,
-          url: `${scenarioApiUrl ?? apiUrl}${agoraPath}`,
+          url: `${server}${agoraPath}`,
           ...(bodies ? { bodiesFile, bodiesStart: sliceStart } : {}),
         });
       };
@@ -213,22 +336,30 @@ const main = async () => {
         // Rounds alternate which server goes first; the median round (by ratio) is reported, so
         // one noisy measurement on a shared machine does not decide the figure.
         const measured: { agora: LoadResult; reference: LoadResult | undefined }[] = [];
+        const sideBySideRounds: SideBySide["rounds"] = [];
         for (let round = 0; round < rounds; round += 1) {
           const runReference = () =>
             referencePath === undefined
               ? undefined
               : load({ ...base, url: `${referenceUrl}${referencePath}` });
+          const runVariant = () => (sideBySideHere ? runAgora(base, variantUrl) : undefined);
           let pair: { agora: LoadResult; reference: LoadResult | undefined };
+          let variantResult: LoadResult | undefined;
           if (round % 2 === 0) {
             const agora = runAgora(base);
+            variantResult = runVariant();
             pair = { agora, reference: runReference() };
           } else {
             const reference = runReference();
+            variantResult = runVariant();
             pair = { agora: runAgora(base), reference };
           }
           measured.push(pair);
+          if (variantResult) {
+            sideBySideRounds.push({ built: pair.agora, variant: variantResult });
+          }
           process.stderr.write(
-            ` ${fmt(pair.agora.requestsPerSecond)}/${pair.reference ? fmt(pair.reference.requestsPerSecond) : "-"}`,
+            ` ${fmt(pair.agora.requestsPerSecond)}${variantResult ? `|${fmt(variantResult.requestsPerSecond)}` : ""}/${pair.reference ? fmt(pair.reference.requestsPerSecond) : "-"}`,
           );
         }
         const score = (pair: { agora: LoadResult; reference: LoadResult | undefined }) =>
@@ -246,6 +377,7 @@ const main = async () => {
             reference: ref ?? null,
             ratio: ref ? agora.requestsPerSecond / Math.max(ref.requestsPerSecond, 1) : null,
             rss: { idleMiB: idle ?? null, peakMiB: served.rss.peak() ?? null },
+            ...(sideBySideRounds.length > 0 ? { sideBySide: sideBySide(sideBySideRounds) } : {}),
           });
         }
       }
@@ -261,6 +393,7 @@ const main = async () => {
       child.kill("SIGTERM");
     }
     api.kill("SIGTERM");
+    variant?.kill("SIGTERM");
     reference?.kill("SIGTERM");
     await sleep(500);
     if (env.BENCH_KEEP_DATABASE) {
@@ -339,6 +472,12 @@ const main = async () => {
   if (rows.length > 0) {
     process.stdout.write(`\n${table}\n\n${reports.map((line) => `${line}\n`).join("")}${note}\n`);
   }
+  const sideBySideLines = sideBySideTable(rows);
+  if (sideBySideLines) {
+    process.stdout.write(
+      `\nside by side: A = the API as built (apps/api/dist), B = BENCH_VARIANT (${path.relative(repo, variantDirectory ?? "")}), medians of ${rounds} rounds each; + means A serves more req/s or has the lower p99\n${sideBySideLines}\n`,
+    );
+  }
   for (const suite of suiteResults) {
     process.stdout.write(`\n${suite.table}\n`);
   }
@@ -359,7 +498,13 @@ const main = async () => {
       pinned: hasTaskset,
       wallSeconds,
     },
-    settings: { durationSeconds, warmupSeconds, rounds, referenceDuties },
+    settings: {
+      durationSeconds,
+      warmupSeconds,
+      rounds,
+      referenceDuties,
+      ...(variantDirectory ? { variant: path.relative(repo, variantDirectory) } : {}),
+    },
     note,
     reports,
     rows,
