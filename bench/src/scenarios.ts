@@ -152,8 +152,8 @@ const statementApi = (mode: "named" | "unnamed", context: BenchContext) => {
 };
 
 /**
- * The cost of DATABASE_PREPARED_STATEMENTS=unnamed beside named (docs/operations.md §6, "Any
- * connection pooler"): a listing read and an order placed, each on an API process of its mode
+ * The cost of DATABASE_PREPARED_STATEMENTS=unnamed beside named (docs/operations.md, "Connection
+ * poolers"): a listing read and an order placed, each on an API process of its mode
  * (both started alike: WORKER=off, listing coalescing off), each beside the reference.
  * `BENCH_ONLY=statements` runs these rows alone.
  */

@@ -1,5 +1,5 @@
-// The restore drill (docs/operations.md §3): data written through the API (an order, a chat, a media
-// asset, audit events) is backed up, restored into a fresh database, and the built API started on
+// The restore drill (docs/operations.md, "Backups that restore"): data written through the API (an
+// order, a chat, a media asset, audit events) is backed up, restored into a fresh database, and the built API started on
 // the restored one (`node dist/main.js`, as production runs it) answers the same reads with the same
 // bodies. On PGlite the backup is `pnpm agora backup` / `restore` (the built CLI); on PostgreSQL it
 // is pg_dump / pg_restore (Debian's postgresql-client), as the runbook says.

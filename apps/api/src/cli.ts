@@ -112,7 +112,7 @@ const embeddedConfig = (verb: "backup" | "restore") => {
   const config = configOrExit();
   if (config.databaseUrl) {
     throw new CommandError(
-      `DATABASE_URL is set: use ${verb === "backup" ? "pg_dump" : "pg_restore"} for PostgreSQL (docs/operations.md §3)`,
+      `DATABASE_URL is set: use ${verb === "backup" ? "pg_dump" : "pg_restore"} for PostgreSQL (docs/operations.md, "Backups that restore")`,
     );
   }
 

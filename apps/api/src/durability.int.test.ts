@@ -1,5 +1,5 @@
-// kill -9 of the API on the embedded database (docs/operations.md §3): the built API
-// (`node dist/main.js`) on a PGlite data directory takes chat messages from several concurrent
+// kill -9 of the API on the embedded database (docs/operations.md, "Backups that restore"): the
+// built API (`node dist/main.js`) on a PGlite data directory takes chat messages from several concurrent
 // senders; it is killed with SIGKILL while requests are in flight, started again on the same
 // directory, and every message it had answered 201 for is read back through the API.
 

@@ -1,5 +1,5 @@
-// The previous release's API keeps working while this tree's migrations apply (docs/operations.md
-// §4, expand/contract): the previous release (test/previous-release.ts: the newest commit whose
+// The previous release's API keeps working while this tree's migrations apply (docs/operations.md,
+// "Migrations that are safe under load"; expand/contract): the previous release (test/previous-release.ts: the newest commit whose
 // migrations are a strict prefix of this tree's) is built from git, migrated to its own level and
 // started (`node dist/main.js`, its embedded worker on); smoke requests run against it from
 // several loops while this tree's `agora migrate` applies the new migrations, and after. Every

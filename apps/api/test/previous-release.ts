@@ -1,9 +1,10 @@
-// The previous release of the API, built from git at test time (docs/operations.md §4): the newest
-// ancestor commit whose migrations are a strict prefix of this tree's (on disk) (each of its migrations byte-identical
-// here, and this tree has more). That is the code a rolling deploy of this tree still runs beside
-// the new schema. It is extracted with `git archive`, installed from pnpm's store (`--prefer-offline`:
-// the registry only for what the store lacks) and built as the API builds: the db package's
-// generate step and the API's tsup bundle, about half a minute.
+// The previous release of the API, built from git at test time (docs/operations.md, "Migrations
+// that are safe under load"): the newest ancestor commit whose migrations are a strict prefix of
+// this tree's (on disk) (each of its migrations byte-identical here, and this tree has more). That
+// is the code a rolling deploy of this tree still runs beside the new schema. It is extracted with
+// `git archive`, installed from pnpm's store (`--prefer-offline`: the registry only for what the
+// store lacks) and built as the API builds: the db package's generate step and the API's tsup
+// bundle, about half a minute.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";

@@ -1,7 +1,8 @@
 // Backup and restore of the embedded (PGlite) database: `pnpm agora backup <file>` and
-// `pnpm agora restore <file>` (docs/operations.md §3). The backup is PGlite's own tarball of its data
-// directory (`dumpDataDir`, gzip), taken through an open database, so it is consistent; it holds the
-// directory's lock meanwhile, so the API must be stopped first (PGlite serves one process).
+// `pnpm agora restore <file>` (docs/operations.md, "Backups that restore"). The backup is PGlite's
+// own tarball of its data directory (`dumpDataDir`, gzip), taken through an open database, so it
+// is consistent; it holds the directory's lock meanwhile, so the API must be stopped first (PGlite
+// serves one process).
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { lockDataDir, openDatabase } from "./client";

@@ -89,8 +89,9 @@ export type Config = Readonly<{
   port: number;
   databaseUrl: string | undefined;
   /**
-   * Where the realtime LISTEN session connects: DATABASE_URL unless set (a transaction-mode pooler
-   * in DATABASE_URL cannot carry LISTEN, so it must then point at PostgreSQL or a session pool).
+   * Where the LISTEN sessions connect (chat's realtime fan-out and the outbox worker's wake-up):
+   * DATABASE_URL unless set (a transaction-mode pooler in DATABASE_URL cannot carry LISTEN, so it
+   * must then point at PostgreSQL or a session pool).
    */
   databaseListenUrl: string | undefined;
   dataDir: string;
@@ -133,13 +134,14 @@ export type Config = Readonly<{
   worker: "embedded" | "off";
   /** How long an outbox claim holds its events before another worker may take them again. */
   outboxLeaseSeconds: number;
-  /** Events one outbox claim takes (and delivers together: their inbox rows in one statement). */
+  /** Events one claim of the outboxLoops takes (and delivers together: their inbox rows in one statement). */
   outboxBatchSize: number;
-  /** Outbox claim loops per worker process (batches in flight at once). */
+  /** Outbox claim loops per process (batches in flight at once), besides the uploads' own loop. */
   outboxLoops: number;
   /**
-   * Uploaded images processed at once per process (the others of a batch wait their turn), and the
-   * largest pixel count decoded (a larger image is rejected from its header, never decoded).
+   * Uploaded images processed at once per process (also how many the uploads' own claim loop takes
+   * at a time), and the largest pixel count decoded (a larger image is rejected from its header,
+   * never decoded).
    */
   mediaProcessing: { concurrency: number; maxInputPixels: number };
   /**
@@ -240,10 +242,10 @@ const timeoutsOf = (env: Env): Timeouts =>
 /** Bounds that only make sense together. */
 const timeoutErrors = (timeouts: Timeouts): string[] => {
   const errors: string[] = [];
-  // Registration used to mail inside the transaction that creates the account, where a server
-  // ending that transaction first would have left a mailed code never stored. No mail is sent
-  // inside a transaction any more (the row is written first, then mailed); the margin is kept
-  // (docs/operations.md, "Mail down or hanging").
+  // No mail is sent inside a transaction (the code or account is written first, then mailed), so
+  // this guards no current path: it is a margin, kept so that a mail sent inside a transaction
+  // could never outlive it and leave a mailed code that was never stored (docs/operations.md,
+  // "Mail down or hanging").
   if (timeouts.databaseIdleInTransactionMs <= timeouts.mailMs) {
     errors.push("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: must be greater than MAIL_TIMEOUT_MS");
   }

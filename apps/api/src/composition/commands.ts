@@ -48,7 +48,10 @@ export const withRuntime = async <T>(config: Config, work: (runtime: Runtime) =>
 /** The embedded database's directory (`$DATA_DIR/pglite`), as the server opens it. */
 const embeddedDataDir = (config: Config) => databaseOptions(config, "agora-cli").dataDir;
 
-/** `pnpm agora backup <file>`: the embedded database to a tarball (docs/operations.md §3). */
+/**
+ * `pnpm agora backup <file>`: the embedded database to a tarball (docs/operations.md, "Backups that
+ * restore").
+ */
 export const backupCommand = async (config: Config, file: string) => {
   const dataDir = embeddedDataDir(config);
 

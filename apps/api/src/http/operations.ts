@@ -187,8 +187,8 @@ const applyWriteLimit = async (
   }
   // Answers are built whole by respond(), which adds these (an answer refused by a limit of its own,
   // the pending-upload quota, passes that limit's headers, which win). Touching a built answer's
-  // headers instead makes the Node adapter materialize a full Response (docs/performance.md, "The
-  // safety checks' cost").
+  // headers instead makes the Node adapter materialize a full Response
+  // (docs/decisions/counting-limits.md).
   c.set("rateLimitHeaders", headers);
   await next();
   if (!isComplete(c.res)) {

@@ -5,9 +5,10 @@ import { createRateLimiter } from "./rate-limits.repository";
 /**
  * A limiter that counts in the process and adds its counts to the PostgreSQL limit store in one
  * statement each `flushIntervalMs`, for limits on reads (public search): a counter row written per
- * request cost the search a quarter of its throughput (docs/performance.md). A hit is judged against
- * the store's count as of this process's last flush plus the hits counted since; what that allows
- * across processes (the overshoot's bound) is stated once, in docs/safety.md ("Write limits").
+ * request cost the search about a quarter of its instructions (docs/decisions/counting-limits.md).
+ * A hit is judged against the store's count as of this process's last flush plus the hits counted
+ * since; what that allows across processes (the overshoot's bound) is stated once, in
+ * docs/safety.md ("Write limits").
  */
 export type BatchedRateLimiter = RateLimiter & {
   /** Adds the counts held in the process to the store now (one statement per window length). */
