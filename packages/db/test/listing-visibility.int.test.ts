@@ -18,17 +18,7 @@ import { createListingRepository } from "../src/repositories/marketplace/listing
 import { createMenuItemRepository } from "../src/repositories/marketplace/menu-items.repository";
 import type { SqlExecutor } from "../src/sql";
 import { createTestDatabase, type TestDatabase } from "./databases";
-
-const hour = 3600_000;
-const at = new Date(Date.UTC(2030, 5, 1, 12));
-/** Every kind of expiry against `at`: none, past, exactly now (expired), later today, in days. */
-const expiries = {
-  none: null,
-  past: new Date(at.getTime() - 24 * hour),
-  now: at,
-  today: new Date(at.getTime() + hour),
-  later: new Date(at.getTime() + 72 * hour),
-};
+import { at, expiries, rolledBack } from "./rule-plans";
 
 /** Every combination of the facts visibility is decided from (4 × 2 × 5 × 2 × 2 = 160). */
 const combinations: (ListingVisibilityFacts & { expiry: keyof typeof expiries })[] = listingStatuses.flatMap(
@@ -207,25 +197,6 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
   };
 
   /** Runs `work` in a transaction that is rolled back (what it changed is gone), with its result. */
-  const rolledBack = async <T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> => {
-    let result: { value: T } | undefined;
-    const rollback = new Error("roll back");
-    await target.db.sql
-      .transaction(async (tx) => {
-        result = { value: await work(tx) };
-        throw rollback;
-      })
-      .catch((error: unknown) => {
-        if (error !== rollback) {
-          throw error;
-        }
-      });
-    if (!result) {
-      throw new Error("the planning transaction returned nothing");
-    }
-
-    return result.value;
-  };
 
   const statements = () => ({
     browse: listingSearchQuery({ q: undefined, categoryId: undefined, limit: 20, offset: 0 }, at),
@@ -237,7 +208,7 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
   const modes = ["force_custom_plan", "force_generic_plan"] as const;
 
   it("plans every public statement exactly as the written-out conditions did", async () => {
-    await rolledBack(async (tx) => {
+    await rolledBack(target.db, async (tx) => {
       // A table this small is cheapest read whole: without that, the plans show the indexes.
       await tx.exec("SET LOCAL enable_seqscan = off");
       for (const [name, statement] of Object.entries(statements())) {
@@ -293,7 +264,7 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
     ["listings_public_search_trgm_idx", "categorySearch"],
   ] as const)("proves %s usable by the %s statement", async (index, name) => {
     const statement = statements()[name];
-    const plans = await rolledBack(async (tx) => {
+    const plans = await rolledBack(target.db, async (tx) => {
       const { rows } = await tx.query<{ name: string }>(
         `SELECT indexname AS name FROM pg_indexes
           WHERE tablename = 'listings' AND indexname NOT IN ($1, 'listings_pkey')`,

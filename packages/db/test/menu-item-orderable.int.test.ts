@@ -18,20 +18,19 @@ import { createMediaAssetRepository } from "../src/repositories/media/media-asse
 import { createOrderRepository } from "../src/repositories/orders/orders.repository";
 import type { SqlExecutor } from "../src/sql";
 import { createTestDatabase, type TestDatabase } from "./databases";
-import { plan, planModes, recording, rolledBack, type SentStatement, sentNamed } from "./rule-plans";
+import {
+  at,
+  expiries,
+  plan,
+  planModes,
+  recording,
+  rolledBack,
+  type SentStatement,
+  sentNamed,
+} from "./rule-plans";
 
-const hour = 3600_000;
-const at = new Date(Date.UTC(2030, 5, 1, 12));
-/** Every kind of expiry against `at`: none, past, exactly now (expired), later today, in days. */
-const expiries = {
-  none: null,
-  past: new Date(at.getTime() - 24 * hour),
-  now: at,
-  today: new Date(at.getTime() + hour),
-  later: new Date(at.getTime() + 72 * hour),
-};
 /** The item's deletion: none, or deleted (when does not matter: a deleted item stays deleted). */
-const deletions = { kept: null, deleted: new Date(at.getTime() - 24 * hour) };
+const deletions = { kept: null, deleted: expiries.past };
 
 type Listing = ListingVisibilityFacts & { id: string; expiry: keyof typeof expiries };
 type Item = MenuItemOrderabilityFacts & { id: string; listing: Listing; deletion: keyof typeof deletions };

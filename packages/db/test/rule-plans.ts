@@ -1,8 +1,23 @@
-// What the agreement tests of the rules stated once in SQL (menu-item-orderable, session-live) share:
-// the statements a repository sends, recorded as it runs them, and their plans as prepared
-// statements in a transaction that is rolled back.
+// What the agreement tests of the rules stated once in SQL (listing-visibility, menu-item-orderable,
+// session-live) share: the moment they decide at and every kind of expiry against it, the
+// statements a repository sends, recorded as it runs them, and their plans as prepared statements
+// in a transaction that is rolled back.
 import type { Database } from "../src/client";
 import type { SqlExecutor } from "../src/sql";
+
+const hour = 3600_000;
+
+/** The moment the agreement tests decide at. */
+export const at = new Date(Date.UTC(2030, 5, 1, 12));
+
+/** Every kind of expiry against `at`: none, past, exactly now (expired), later today, in days. */
+export const expiries = {
+  none: null,
+  past: new Date(at.getTime() - 24 * hour),
+  now: at,
+  today: new Date(at.getTime() + hour),
+  later: new Date(at.getTime() + 72 * hour),
+};
 
 /** A statement as a repository sent it. */
 export type SentStatement = { name: string | undefined; text: string; values: readonly unknown[] };

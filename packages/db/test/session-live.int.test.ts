@@ -12,6 +12,7 @@ import { createOrderRepository } from "../src/repositories/orders/orders.reposit
 import { createRateLimiter } from "../src/repositories/rate-limits.repository";
 import { createTestDatabase, type TestDatabase } from "./databases";
 import {
+  at,
   parameterTypes,
   plan,
   planModes,
@@ -21,7 +22,6 @@ import {
   sentNamed,
 } from "./rule-plans";
 
-const at = new Date(Date.UTC(2030, 5, 1, 12));
 /** SESSION_MAX_AGE_SECONDS of the test: one day. */
 const maxAgeSeconds = 86_400;
 const maxAge = maxAgeSeconds * 1000;
