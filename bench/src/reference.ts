@@ -7,6 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createJwtAccessTokens } from "@agora/adapters/security/jwt-access-tokens";
+import { successBody } from "@agora/contracts/envelope";
 import { createReportExportSource } from "@agora/db/repositories/administration/report-export.repository";
 import { createChatConnectionRepository } from "@agora/db/repositories/chat/chat-connections.repository";
 import { CHAT_CHANNEL, decodeChatSignal } from "@agora/db/repositories/chat/chat-signals";
@@ -121,13 +122,8 @@ const send = (response: ServerResponse, status: number, payload: unknown) => {
   response.end(body);
 };
 
-const envelope = (data: unknown, meta: unknown = null) => ({
-  success: true,
-  data,
-  meta,
-  error: null,
-  request_id: randomUUID(),
-});
+/** Agora's envelope (its own builder), with a fresh request id as Agora gives each answer. */
+const envelope = (data: unknown, meta: unknown = null) => successBody(data, meta, randomUUID());
 
 /** The executor shape the repositories take, over a bare pg pool or client: their SQL, verbatim. */
 const executor = (client: pg.Pool | pg.PoolClient) => ({

@@ -40,3 +40,10 @@ export type SuccessEnvelope<Data, Meta = null> = {
   error: null;
   request_id: string;
 };
+
+/** `{ success: true, data, meta, error: null, request_id }`: every successful answer's body. */
+export const successBody = <Data, Meta = null>(
+  data: Data,
+  meta: Meta,
+  requestId: string,
+): SuccessEnvelope<Data, Meta> => ({ success: true, data, meta, error: null, request_id: requestId });

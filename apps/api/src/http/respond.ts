@@ -1,4 +1,4 @@
-import type { SuccessEnvelope } from "@agora/contracts/envelope";
+import { type SuccessEnvelope, successBody } from "@agora/contracts/envelope";
 import type { ErrorCode, FieldIssue } from "@agora/contracts/errors";
 import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -52,13 +52,7 @@ export function ok<Data, S extends ContentfulStatusCode = 200, Meta = null>(
   data: Data,
   options?: { status?: S; meta?: Meta; headers?: Record<string, string> },
 ): Response & TypedResponse<SuccessEnvelope<Data, Meta>, S, "json"> {
-  const body: SuccessEnvelope<Data, Meta> = {
-    success: true,
-    data,
-    meta: (options?.meta ?? null) as Meta,
-    error: null,
-    request_id: c.env.requestId,
-  };
+  const body = successBody(data, (options?.meta ?? null) as Meta, c.env.requestId);
 
   return respond(c, body, (options?.status ?? 200) as S, options?.headers);
 }
