@@ -36,7 +36,7 @@ export const issueCode = async (
   { codes, rateLimits, clock, codeKey }: Pick<IdentityMailDeps, "codes" | "rateLimits" | "clock" | "codeKey">,
   userId: string,
   purpose: CodePurpose,
-): Promise<IssuedCode | CodeRefusal> => {
+): Promise<IssuedCode | CodeRefusal | "no_account"> => {
   const now = clock.now();
   // Both counters have a one-day window: one round trip reads them.
   const [failures = { hits: 0, retryAfterSeconds: 0 }, sent = { hits: 0, retryAfterSeconds: 0 }] =
@@ -57,7 +57,10 @@ export const issueCode = async (
     },
     new Date(now.getTime() - cooldown * 1000),
   );
-  if (!stored) {
+  if (stored === "no_account") {
+    return stored;
+  }
+  if (stored === "cooling_down") {
     const previous = await codes.find(userId, purpose);
     const elapsed = previous ? (now.getTime() - previous.sentAt.getTime()) / 1000 : 0;
 

@@ -81,16 +81,18 @@ export type StoredCode = {
 export interface CodeRepository {
   find(userId: string, purpose: CodePurpose): Promise<StoredCode | null>;
   /**
-   * Stores a new code for (user, purpose), replacing the previous one, unless the previous one was
-   * sent after `cooldownBoundary` (then false, nothing written). One statement: concurrent callers
-   * serialize on the row and only one stores.
+   * Stores a new code for (user, purpose), replacing the previous one ("stored"), unless the
+   * previous one was sent after `cooldownBoundary` ("cooling_down", nothing written) or the account
+   * no longer exists ("no_account": a newer registration replaced a pending one meanwhile). One
+   * statement: concurrent callers serialize on the row and only one stores; it waits for a removal
+   * of the account under way.
    */
   putIfCooledDown(
     userId: string,
     purpose: CodePurpose,
     code: { codeHash: string; sentAt: Date; expiresAt: Date },
     cooldownBoundary: Date,
-  ): Promise<boolean>;
+  ): Promise<"stored" | "cooling_down" | "no_account">;
   /** Deletes the code of (user, purpose) if it is still the one with `codeHash` (its mail failed). */
   discard(userId: string, purpose: CodePurpose, codeHash: string): Promise<void>;
   /** Spends the live code of (user, purpose): no further try can match it. */

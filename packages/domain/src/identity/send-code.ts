@@ -12,15 +12,16 @@ type MailedUser = Pick<User, "id" | "email" | "displayName" | "username">;
  * Issues a code of `purpose` and mails it, with no transaction open while the provider answers:
  * the code row is written first (that write is the cooldown's proof), then the mail is sent. When
  * the provider refuses, the code is taken back (so no usable code and no cooldown remain) and
- * MailDeliveryError propagates. A refusal (locked purpose, cooldown) mails nothing.
+ * MailDeliveryError propagates. A refusal (locked purpose, cooldown) mails nothing, and so does an
+ * account removed meanwhile ("no_account": a newer registration replaced this pending one).
  */
 export const mailCode = async (
   deps: Omit<IdentityMailDeps, "users">,
   user: MailedUser,
   purpose: CodePurpose,
-): Promise<"sent" | CodeRefusal> => {
+): Promise<"sent" | "no_account" | CodeRefusal> => {
   const issued = await issueCode(deps, user.id, purpose);
-  if ("refused" in issued) {
+  if (issued === "no_account" || "refused" in issued) {
     return issued;
   }
   try {
@@ -64,7 +65,9 @@ export const sendCode = async (
   } catch (error) {
     throw asEmailUnavailable(error);
   }
-  if (outcome !== "sent") {
+  // An account removed meanwhile has nothing to mail; the answer is the same as for one mailed
+  // (the registration it was: a newer one for the address replaced it and mailed its owner).
+  if (outcome !== "sent" && outcome !== "no_account") {
     throw new RateLimitedError(
       outcome.retryAfterSeconds,
       outcome.refused === "locked"

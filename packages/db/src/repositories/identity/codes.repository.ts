@@ -26,18 +26,25 @@ export const createCodeRepository = (db: SqlExecutor): CodeRepository => ({
   },
 
   async putIfCooledDown(userId, purpose, code, cooldownBoundary) {
-    const { rows } = await db.query(
-      `INSERT INTO auth_codes (user_id, purpose, code_hash, attempts, sent_at, expires_at, consumed_at)
-       VALUES ($1, $2, $3, 0, $4, $5, NULL)
-       ON CONFLICT (user_id, purpose) DO UPDATE
-          SET code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = EXCLUDED.sent_at,
-              expires_at = EXCLUDED.expires_at, consumed_at = NULL
-        WHERE auth_codes.sent_at <= $6
-       RETURNING 1`,
+    // The account's row is locked first (KEY SHARE, as the foreign key's check would): a removal
+    // under way (a pending registration replaced by a newer one) is waited for, and then there is
+    // no account to store a code for, instead of a foreign-key violation.
+    const { rows } = await db.query<{ account: boolean; stored: boolean }>(
+      `WITH account AS (SELECT id FROM users WHERE id = $1 FOR KEY SHARE),
+            stored AS (
+              INSERT INTO auth_codes (user_id, purpose, code_hash, attempts, sent_at, expires_at, consumed_at)
+              SELECT id, $2, $3, 0, $4, $5, NULL FROM account
+              ON CONFLICT (user_id, purpose) DO UPDATE
+                 SET code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = EXCLUDED.sent_at,
+                     expires_at = EXCLUDED.expires_at, consumed_at = NULL
+               WHERE auth_codes.sent_at <= $6
+              RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM account) AS account, EXISTS (SELECT 1 FROM stored) AS stored`,
       [userId, purpose, code.codeHash, code.sentAt, code.expiresAt, cooldownBoundary],
     );
+    const outcome = rows[0];
 
-    return rows.length === 1;
+    return outcome?.stored ? "stored" : outcome?.account ? "cooling_down" : "no_account";
   },
 
   async discard(userId, purpose, codeHash) {
