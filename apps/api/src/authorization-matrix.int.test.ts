@@ -264,6 +264,30 @@ describe("the authorization matrix: every pair × 6 callers", () => {
       },
       expect: signedIn(200),
     },
+    "GET /api/v1/auth/sessions": { call: () => ({ path: "/api/v1/auth/sessions" }), expect: signedIn(200) },
+    "DELETE /api/v1/auth/sessions/{id}": {
+      // Each caller ends another session of its own.
+      call: async (w, caller) => {
+        const who = callerOf(w, caller);
+        const session = who ? await h.openSession(who.user) : undefined;
+
+        return { path: `/api/v1/auth/sessions/${session?.sessionId ?? w.member.sessionId}` };
+      },
+      expect: signedIn(200),
+    },
+    "POST /api/v1/auth/sessions/revoke-others": {
+      call: () => ({ path: "/api/v1/auth/sessions/revoke-others" }),
+      expect: signedIn(200),
+    },
+    "POST /api/v1/auth/password": {
+      // The same password again: the caller's next cells sign in as before.
+      call: (w, caller) => {
+        const password = callerOf(w, caller)?.user.password ?? "correct horse battery";
+
+        return { path: "/api/v1/auth/password", body: { current_password: password, new_password: password } };
+      },
+      expect: signedIn(200),
+    },
     "POST /api/v1/auth/password-reset/request": {
       call: async () => ({
         path: "/api/v1/auth/password-reset/request",

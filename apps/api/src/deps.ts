@@ -12,6 +12,10 @@ import {
   type BatchedRateLimiter,
   createBatchedRateLimiter,
 } from "@agora/db/repositories/batched-rate-limits";
+import {
+  createSessionActivity,
+  type SessionActivityRecorder,
+} from "@agora/db/repositories/identity/session-activity";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
 import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { type Clock, systemClock } from "@agora/domain/common/clock";
@@ -69,6 +73,8 @@ export type Runtime = AppDeps & {
    * the embedded worker deliver with them, and the areas use the same mailer, push and object store.
    */
   delivery: DeliveryAdapters;
+  /** When sessions were last used: held in the process, written once a minute (tests flush it). */
+  sessionActivity: SessionActivityRecorder;
   /** Closes what createDeps opened (the database, unless it was handed in). */
   close(): Promise<void>;
 };
@@ -116,6 +122,10 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
   const readLimits = createBatchedRateLimiter(database.sql, {
     onError: (error) => logger.warn({ err: error }, "read limits: flush failed; counts kept for the next"),
   });
+  const sessionActivity = createSessionActivity(database.sql, {
+    onError: (error) =>
+      logger.warn({ err: error }, "session activity: write failed; times kept for the next"),
+  });
   const adapters = openDeliveryAdapters(config, logger, {
     mail: overrides.mail,
     push: overrides.push,
@@ -131,6 +141,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     push: delivery.push,
     objects: objects.store,
     videoTokens: adapters.videoTokens,
+    sessionActivity,
   });
 
   const metrics = createMetrics();
@@ -158,6 +169,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     objects,
     delivery,
     readLimits,
+    sessionActivity,
     realtime: {
       openFanOut: (onError) =>
         realtimeFanOut.track(broker ? broker.openFanOut(onError) : openChatFanOut(database, { onError })),
@@ -186,6 +198,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
       await adapters.close();
       await broker?.close();
       await readLimits.close();
+      await sessionActivity.close();
       if (ownsDatabase) {
         await database.close();
       }

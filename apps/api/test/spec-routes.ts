@@ -9,11 +9,16 @@ export const specRoutes: readonly string[] = operations.map(({ method, path }) =
 
 /**
  * The routes beside the specification's, each documented in the served OpenAPI document: the guest
- * receipts' unsubscribe, and the confirmation of an upload (docs/media.md).
+ * receipts' unsubscribe, the confirmation of an upload (docs/media.md), and the account's own
+ * sessions and password (docs/accounts.md).
  */
 export const addedRoutes: readonly string[] = [
   "POST /api/v1/guest/orders/{id}/unsubscribe",
   "POST /api/v1/media/{id}/confirm",
+  "GET /api/v1/auth/sessions",
+  "DELETE /api/v1/auth/sessions/{id}",
+  "POST /api/v1/auth/sessions/revoke-others",
+  "POST /api/v1/auth/password",
 ];
 
 /** The number of routes the specification names. */

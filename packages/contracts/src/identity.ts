@@ -84,6 +84,9 @@ export const loginRequestSchema = z
   .meta({ example: { email: "ada@example.com", password: "correct horse battery" } });
 export const codeSentSchema = z.object({ status: z.literal("code_sent") });
 
+/** What a client says it runs on (the push registrations' platforms). */
+const clientPlatformSchema = z.enum(["ios", "android", "web"]);
+
 export const loginVerifyRequestSchema = z
   .object({
     email,
@@ -91,8 +94,12 @@ export const loginVerifyRequestSchema = z
       .string()
       .length(6)
       .meta({ description: "The 6-digit sign-in code from the mail.", example: "042137" }),
+    platform: clientPlatformSchema.optional().meta({
+      description:
+        "What the client runs on, kept with the session for its owner's session list (optional; SPEC's body is `email` and `code`).",
+    }),
   })
-  .meta({ example: { email: "ada@example.com", code: "123456" } });
+  .meta({ example: { email: "ada@example.com", code: "123456", platform: "ios" } });
 
 export const sessionSchema = z
   .object({
@@ -122,6 +129,55 @@ export const deletedAccountSchema = z.object({ user_id: z.string(), status: z.li
 export const passwordResetConfirmSchema = z
   .object({ email, code: mailedCode, password: newPassword })
   .meta({ example: { email: "ada@example.com", code: "123456", password: "a new long passphrase" } });
+
+export const accountSessionSchema = z
+  .object({
+    id: z.string(),
+    created_at: timestampSchema.meta({ description: "Sign-in." }),
+    last_used_at: timestampSchema.meta({
+      description: "The last request made with the session, to the minute (seconds are zero).",
+    }),
+    platform: clientPlatformSchema
+      .nullable()
+      .meta({ description: "As the client sent it at sign-in (`platform`); null when it sent none." }),
+    user_agent: z
+      .string()
+      .nullable()
+      .meta({ description: "The sign-in request's `User-Agent`, at most 256 characters; null without one." }),
+    address_hint: z.string().nullable().meta({
+      description:
+        "The network the sign-in came from, never the address: its /24 (IPv4, `203.0.113.0/24`) or /48 (IPv6, `2001:db8:85a3::/48`); null when unknown.",
+      example: "203.0.113.0/24",
+    }),
+    current: z.boolean().meta({ description: "True for the session making this request." }),
+  })
+  .meta({ id: "AccountSession", description: "A live session of the caller's account." });
+export type AccountSessionDto = z.infer<typeof accountSessionSchema>;
+
+export const sessionIdParamSchema = z.object({ id: z.string().meta({ description: "A session id." }) });
+export const sessionEndedSchema = z.object({ id: z.string(), status: z.literal("ended") });
+export const otherSessionsEndedSchema = z.object({
+  ended: z.number().int().nonnegative().meta({ description: "How many sessions this request ended." }),
+});
+
+export const changePasswordRequestSchema = z
+  .object({
+    current_password: z
+      .string()
+      .min(1)
+      .max(1024)
+      .meta({ description: "The account's password now; a wrong one is 401, never 422." }),
+    new_password: newPassword,
+  })
+  .meta({ example: { current_password: "correct horse battery", new_password: "a new long passphrase" } });
+export const passwordChangedBySessionSchema = z.object({
+  status: z.literal("password_changed"),
+  sessions_ended: z
+    .number()
+    .int()
+    .nonnegative()
+    .meta({ description: "How many other sessions the change ended (the caller's stays)." }),
+});
 
 export const acceptedSchema = z.object({ status: z.literal("accepted") });
 export const loggedOutSchema = z.object({ status: z.literal("logged_out") });
@@ -282,5 +338,63 @@ export const identityOperations = defineOperations({
     body: passwordResetConfirmSchema,
     responses: { 200: { description: "Password changed.", data: passwordChangedSchema } },
     errors: ["validation_failed", [422, "invalid_code"], "rate_limited", "service_unavailable"],
+  },
+  authSessionsList: {
+    method: "GET",
+    path: "/api/v1/auth/sessions",
+    auth: "bearer",
+    tags,
+    summary: "The caller's signed-in sessions",
+    responses: {
+      200: {
+        description: "Live sessions, most recently used first (at most 100).",
+        data: z.array(accountSessionSchema),
+      },
+    },
+    errors: ["unauthorized"],
+  },
+  authSessionsEnd: {
+    method: "DELETE",
+    path: "/api/v1/auth/sessions/{id}",
+    auth: "bearer",
+    tags,
+    summary: "End one of the caller's sessions",
+    params: sessionIdParamSchema,
+    responses: { 200: { description: "The session has ended.", data: sessionEndedSchema } },
+    errors: ["unauthorized", "not_found"],
+    writeLimit: "account_security",
+  },
+  authSessionsEndOthers: {
+    method: "POST",
+    path: "/api/v1/auth/sessions/revoke-others",
+    auth: "bearer",
+    tags,
+    summary: "End every session but the caller's",
+    responses: { 200: { description: "Every other session has ended.", data: otherSessionsEndedSchema } },
+    errors: ["unauthorized"],
+    repeatable: true,
+    writeLimit: "account_security",
+  },
+  authPasswordChange: {
+    method: "POST",
+    path: "/api/v1/auth/password",
+    auth: "bearer",
+    tags,
+    summary: "Change the password while signed in",
+    body: changePasswordRequestSchema,
+    responses: {
+      200: {
+        description: "Password changed; every other session has ended.",
+        data: passwordChangedBySessionSchema,
+      },
+    },
+    errors: [
+      "unauthorized",
+      "invalid_credentials",
+      "validation_failed",
+      "rate_limited",
+      "service_unavailable",
+    ],
+    writeLimit: "account_security",
   },
 });

@@ -187,6 +187,33 @@ describe("the live session: one rule in SQL and in the domain", () => {
     );
     expect([...filtered].sort()).toEqual([...expected].sort());
 
+    // The owner's session list: each user's live sessions, exactly.
+    for (const user of users) {
+      const listed = await repository.listLive(user.id, at, maxAgeSeconds, 100);
+      expect(listed.map((session) => session.id).sort(), user.status).toEqual(
+        sessions
+          .filter((session) => session.userId === user.id && live(session))
+          .map((session) => session.id)
+          .sort(),
+      );
+    }
+
+    // Ending one's own session: found for each of the owner's sessions, revoked exactly when live
+    // (in a rolled-back transaction, so the rows stay as the other checks read them).
+    await rolledBack(target.db, async (tx) => {
+      const ending = createSessionRepository(recording(tx, sent));
+      for (const session of sessions) {
+        // Not another user's (one with no sessions): nothing found, nothing revoked.
+        expect(await ending.endOwn(randomUUID(), session.id, "test", at, maxAgeSeconds)).toBe(false);
+        expect(await ending.endOwn(session.userId, session.id, "test", at, maxAgeSeconds)).toBe(true);
+      }
+      const { rows } = await tx.query<{ id: string }>(
+        "SELECT id FROM sessions WHERE revoke_reason = 'test' AND revoked_at = $1",
+        [at],
+      );
+      expect(rows.map((row) => row.id).sort()).toEqual([...expected].sort());
+    });
+
     // The order's own write, at the order's time: placed exactly for the live sessions.
     const orders = createOrderRepository(db);
     const outcomes: string[] = [];
@@ -248,6 +275,8 @@ describe("the live session: one rule in SQL and in the domain", () => {
       [sentNamed(about, "sessions_active_actor"), ["$2", "$3"]],
       [sentNamed(about, "sessions_active_actor_counting"), ["$4", "$6"]],
       [sentNamed(sent, "sessions_filter_active"), ["$2", "$3"]],
+      [sentNamed(sent, "sessions_list_live"), ["$2", "$3"]],
+      [sentNamed(about, "sessions_end_own"), ["$4", "$5"]],
       [sentNamed(about, "orders_place"), ["$17::timestamptz", "$25::int"]],
     ] as const;
     expect(sentNamed(about, "sessions_active_actor").text).toBe(activeActorStatement.text);

@@ -13,6 +13,7 @@ import type { Mailer } from "@agora/domain/common/mail";
 import { createSecretBox } from "@agora/domain/common/secret-box";
 import type { CommunityDeps } from "@agora/domain/community/community.deps";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
+import type { SessionActivity } from "@agora/domain/identity/identity.ports";
 import type { LifestyleDeps } from "@agora/domain/lifestyle/lifestyle.deps";
 import type { VideoTokenIssuer } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
@@ -50,6 +51,7 @@ export type SharedParts = {
   push: PushSender | undefined;
   objects: ObjectStore;
   videoTokens: VideoTokenIssuer | undefined;
+  sessionActivity: SessionActivity;
 };
 
 export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => {
@@ -85,6 +87,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
         verifyEmailUrl: config.verifyEmailUrl,
       },
       objects,
+      sessionActivity: parts.sessionActivity,
     },
     notifications: {
       notifications: repos.notifications,

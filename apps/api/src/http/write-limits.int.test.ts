@@ -141,6 +141,9 @@ describe("write limits", () => {
       devicesRegister: "devices",
       meetingsCreate: "meetings",
       listingsList: "searches",
+      authSessionsEnd: "account_security",
+      authSessionsEndOthers: "account_security",
+      authPasswordChange: "account_security",
     });
     const doc = (
       await h.get<{

@@ -29,6 +29,10 @@ export const memberRoutes = {
     deleteMe: identity.authMeDelete,
     requestPasswordReset: identity.authPasswordResetRequest,
     confirmPasswordReset: identity.authPasswordResetConfirm,
+    sessions: identity.authSessionsList,
+    endSession: identity.authSessionsEnd,
+    endOtherSessions: identity.authSessionsEndOthers,
+    changePassword: identity.authPasswordChange,
   },
   catalog: {
     services: marketplace.catalogServicesList,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressBucket } from "./rate-limit";
+import { addressBucket, addressPrefix } from "./rate-limit";
 
 describe("addressBucket", () => {
   it("keeps IPv4 addresses and unknown strings as they are", () => {
@@ -31,5 +31,29 @@ describe("addressBucket", () => {
     expect(addressBucket("1:2:3")).toBe("1:2:3");
     expect(addressBucket("1::2::3")).toBe("1::2::3");
     expect(addressBucket("zz::1")).toBe("zz::1");
+  });
+});
+
+describe("addressPrefix", () => {
+  it("keeps an IPv4 address's /24 and nothing of the host", () => {
+    expect(addressPrefix("203.0.113.9")).toBe("203.0.113.0/24");
+    expect(addressPrefix(" 10.1.2.254 ")).toBe("10.1.2.0/24");
+  });
+
+  it("keeps an IPv6 address's /48, compressed or not, zone dropped", () => {
+    expect(addressPrefix("2001:db8:85a3:8d3:1319:8a2e:370:7348")).toBe("2001:db8:85a3::/48");
+    expect(addressPrefix("2001:0DB8:0000::1%eth0")).toBe("2001:db8:0::/48");
+    expect(addressPrefix("::1")).toBe("0:0:0::/48");
+  });
+
+  it("takes an IPv4-mapped IPv6 address as its IPv4 /24", () => {
+    expect(addressPrefix("::ffff:192.0.2.77")).toBe("192.0.2.0/24");
+  });
+
+  it("is null for what is no address", () => {
+    expect(addressPrefix("unknown")).toBeNull();
+    expect(addressPrefix("1.2.3")).toBeNull();
+    expect(addressPrefix("999.1.1.1")).toBeNull();
+    expect(addressPrefix("")).toBeNull();
   });
 });

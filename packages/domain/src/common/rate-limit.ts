@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from "node:net";
 import { RateLimitedError } from "./app-error";
 
 /**
@@ -91,6 +92,28 @@ export const addressBucket = (address: string): string => {
   }
 
   return `${groups.slice(0, 4).join(":")}::/64`;
+};
+
+/**
+ * The network of a client address, never the address itself: an IPv4 address's /24
+ * (`192.0.2.0/24`), an IPv6 address's /48 (`2001:db8:85a3::/48`; an IPv4-mapped one as its IPv4
+ * /24). What a member's session list shows and what a new sign-in is compared by; null for
+ * anything that is not an IP address (a test's "unknown").
+ */
+export const addressPrefix = (address: string): string | null => {
+  const [text = ""] = address.trim().split("%");
+  if (isIPv4(text)) {
+    return `${text.split(".").slice(0, 3).map(Number).join(".")}.0/24`;
+  }
+  const groups = isIPv6(text) ? ipv6Groups(text) : undefined;
+  if (!groups) {
+    return null;
+  }
+  if (groups.slice(0, 5).every((group) => group === "0") && groups[5] === "ffff") {
+    return addressPrefix(addressBucket(text));
+  }
+
+  return `${groups.slice(0, 3).join(":")}::/48`;
 };
 
 /**

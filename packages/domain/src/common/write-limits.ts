@@ -19,6 +19,8 @@ export const writeLimits = {
   media_confirmations: { perHour: 600, counts: "upload confirmations" },
   devices: { perHour: 20, counts: "device registrations" },
   meetings: { perHour: 20, counts: "meetings created" },
+  /** Each password change hashes (argon2); ending sessions is cheap but needs no more. */
+  account_security: { perHour: 30, counts: "password changes and ended sessions" },
   /** A read, bounded the same way: per client address (it takes no account). */
   searches: { perHour: 3000, counts: "public listing searches, per client address" },
 } as const satisfies Record<string, { perHour: number; counts: string }>;

@@ -53,13 +53,20 @@ export const confirmSession = async (
 };
 
 /** What authenticating a bearer token needs. */
-export type AuthenticateDeps = Pick<IdentityDeps, "accessTokens" | "repos" | "clock"> & {
+export type AuthenticateDeps = Pick<IdentityDeps, "accessTokens" | "repos" | "clock" | "sessionActivity"> & {
   settings: Pick<IdentitySettings, "sessionMaxAgeSeconds">;
 };
 
-/** Turns a bearer token into the Actor: `verifyBearer`, then `confirmSession`. */
-export const authenticate = async (deps: AuthenticateDeps, token: string): Promise<Actor> =>
-  confirmSession(deps, await verifyBearer(deps, token));
+/**
+ * Turns a bearer token into the Actor: `verifyBearer`, then `confirmSession`; the session's use is
+ * noted (sessionActivity: held in the process, written once a minute, no write here).
+ */
+export const authenticate = async (deps: AuthenticateDeps, token: string): Promise<Actor> => {
+  const actor = await confirmSession(deps, await verifyBearer(deps, token));
+  deps.sessionActivity.seen(actor.sessionId, deps.clock.now());
+
+  return actor;
+};
 
 /**
  * `authenticate` and one hit of the caller's write limit, in one round trip (the session check and
@@ -87,6 +94,7 @@ export const authenticateCounting = async (
   if (!live || live.userId !== claims.userId) {
     throw new UnauthorizedError("The session has ended; sign in again.");
   }
+  deps.sessionActivity.seen(claims.sessionId, deps.clock.now());
 
   return { actor: { userId: live.userId, role: live.role, sessionId: claims.sessionId }, limit: live.limit };
 };

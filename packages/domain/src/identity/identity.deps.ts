@@ -10,6 +10,7 @@ import type {
   CodeRepository,
   IdentityRepositories,
   PasswordHasher,
+  SessionActivity,
   UserRepository,
 } from "./identity.ports";
 import type { IdentityTransaction } from "./identity.transaction";
@@ -65,6 +66,8 @@ export type IdentityDeps = {
   settings: IdentitySettings;
   /** The object store: confirming avatar uploads, and the avatar's read URL. */
   objects: ObjectStore;
+  /** When sessions were last used (the session list's `last_used_at`). */
+  sessionActivity: SessionActivity;
 };
 
 /**

@@ -1,9 +1,12 @@
 import { AppError } from "../common/app-error";
 
-/** Wrong password or unknown email at sign-in (401); both take the same time. */
+/**
+ * Wrong password or unknown email at sign-in (401); both take the same time. Also a signed-in
+ * caller's wrong current password (changing the password), with its own message.
+ */
 export class InvalidCredentialsError extends AppError {
-  constructor() {
-    super("invalid_credentials", "The email or password is wrong.");
+  constructor(message = "The email or password is wrong.") {
+    super("invalid_credentials", message);
   }
 }
 

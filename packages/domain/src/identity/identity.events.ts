@@ -1,6 +1,13 @@
+import { newSignIn, passwordChanged } from "./events/account-notices";
 import { codeRequested } from "./events/code-requested";
 import { codesLocked } from "./events/codes-locked";
 import { loginFailures } from "./events/login-failures";
 
 /** The identity area's outbox event kinds (registered in event-kinds.ts, delivered by the worker). */
-export const identityEvents = [codeRequested, codesLocked, loginFailures] as const;
+export const identityEvents = [
+  codeRequested,
+  codesLocked,
+  loginFailures,
+  passwordChanged,
+  newSignIn,
+] as const;

@@ -122,8 +122,55 @@ export type RefreshTokenRecord = {
   sessionCreatedAt: Date;
 };
 
+/** Where and on what a session began, as its sign-in request said (null: not said). */
+export type SessionOrigin = {
+  /** ios | android | web, as the client sent it. */
+  platform: string | null;
+  /** The sign-in request's User-Agent, cut to 256 characters. */
+  userAgent: string | null;
+  /** The sign-in address's /24 (IPv4) or /48 (IPv6): never the address (addressPrefix). */
+  addressHint: string | null;
+};
+
+/** A live session as its owner's list shows it. */
+export type SessionSummary = SessionOrigin & {
+  id: string;
+  createdAt: Date;
+  /** The last use, to the minute (sign-in until the first use is recorded). */
+  lastUsedAt: Date;
+};
+
 export interface SessionRepository {
-  create(session: { id: string; userId: string; createdAt: Date }): Promise<void>;
+  create(session: { id: string; userId: string; createdAt: Date } & Partial<SessionOrigin>): Promise<void>;
+  /**
+   * The user's sessions live at `at` (sessionLive's rule), most recently used first, at most `limit`.
+   */
+  listLive(userId: string, at: Date, maxAgeSeconds: number, limit: number): Promise<SessionSummary[]>;
+  /**
+   * Ends `sessionId` when it is one of `userId`'s sessions: a live one is revoked now, one that
+   * has ended already stays as it is; true for either. False (nothing changed) for another user's
+   * session or an unknown id.
+   */
+  endOwn(
+    userId: string,
+    sessionId: string,
+    reason: string,
+    at: Date,
+    maxAgeSeconds: number,
+  ): Promise<boolean>;
+  /** Revokes every session of `userId` but `keptSessionId`; resolves how many it revoked. */
+  revokeAllForUserBut(userId: string, keptSessionId: string, reason: string, at: Date): Promise<number>;
+  /**
+   * What a new sign-in is compared with, over the user's other sessions (ended ones included):
+   * whether there is any (`earlier`), and whether one began at or after `since` with the same
+   * platform and address prefix (`seen`).
+   */
+  signInHistory(
+    userId: string,
+    exceptSessionId: string,
+    since: Date,
+    from: Pick<SessionOrigin, "platform" | "addressHint">,
+  ): Promise<{ earlier: boolean; seen: boolean }>;
   addRefreshToken(token: {
     id: string;
     sessionId: string;
@@ -158,6 +205,18 @@ export interface SessionRepository {
   ): Promise<{ userId: string; role: Role; limit: RateLimitResult } | null>;
   /** Of `sessionIds`, the ones live at `at` (the same rule as findActiveActor). */
   filterActive(sessionIds: readonly string[], at: Date, maxAgeSeconds: number): Promise<string[]>;
+}
+
+/**
+ * When sessions were last used: each request with a live session says so, and the times reach
+ * the sessions' `last_used_at` to the minute without a write per request (the adapter holds them in
+ * the process and writes them together).
+ */
+export interface SessionActivity {
+  /** A request was made with `sessionId` at `at`. */
+  seen(sessionId: string, at: Date): void;
+  /** The latest use of `sessionId` this process holds and has not written yet. */
+  heldFor(sessionId: string): Date | undefined;
 }
 
 export type IdentityRepositories = {

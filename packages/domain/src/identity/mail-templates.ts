@@ -158,3 +158,61 @@ export const loginFailuresMail = (input: { to: string; name: string; failures: n
       "If this was not you, someone may be guessing your password; choose a long password that you use nowhere else, and reset it if you think it is known.",
     ],
   });
+
+/** The time of a notice, as the mails say it: `2026-11-29 06:10 UTC`. */
+const utcMinute = (at: Date): string => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** To the owner of an account whose password was changed by a signed-in session. */
+export const passwordChangedMail = (input: {
+  to: string;
+  name: string;
+  at: Date;
+  sessionsEnded: number;
+}): OutgoingMail =>
+  noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "Your Agora password was changed",
+    paragraphs: [
+      `The password of your Agora account was changed at ${utcMinute(input.at)} from a signed-in device. ${
+        input.sessionsEnded === 1
+          ? "One other session was signed out."
+          : `${input.sessionsEnded} other sessions were signed out.`
+      }`,
+      'If this was not you, reset your password now from the sign-in screen ("Forgot password"): that signs out every session, including the one that changed it.',
+    ],
+  });
+
+const platformNames: Record<string, string> = {
+  ios: "an iPhone or iPad",
+  android: "an Android device",
+  web: "a web browser",
+};
+
+/** To the owner of an account signed in from a platform and network not seen in the last 90 days. */
+export const newSignInMail = (input: {
+  to: string;
+  name: string;
+  at: Date;
+  platform: string | null;
+  addressHint: string | null;
+  userAgent: string | null;
+}): OutgoingMail => {
+  const device = input.platform
+    ? (platformNames[input.platform] ?? input.platform)
+    : "a device that did not say what it is";
+  const network = input.addressHint ? ` on the network ${input.addressHint}` : "";
+  const agent = input.userAgent
+    ? ` (it said: ${input.userAgent.replace(/[\p{Cc}\p{Cf}]/gu, " ").slice(0, 120)})`
+    : "";
+
+  return noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "New sign-in to your Agora account",
+    paragraphs: [
+      `Your Agora account was signed in at ${utcMinute(input.at)} from ${device}${network}${agent}. We tell you because it has not signed in from there in the last 90 days.`,
+      "If this was you, there is nothing to do. If it was not, open Agora, go to Account > Sessions, end that session, and change your password: a sign-in needs your password and a code mailed to this address, so check this mailbox's password too.",
+    ],
+  });
+};

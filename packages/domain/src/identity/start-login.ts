@@ -1,38 +1,13 @@
-import { RateLimitedError } from "../common/app-error";
-import { addressBucket } from "../common/rate-limit";
-import { loginFailures } from "./events/login-failures";
-import { limitAuthRequestsByIp, normalizeEmail, startResendCooldown } from "./guards";
-import { type IdentityDeps, identityMailDeps, LOGIN_FAILURE_WINDOW_SECONDS } from "./identity.deps";
-import { AccountSuspendedError, EmailNotVerifiedError, InvalidCredentialsError } from "./identity.errors";
-import type { User } from "./identity.types";
+import {
+  checkPassword,
+  countPasswordTry,
+  limitAuthRequestsByIp,
+  normalizeEmail,
+  startResendCooldown,
+} from "./guards";
+import { type IdentityDeps, identityMailDeps } from "./identity.deps";
+import { AccountSuspendedError, EmailNotVerifiedError } from "./identity.errors";
 import { sendCode } from "./send-code";
-
-/**
- * Counts a wrong password for the address from any client: the try that reaches
- * LOGIN_FAILURE_NOTICE_PER_EMAIL in the window queues one notice to the owner. It never refuses,
- * so guessing from many clients cannot lock the owner out; the same write happens for an unknown
- * address (with no account id), so neither the answer nor its timing tells them apart.
- */
-const countWrongPassword = async (deps: IdentityDeps, email: string, user: User | null): Promise<void> => {
-  const { repos, clock, settings } = deps;
-  if (settings.loginFailureNoticePerEmail <= 0) {
-    return;
-  }
-  const now = clock.now();
-  const wrong = await repos.rateLimits.hit(
-    `login:wrong:${email}`,
-    settings.loginFailureNoticePerEmail,
-    LOGIN_FAILURE_WINDOW_SECONDS,
-    now,
-  );
-  if (wrong.hits === settings.loginFailureNoticePerEmail) {
-    const userId = user && user.status !== "deleted" ? user.id : null;
-    await repos.outbox.append(
-      loginFailures.event(userId ?? "none", { user_id: userId, failures: wrong.hits }),
-      now,
-    );
-  }
-};
 
 /**
  * Checks email and password, then mails a sign-in code; no session is created here. An unknown
@@ -51,29 +26,10 @@ export const startLogin = async (
   input: { email: string; password: string; clientIp: string },
 ) => {
   await limitAuthRequestsByIp(deps, input.clientIp);
-  const { repos, clock, passwords, settings } = deps;
+  const { repos } = deps;
   const email = normalizeEmail(input.email);
-  const clientKey = `login:failures:${email}:${addressBucket(input.clientIp)}`;
-  const tries = await repos.rateLimits.hit(
-    clientKey,
-    settings.loginFailuresPerClient,
-    LOGIN_FAILURE_WINDOW_SECONDS,
-    clock.now(),
-  );
-  if (!tries.allowed) {
-    throw new RateLimitedError(tries.retryAfterSeconds, "Too many failed sign-ins; try again later.");
-  }
-
-  const user = await repos.users.findByEmail(email);
-  const passwordMatches =
-    user && user.status !== "deleted"
-      ? await passwords.verify(user.passwordHash, input.password)
-      : await passwords.verifyDummy(input.password);
-  if (!user || !passwordMatches) {
-    await countWrongPassword(deps, email, user);
-    throw new InvalidCredentialsError();
-  }
-  await repos.rateLimits.reset(clientKey);
+  const guess = await countPasswordTry(deps, email, input.clientIp);
+  const user = await checkPassword(deps, guess, await repos.users.findByEmail(email), input.password);
   if (user.status === "pending_verification") {
     throw new EmailNotVerifiedError();
   }

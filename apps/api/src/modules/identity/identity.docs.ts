@@ -56,7 +56,11 @@ export const identityDescriptions = {
     "an account that is not active answers the same 401 after the same work (same status, body and " +
     "timing). 20 wrong sign-in codes " +
     "for an account within 24 hours (over any number of codes) lock sign-in codes for the rest of those " +
-    "24 hours: no code is sent (`/login` answers 429) or accepted, and the owner is told by mail.",
+    "24 hours: no code is sent (`/login` answers 429) or accepted, and the owner is told by mail. " +
+    "The new session keeps what its owner's session list (`GET /api/v1/auth/sessions`) shows: the " +
+    "optional `platform`, the request's `User-Agent` and the network of its address (the /24 or /48, " +
+    "never the address). A sign-in from a platform and network the account has not signed in from in " +
+    "the last 90 days (its first sign-in aside) mails the owner a notice pointing to that list.",
   authLoginCodeResend:
     "The resend cooldown (`RESEND_COOLDOWN_SECONDS`, default 60) is kept per address as given, whether " +
     "or not it has an account: a second resend for the same address inside it, or one right after the " +
@@ -109,6 +113,33 @@ export const identityDescriptions = {
     "code is checked before the new password is hashed. 20 wrong reset codes for an account within 24 " +
     "hours lock reset codes for the rest of those 24 hours (no code is sent or accepted; the answer stays " +
     "`invalid_code`) and the owner is told by mail.",
+  authSessionsList:
+    "The caller's sessions that are live now (not ended, within `SESSION_MAX_AGE_SECONDS` of sign-in), " +
+    "most recently used first, at most 100. `last_used_at` is kept to the minute without a write per " +
+    "request: each server process holds the times of the sessions it served and writes them once a " +
+    "minute, so another process's use may show up to a minute late; the caller's own session is in use " +
+    "now. `current` marks the session making the request.",
+  authSessionsEnd:
+    "Ends the session (the caller's own too, which signs this client out): its access tokens answer " +
+    "401 from their next request, its refresh token answers 401 `invalid_refresh_token`, its realtime " +
+    "sockets close at their next session check, and its push registrations get no further pushes. A " +
+    "session of the caller's that has ended already answers 200 again (a retry is safe). Another user's " +
+    "session, or an id that names none, is 404 `not_found`.",
+  authSessionsEndOthers:
+    "Ends every session of the account but the one making the request (as `DELETE " +
+    "/api/v1/auth/sessions/{id}` ends one) and answers how many this request ended: repeating it ends " +
+    "none and answers 0.",
+  authPasswordChange:
+    "The current password is checked as a sign-in's is: a wrong one is 401 `invalid_credentials` (not " +
+    "`unauthorized`: the session stays valid, do not refresh) and counts toward the sign-in guessing " +
+    "limits of the account's address (`LOGIN_FAILURES_PER_CLIENT` tries from one client address per 15 " +
+    "minutes, then 429 `rate_limited` with `Retry-After`; `LOGIN_FAILURE_NOTICE_PER_EMAIL` wrong ones " +
+    "mail the owner). `new_password` follows the registration's rule (8-128 characters). On success, in " +
+    "one transaction, the password changes and every other session of the account ends (the caller's " +
+    "stays signed in); the owner is mailed a notice. A retry whose first answer was lost (the current " +
+    "password is now wrong, `new_password` is the password) answers 200 with `sessions_ended: 0` and " +
+    "changes nothing. 503 `service_unavailable` (with `Retry-After`) when every password-hashing slot " +
+    "is busy; nothing changed.",
   adminUsersRoleUpdate:
     "Audited. The new role applies to the user's next request (roles are read per request). The last " +
     "active administrator cannot lose the role: 409 `last_admin` (promote another user first; two " +

@@ -1,9 +1,11 @@
 import { identityOperations } from "@agora/contracts/identity";
+import { changePassword } from "@agora/domain/identity/change-password";
 import { confirmPasswordReset } from "@agora/domain/identity/confirm-password-reset";
 import { deleteMe } from "@agora/domain/identity/delete-me";
 import { getMe } from "@agora/domain/identity/get-me";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { logout } from "@agora/domain/identity/logout";
+import { endOtherSessions, endSession, listSessions } from "@agora/domain/identity/manage-sessions";
 import { refreshSession } from "@agora/domain/identity/refresh-session";
 import { registerUser } from "@agora/domain/identity/register-user";
 import { requestPasswordReset } from "@agora/domain/identity/request-password-reset";
@@ -17,7 +19,7 @@ import { actorOf, clientIp } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";
 import { ok } from "../../http/respond";
 import { toMediaItemDto } from "../media/media.presenter";
-import { toSessionDto, toUserDto } from "./identity.presenter";
+import { toAccountSessionDto, toSessionDto, toUserDto } from "./identity.presenter";
 
 export type IdentityRoutesDeps = { identity: IdentityDeps; config: { trustProxy: boolean } };
 
@@ -69,6 +71,8 @@ export const identityRoutes = ({ identity, config: { trustProxy } }: IdentityRou
       email: input.email,
       code: input.code,
       clientIp: clientIp(c, trustProxy),
+      platform: input.platform,
+      userAgent: c.req.header("user-agent"),
     });
 
     return ok(c, toSessionDto(session));
@@ -130,5 +134,31 @@ export const identityRoutes = ({ identity, config: { trustProxy } }: IdentityRou
     });
 
     return ok(c, { status: "password_changed" as const });
+  }),
+  handle(identityOperations.authSessionsList, async (c) => {
+    const sessions = await listSessions(identity, actorOf(c));
+
+    return ok(c, sessions.map(toAccountSessionDto));
+  }),
+  handle(identityOperations.authSessionsEnd, async (c) => {
+    const { id } = c.req.valid("param");
+    await endSession(identity, actorOf(c), id);
+
+    return ok(c, { id, status: "ended" as const });
+  }),
+  handle(identityOperations.authSessionsEndOthers, async (c) => {
+    const ended = await endOtherSessions(identity, actorOf(c));
+
+    return ok(c, { ended });
+  }),
+  handle(identityOperations.authPasswordChange, async (c) => {
+    const input = c.req.valid("json");
+    const { sessionsEnded } = await changePassword(identity, actorOf(c), {
+      currentPassword: input.current_password,
+      newPassword: input.new_password,
+      clientIp: clientIp(c, trustProxy),
+    });
+
+    return ok(c, { status: "password_changed" as const, sessions_ended: sessionsEnded });
   }),
 ];

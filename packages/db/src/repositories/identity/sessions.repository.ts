@@ -1,6 +1,7 @@
 import type { Role } from "@agora/domain/common/actor";
 import type { SessionRepository } from "@agora/domain/identity/identity.ports";
 import type { RefreshToken, Session } from "../../generated/prisma/client";
+import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import {
@@ -9,6 +10,11 @@ import {
   rateLimitResult,
   windowOpenedBefore,
 } from "../rate-limits.repository";
+
+type SessionSummaryRow = Pick<
+  RowOf<Session>,
+  "id" | "created_at" | "platform" | "user_agent" | "address_hint"
+> & { last_used_at: Date };
 
 type TokenRow = Pick<RowOf<RefreshToken>, "id" | "session_id" | "expires_at" | "rotated_at"> &
   Pick<RowOf<Session>, "user_id" | "revoked_at"> & { session_created_at: Date };
@@ -51,11 +57,86 @@ export const activeActorCountingStatement = {
 
 export const createSessionRepository = (db: SqlExecutor): SessionRepository => ({
   async create(session) {
-    await db.query("INSERT INTO sessions (id, user_id, created_at) VALUES ($1, $2, $3)", [
-      session.id,
-      session.userId,
-      session.createdAt,
-    ]);
+    await db.query(
+      `INSERT INTO sessions (id, user_id, created_at, last_used_at, platform, user_agent, address_hint)
+       VALUES ($1, $2, $3, $3, $4, $5, $6)`,
+      [
+        session.id,
+        session.userId,
+        session.createdAt,
+        session.platform ?? null,
+        session.userAgent ?? null,
+        session.addressHint ?? null,
+      ],
+      "sessions_insert",
+    );
+  },
+
+  async listLive(userId, at, maxAgeSeconds, limit) {
+    const { rows } = await db.query<SessionSummaryRow>(
+      `SELECT s.id, s.created_at, date_trunc('minute', COALESCE(s.last_used_at, s.created_at)) AS last_used_at,
+              s.platform, s.user_agent, s.address_hint
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.user_id = $1 AND ${liveSessionAt("$2", "$3")}
+        ORDER BY COALESCE(s.last_used_at, s.created_at) DESC, s.created_at DESC, s.id DESC
+        LIMIT $4`,
+      [userId, at, maxAgeSeconds, limit],
+      "sessions_list_live",
+    );
+
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      platform: row.platform,
+      userAgent: row.user_agent,
+      addressHint: row.address_hint,
+    }));
+  },
+
+  async endOwn(userId, sessionId, reason, at, maxAgeSeconds) {
+    // The session is looked up among the user's only; a live one is revoked, an ended one kept as
+    // it is (its revocation's time and reason stay).
+    const { rows } = await db.query<{ found: boolean }>(
+      `WITH target AS (
+         SELECT s.id, ${liveSessionAt("$4", "$5")} AS live
+           FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.id = $2 AND s.user_id = $1
+       ), ended AS (
+         UPDATE sessions s SET revoked_at = $4, revoke_reason = $3
+           FROM target WHERE s.id = target.id AND target.live
+         RETURNING s.id
+       )
+       SELECT EXISTS (SELECT 1 FROM target) AS found, (SELECT count(*) FROM ended) AS ended`,
+      [userId, idParam(sessionId), reason, at, maxAgeSeconds],
+      "sessions_end_own",
+    );
+
+    return rows[0]?.found ?? false;
+  },
+
+  async revokeAllForUserBut(userId, keptSessionId, reason, at) {
+    const { rowCount } = await db.query(
+      `UPDATE sessions SET revoked_at = $4, revoke_reason = $3
+        WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL`,
+      [userId, keptSessionId, reason, at],
+      "sessions_revoke_all_but",
+    );
+
+    return rowCount;
+  },
+
+  async signInHistory(userId, exceptSessionId, since, from) {
+    const { rows } = await db.query<{ earlier: boolean; seen: boolean }>(
+      `SELECT count(*) > 0 AS earlier,
+              coalesce(bool_or(created_at >= $3 AND platform IS NOT DISTINCT FROM $4
+                               AND address_hint IS NOT DISTINCT FROM $5), false) AS seen
+         FROM sessions WHERE user_id = $1 AND id <> $2`,
+      [userId, exceptSessionId, since, from.platform, from.addressHint],
+      "sessions_sign_in_history",
+    );
+
+    return { earlier: rows[0]?.earlier ?? false, seen: rows[0]?.seen ?? false };
   },
 
   async addRefreshToken(token) {
