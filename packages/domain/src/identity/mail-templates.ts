@@ -158,3 +158,29 @@ export const loginFailuresMail = (input: { to: string; name: string; failures: n
       "If this was not you, someone may be guessing your password; choose a long password that you use nowhere else, and reset it if you think it is known.",
     ],
   });
+
+/**
+ * To the owner of an account whose data export is ready: the download link (when the API's public
+ * URL is configured, PUBLIC_API_URL) and until when it works.
+ */
+export const dataExportReadyMail = (input: {
+  to: string;
+  name: string;
+  link: string | null;
+  expiresAt: Date;
+}): OutgoingMail => {
+  const until = `${input.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+  return noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "Your Agora data export is ready",
+    paragraphs: [
+      `The copy of your data you asked for is ready. You can download it until ${until}; after that it is deleted.`,
+      input.link
+        ? `Download it here (the link works only for you; do not share it): ${input.link}`
+        : "Download it from the app, under your account's data export.",
+      "If you did not ask for a copy of your data, someone may be signed in to your account: change your password.",
+    ],
+  });
+};
