@@ -29,6 +29,8 @@ export const memberRoutes = {
     deleteMe: identity.authMeDelete,
     requestPasswordReset: identity.authPasswordResetRequest,
     confirmPasswordReset: identity.authPasswordResetConfirm,
+    requestExport: identity.authMeExportRequest,
+    dataExport: identity.authMeExportGet,
   },
   catalog: {
     services: marketplace.catalogServicesList,

@@ -1,4 +1,5 @@
-import type { SessionDto, UserDto } from "@agora/contracts/identity";
+import type { DataExportDto, SessionDto, UserDto } from "@agora/contracts/identity";
+import type { DataExportView } from "@agora/domain/identity/get-data-export";
 import type { IssuedSession, User } from "@agora/domain/identity/identity.types";
 
 export const toUserDto = (user: User): UserDto => ({
@@ -17,4 +18,18 @@ export const toSessionDto = (session: IssuedSession): SessionDto => ({
   token_type: "Bearer",
   expires_in: session.expiresIn,
   user: toUserDto(session.user),
+});
+
+export const toDataExportDto = (view: DataExportView): DataExportDto => ({
+  id: view.export?.id ?? null,
+  status: view.status,
+  requested_at: view.export?.requestedAt.toISOString() ?? null,
+  ready_at:
+    view.status === "ready" || view.status === "expired"
+      ? (view.export?.readyAt?.toISOString() ?? null)
+      : null,
+  expires_at: view.export?.expiresAt?.toISOString() ?? null,
+  size_bytes: view.status === "ready" ? (view.export?.sizeBytes ?? null) : null,
+  download_url: view.download?.url ?? null,
+  download_url_expires_at: view.download?.expiresAt.toISOString() ?? null,
 });
