@@ -423,7 +423,7 @@ export const settings = {
     {
       group: "accounts",
       description:
-        "the API's public origin, for mailed links to its routes (the data export's download link; [accounts](accounts.md#your-data)); unset, that mail carries no link",
+        "the API's public origin, for mailed links to its routes ([data exports](accounts.md#your-data)); unset: no link",
     },
     {
       pattern: [/^https?:\/\/[^\s#?]+$/, "must be an http:// or https:// URL without a query or fragment"],
