@@ -284,7 +284,10 @@ describe("the authorization matrix: every pair × 6 callers", () => {
       call: (w, caller) => {
         const password = callerOf(w, caller)?.user.password ?? "correct horse battery";
 
-        return { path: "/api/v1/auth/password", body: { current_password: password, new_password: password } };
+        return {
+          path: "/api/v1/auth/password",
+          body: { current_password: password, new_password: password },
+        };
       },
       expect: signedIn(200),
     },

@@ -9,8 +9,8 @@ export const specRoutes: readonly string[] = operations.map(({ method, path }) =
 
 /**
  * The routes beside the specification's, each documented in the served OpenAPI document: the guest
- * receipts' unsubscribe, the confirmation of an upload (docs/media.md), and the account's own
- * sessions and password (docs/accounts.md).
+ * receipts' unsubscribe, the confirmation of an upload (docs/media.md), the account's own
+ * sessions and password, and the data exports (docs/accounts.md).
  */
 export const addedRoutes: readonly string[] = [
   "POST /api/v1/guest/orders/{id}/unsubscribe",
@@ -19,6 +19,9 @@ export const addedRoutes: readonly string[] = [
   "DELETE /api/v1/auth/sessions/{id}",
   "POST /api/v1/auth/sessions/revoke-others",
   "POST /api/v1/auth/password",
+  "POST /api/v1/auth/me/export",
+  "GET /api/v1/auth/me/export",
+  "GET /api/v1/auth/me/export/download",
 ];
 
 /** The number of routes the specification names. */

@@ -187,6 +187,47 @@ export const passwordChangedSchema = z.object({ status: z.literal("password_chan
 const tags = ["Accounts and sessions"];
 
 /** Accounts and sessions: registration, sign-in with a mailed code, the caller's account. */
+export const dataExportStatusSchema = z.enum(["none", "pending", "ready", "expired", "failed"]).meta({
+  description:
+    "`none`: never requested; `pending`: being built; `ready`: downloadable (`download_url`); `expired`: its day is over and it was deleted; `failed`: it could not be built.",
+});
+
+export const dataExportSchema = z
+  .object({
+    id: z.string().nullable().meta({ description: "Null when none was ever requested." }),
+    status: dataExportStatusSchema,
+    requested_at: timestampSchema.nullable(),
+    ready_at: timestampSchema.nullable(),
+    expires_at: timestampSchema
+      .nullable()
+      .meta({ description: "Until when it can be downloaded (24 hours after it was ready)." }),
+    size_bytes: z.number().int().nullable(),
+    download_url: z
+      .string()
+      .nullable()
+      .meta({ description: "While ready: a presigned GET URL of the JSON document, valid 5 minutes." }),
+    download_url_expires_at: timestampSchema.nullable(),
+  })
+  .meta({
+    id: "DataExport",
+    description: "The caller's newest data export.",
+    example: {
+      id: "01935c2e-7f3a-7b41-9c2d-3e4f5a6b7c8d",
+      status: "pending",
+      requested_at: "2026-12-11T09:00:00.000Z",
+      ready_at: null,
+      expires_at: null,
+      size_bytes: null,
+      download_url: null,
+      download_url_expires_at: null,
+    },
+  });
+export type DataExportDto = z.infer<typeof dataExportSchema>;
+
+export const dataExportDownloadQuerySchema = z.object({
+  token: z.string().min(1).max(100).meta({ description: "The token of the mailed link." }),
+});
+
 export const identityOperations = defineOperations({
   authRegister: {
     method: "POST",
@@ -396,5 +437,37 @@ export const identityOperations = defineOperations({
       "service_unavailable",
     ],
     writeLimit: "account_security",
+  },
+  authMeExportRequest: {
+    method: "POST",
+    path: "/api/v1/auth/me/export",
+    auth: "bearer",
+    tags,
+    summary: "Ask for a copy of your data",
+    responses: { 202: { description: "Queued; it is built shortly.", data: dataExportSchema } },
+    errors: ["unauthorized", "rate_limited"],
+  },
+  authMeExportGet: {
+    method: "GET",
+    path: "/api/v1/auth/me/export",
+    auth: "bearer",
+    tags,
+    summary: "Your newest data export",
+    responses: {
+      200: { description: "Its status, with a download link while ready.", data: dataExportSchema },
+    },
+    errors: ["unauthorized", "storage_unavailable"],
+  },
+  authMeExportDownload: {
+    method: "GET",
+    path: "/api/v1/auth/me/export/download",
+    auth: "public",
+    tags,
+    summary: "Download a data export by its mailed link",
+    query: dataExportDownloadQuerySchema,
+    responses: {
+      302: { description: "Found: `Location` is a presigned GET URL of the document, valid 5 minutes." },
+    },
+    errors: ["not_found", "validation_failed", "storage_unavailable"],
   },
 });

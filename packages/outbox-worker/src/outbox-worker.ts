@@ -38,6 +38,8 @@ export type DeliveryAdapters = {
   codeKey: Buffer;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
+  /** The base of the data export mail's download link (PUBLIC_API_URL); undefined: no link. */
+  publicApiUrl: string | undefined;
   /** Uploads are processed and deleted media's objects removed here (housekeeping purges too). */
   objects: ObjectStore;
   /** Processes uploads; one per process, so its concurrency bound holds. */
@@ -91,6 +93,8 @@ const deliveryDeps = (
     signals: repos.mediaSignals,
   },
   guestReceipts: { receipts: repos.receipts, mailer: options.mailer, ...options.guestReceipts },
+  dataExports: repos.dataExports,
+  publicApiUrl: options.publicApiUrl,
 });
 
 /** What the worker provides the event kinds' deliveries (built by deliveryDeps). */

@@ -146,6 +146,7 @@ describe("the loader (config.ts)", () => {
       NATS_URL: "nats://nats:4222",
       METRICS_PORT: "9090",
       GUEST_LINK_BASE_URL: "https://app.example.com",
+      PUBLIC_API_URL: "https://api.example.com",
       OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
       PAYMENT_INSTRUCTIONS_WALLETONE_QR: "pay here",
       PAYMENT_INSTRUCTIONS_WALLETTWO_QR: "or here",

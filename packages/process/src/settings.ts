@@ -419,6 +419,16 @@ export const settings = {
       pattern: [/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i, "must be an absolute URL (https://… or an app scheme)"],
     },
   ),
+  PUBLIC_API_URL: text(
+    {
+      group: "accounts",
+      description:
+        "the API's public origin, for mailed links to its routes ([data exports](accounts.md#your-data)); unset: no link",
+    },
+    {
+      pattern: [/^https?:\/\/[^\s#?]+$/, "must be an http:// or https:// URL without a query or fragment"],
+    },
+  ),
   PASSWORD_HASH_CONCURRENCY: int(1, 64, 2, {
     group: "accounts",
     description: "argon2 hashes running at once per process",

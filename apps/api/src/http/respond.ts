@@ -75,6 +75,29 @@ export const fail = (
 ) => respond(c, failure(c, code, message, options?.details), status, options?.headers);
 
 /**
+ * A 302 to `location` without a body (the mailed data export link's answer): the security headers,
+ * the request id, and `no-store` and `no-referrer`, since the location is a presigned URL.
+ */
+export const found = (
+  c: Context<AppEnv>,
+  location: string,
+): Response & TypedResponse<Record<string, never>, 302, string> => {
+  const response = new Response(null, {
+    status: 302,
+    headers: {
+      ...Object.fromEntries(securityHeaders),
+      "x-request-id": c.env.requestId,
+      location,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    },
+  });
+  complete.add(response);
+
+  return response as Response & TypedResponse<Record<string, never>, 302, string>;
+};
+
+/**
  * The answer of a route that admitted a WebSocket upgrade (and left its grant in
  * `c.env.upgrade`): the realtime server switches protocols instead of sending it.
  */

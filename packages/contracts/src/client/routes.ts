@@ -33,6 +33,8 @@ export const memberRoutes = {
     endSession: identity.authSessionsEnd,
     endOtherSessions: identity.authSessionsEndOthers,
     changePassword: identity.authPasswordChange,
+    requestExport: identity.authMeExportRequest,
+    dataExport: identity.authMeExportGet,
   },
   catalog: {
     services: marketplace.catalogServicesList,

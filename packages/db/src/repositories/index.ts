@@ -10,6 +10,7 @@ import type { UnitOfWork } from "@agora/domain/common/unit-of-work";
 import type { CommunityRepositories } from "@agora/domain/community/community.ports";
 import type {
   CodeRepository,
+  DataExportDeliveryStore,
   IdentityRepositories,
   UserRepository,
 } from "@agora/domain/identity/identity.ports";
@@ -46,6 +47,7 @@ import { createMomentRepository } from "./community/moments.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
+import { createDataExportDeliveryStore, createDataExportRepository } from "./identity/data-export.repository";
 import { createSessionRepository } from "./identity/sessions.repository";
 import { createUserRepository } from "./identity/users.repository";
 import { createAnnouncementRepository } from "./lifestyle/announcements.repository";
@@ -106,6 +108,7 @@ export const createRepositories = (
   users: createUserRepository(db),
   codes: createCodeRepository(db),
   sessions: createSessionRepository(db),
+  dataExports: createDataExportRepository(db),
   audit: createAuditLog(prisma, ids),
   rateLimits: createRateLimiter(db),
   idempotency: createIdempotencyStore(db),
@@ -172,8 +175,8 @@ export const createUnitOfWork = (
  * What the outbox worker needs of the database: claims on the pool, inbox (its writes coalesced
  * across the deliveries of a batch) and devices, chat notices, the accounts, codes and counters
  * behind code mails, meeting participations, the media assets it processes and their realtime
- * signals (handed to `chatSignals` with a broker fan-out, else pg_notify'd), and guest orders'
- * receipts.
+ * signals (handed to `chatSignals` with a broker fan-out, else pg_notify'd), guest orders'
+ * receipts, and the data exports it builds and ends.
  */
 export const createOutboxRepositories = (
   database: Database,
@@ -190,6 +193,7 @@ export const createOutboxRepositories = (
   media: MediaAssetRepository;
   mediaSignals: MediaSignals;
   receipts: Pick<GuestReceiptRepository, "findGuestReceipt">;
+  dataExports: DataExportDeliveryStore;
 } => ({
   outbox: createOutboxStore(database.sql),
   // A claimed batch's deliveries start together: their inbox rows go in one statement.
@@ -203,4 +207,5 @@ export const createOutboxRepositories = (
   media: createMediaAssetRepository(database.sql),
   mediaSignals: createMessageMediaSignals(database.sql, options.chatSignals),
   receipts: createOrderRepository(database.sql),
+  dataExports: createDataExportDeliveryStore(database.sql),
 });

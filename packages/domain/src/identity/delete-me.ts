@@ -10,8 +10,8 @@ import type { IdentityTransaction } from "./identity.transaction";
  * what is erased and what is kept and why"): the provider profile's name, bio and phone (the row
  * stays, orders and sales refer to it; its listings leave every public read), the dating profile,
  * moments (with their likes, views, comments and reports) and comments elsewhere, the rows of its
- * media (not payment evidence), the notes of its orders, its inbox and its push registrations.
- * The media objects are deleted from
+ * media (not payment evidence), the notes of its orders, its inbox, its push registrations and its
+ * data exports. The media and export objects are deleted from
  * the object store by the outbox worker once this commits.
  */
 const erasePublished = async (tx: IdentityTransaction, userId: string, now: Date): Promise<void> => {
@@ -25,7 +25,10 @@ const erasePublished = async (tx: IdentityTransaction, userId: string, now: Date
   await tx.comments.deleteByAuthor(userId);
   await tx.moments.deleteByAuthor(userId);
   // Every object of each asset under either key layout: the upload, and its served copies.
-  const objectKeys = (await tx.media.deletePublishedBy(userId)).flatMap(allObjectKeys);
+  const objectKeys = [
+    ...(await tx.media.deletePublishedBy(userId)).flatMap(allObjectKeys),
+    ...(await tx.dataExports.closeAllForUser(userId)),
+  ];
   for (let start = 0; start < objectKeys.length; start += OBJECTS_PER_EVENT) {
     await tx.outbox.append(
       mediaObjectsDeleted.event(userId, { object_keys: objectKeys.slice(start, start + OBJECTS_PER_EVENT) }),

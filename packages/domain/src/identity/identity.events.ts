@@ -1,6 +1,8 @@
 import { newSignIn, passwordChanged } from "./events/account-notices";
 import { codeRequested } from "./events/code-requested";
 import { codesLocked } from "./events/codes-locked";
+import { exportExpired } from "./events/export-expired";
+import { exportRequested } from "./events/export-requested";
 import { loginFailures } from "./events/login-failures";
 
 /** The identity area's outbox event kinds (registered in event-kinds.ts, delivered by the worker). */
@@ -10,4 +12,6 @@ export const identityEvents = [
   loginFailures,
   passwordChanged,
   newSignIn,
+  exportRequested,
+  exportExpired,
 ] as const;

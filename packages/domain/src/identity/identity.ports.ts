@@ -4,6 +4,8 @@ import type { Page, PageRequest } from "../common/page";
 import type { RateLimiter, RateLimitResult } from "../common/rate-limit";
 import type { MediaAssetRepository } from "../media/media.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
+import type { NewOutboxEvent } from "../outbox/outbox.types";
+import type { DataExport, ExportContents } from "./data-export";
 import type { AccessClaims, CodePurpose, User, UserStatus, UserWithSecret } from "./identity.types";
 
 export type NewUser = {
@@ -219,6 +221,54 @@ export interface SessionActivity {
   heldFor(sessionId: string): Date | undefined;
 }
 
+/** The data exports' rows, for the use cases (request, status, the mailed link, deletion). */
+export interface DataExportRepository {
+  /** The user's newest export (by request time), or null when none was ever requested. */
+  findLatest(userId: string): Promise<DataExport | null>;
+  /** Inserts a pending export requested at `requestedAt`. */
+  create(exported: { id: string; userId: string; requestedAt: Date }): Promise<void>;
+  /** The export whose mailed link's token has this SHA-256, or null. */
+  findByTokenHash(tokenHash: string): Promise<DataExport | null>;
+  /**
+   * Account deletion: the user's ready exports become expired and pending ones failed (a delivery
+   * under way then keeps nothing); returns the object keys of the ready ones, for the caller to
+   * delete (through the outbox, after commit).
+   */
+  closeAllForUser(userId: string): Promise<string[]>;
+}
+
+/** The data exports' side of the outbox worker (identity.export_requested and export_expired). */
+export interface DataExportDeliveryStore {
+  findById(id: string): Promise<DataExport | null>;
+  /**
+   * What the account holds, read with bounded queries (at most `rowsPerKind` rows of each kind,
+   * newest first), the user's rows only; secrets (password and token hashes) are never read.
+   */
+  gather(userId: string, rowsPerKind: number): Promise<ExportContents>;
+  /**
+   * pending → ready with its object, lifetime and the mailed link's token hash, and `expiry`
+   * appended to the outbox due at `expiresAt`, in one transaction; false (nothing written) when the
+   * export is not pending any more.
+   */
+  markReady(
+    id: string,
+    ready: {
+      readyAt: Date;
+      expiresAt: Date;
+      objectKey: string;
+      sizeBytes: number;
+      downloadTokenHash: string;
+    },
+    expiry: NewOutboxEvent,
+  ): Promise<boolean>;
+  /** Replaces the mailed link's token hash of a ready export (a re-sent mail); false when not ready. */
+  setDownloadToken(id: string, downloadTokenHash: string): Promise<boolean>;
+  /** pending → failed (the account is gone). */
+  markFailed(id: string): Promise<void>;
+  /** ready → expired, the link's token forgotten. */
+  markExpired(id: string): Promise<void>;
+}
+
 export type IdentityRepositories = {
   users: UserRepository;
   codes: CodeRepository;
@@ -228,6 +278,7 @@ export type IdentityRepositories = {
   outbox: OutboxWriter;
   /** The avatar; confirming an upload queues its processing in the outbox. */
   media: MediaAssetRepository;
+  dataExports: DataExportRepository;
 };
 
 export interface PasswordHasher {

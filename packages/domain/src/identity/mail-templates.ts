@@ -85,6 +85,9 @@ export const codeMail = (input: {
   return { to: input.to, subject, text, html };
 };
 
+/** The time of a notice, as the mails say it: `2026-11-29 06:10 UTC`. */
+const utcMinute = (at: Date): string => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
 /** A plain notice (no code): text paragraphs, and the same as simple HTML. */
 const noticeMail = (input: {
   to: string;
@@ -120,7 +123,7 @@ export const codesLockedMail = (input: {
   lockedUntil: Date;
 }): OutgoingMail => {
   const what = purposeNames[input.purpose];
-  const until = `${input.lockedUntil.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const until = utcMinute(input.lockedUntil);
 
   return noticeMail({
     to: input.to,
@@ -158,9 +161,6 @@ export const loginFailuresMail = (input: { to: string; name: string; failures: n
       "If this was not you, someone may be guessing your password; choose a long password that you use nowhere else, and reset it if you think it is known.",
     ],
   });
-
-/** The time of a notice, as the mails say it: `2026-11-29 06:10 UTC`. */
-const utcMinute = (at: Date): string => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 /** To the owner of an account whose password was changed by a signed-in session. */
 export const passwordChangedMail = (input: {
@@ -213,6 +213,32 @@ export const newSignInMail = (input: {
     paragraphs: [
       `Your Agora account was signed in at ${utcMinute(input.at)} from ${device}${network}${agent}. We tell you because it has not signed in from there in the last 90 days.`,
       "If this was you, there is nothing to do. If it was not, open Agora, go to Account > Sessions, end that session, and change your password: a sign-in needs your password and a code mailed to this address, so check this mailbox's password too.",
+    ],
+  });
+};
+
+/**
+ * To the owner of an account whose data export is ready: the download link (when the API's public
+ * URL is configured, PUBLIC_API_URL) and until when it works.
+ */
+export const dataExportReadyMail = (input: {
+  to: string;
+  name: string;
+  link: string | null;
+  expiresAt: Date;
+}): OutgoingMail => {
+  const until = utcMinute(input.expiresAt);
+
+  return noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "Your Agora data export is ready",
+    paragraphs: [
+      `The copy of your data you asked for is ready. You can download it until ${until}; after that it is deleted.`,
+      input.link
+        ? `Download it here (the link works only for you; do not share it): ${input.link}`
+        : "Download it from the app, under your account's data export.",
+      "If you did not ask for a copy of your data, someone may be signed in to your account: change your password.",
     ],
   });
 };

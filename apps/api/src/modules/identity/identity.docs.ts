@@ -140,6 +140,24 @@ export const identityDescriptions = {
     "password is now wrong, `new_password` is the password) answers 200 with `sessions_ended: 0` and " +
     "changes nothing. 503 `service_unavailable` (with `Retry-After`) when every password-hashing slot " +
     "is busy; nothing changed.",
+  authMeExportRequest:
+    "Queues one JSON document of what the account holds (profile, provider profile, listings, orders as " +
+    "customer and as provider, their payments, the messages of the caller's conversations, sent and " +
+    'received, moments, comments, notices, and the list of its media by id; docs/accounts.md, "Your data"). ' +
+    "The outbox worker builds it shortly after, stores it privately, and tells the owner in the inbox " +
+    "(`account.export_ready`) and by mail with a download link; it can be downloaded for 24 hours, then it " +
+    "is deleted. At most one request a day: within 24 hours of the previous request the answer is 429 " +
+    "`rate_limited` with `Retry-After` (the seconds left); two requests at once make one export. No " +
+    "per-hour write limit besides that rule.",
+  authMeExportGet:
+    "The newest export: `status` `none` before any was requested, `pending` while it is built, `ready` with " +
+    "`download_url` (a presigned GET URL valid 5 minutes, made fresh on each call; `download_url_expires_at`) " +
+    "until `expires_at`, then `expired`. 503 `storage_unavailable` when the object store does not answer.",
+  authMeExportDownload:
+    "The mail's link (the mail cannot carry a bearer token): its random `token` (stored as a SHA-256 hash) " +
+    "answers 302 to a presigned GET URL of the document valid 5 minutes while the export is ready and " +
+    "unexpired; 404 `not_found` otherwise (an unknown token, one a newer mail of the same export replaced, " +
+    "an expired export).",
   adminUsersRoleUpdate:
     "Audited. The new role applies to the user's next request (roles are read per request). The last " +
     "active administrator cannot lose the role: 409 `last_admin` (promote another user first; two " +

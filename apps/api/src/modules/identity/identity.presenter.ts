@@ -1,4 +1,5 @@
-import type { AccountSessionDto, SessionDto, UserDto } from "@agora/contracts/identity";
+import type { AccountSessionDto, DataExportDto, SessionDto, UserDto } from "@agora/contracts/identity";
+import type { DataExportView } from "@agora/domain/identity/get-data-export";
 import type { IssuedSession, User } from "@agora/domain/identity/identity.types";
 import type { ListedSession } from "@agora/domain/identity/manage-sessions";
 
@@ -31,4 +32,18 @@ export const toAccountSessionDto = (session: ListedSession): AccountSessionDto =
   user_agent: session.userAgent,
   address_hint: session.addressHint,
   current: session.current,
+});
+
+export const toDataExportDto = (view: DataExportView): DataExportDto => ({
+  id: view.export?.id ?? null,
+  status: view.status,
+  requested_at: view.export?.requestedAt.toISOString() ?? null,
+  ready_at:
+    view.status === "ready" || view.status === "expired"
+      ? (view.export?.readyAt?.toISOString() ?? null)
+      : null,
+  expires_at: view.export?.expiresAt?.toISOString() ?? null,
+  size_bytes: view.status === "ready" ? (view.export?.sizeBytes ?? null) : null,
+  download_url: view.download?.url ?? null,
+  download_url_expires_at: view.download?.expiresAt.toISOString() ?? null,
 });

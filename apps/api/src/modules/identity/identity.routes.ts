@@ -2,12 +2,14 @@ import { identityOperations } from "@agora/contracts/identity";
 import { changePassword } from "@agora/domain/identity/change-password";
 import { confirmPasswordReset } from "@agora/domain/identity/confirm-password-reset";
 import { deleteMe } from "@agora/domain/identity/delete-me";
+import { downloadDataExport, getDataExport } from "@agora/domain/identity/get-data-export";
 import { getMe } from "@agora/domain/identity/get-me";
 import type { IdentityDeps } from "@agora/domain/identity/identity.deps";
 import { logout } from "@agora/domain/identity/logout";
 import { endOtherSessions, endSession, listSessions } from "@agora/domain/identity/manage-sessions";
 import { refreshSession } from "@agora/domain/identity/refresh-session";
 import { registerUser } from "@agora/domain/identity/register-user";
+import { requestDataExport } from "@agora/domain/identity/request-data-export";
 import { requestPasswordReset } from "@agora/domain/identity/request-password-reset";
 import { resendLoginCode } from "@agora/domain/identity/resend-login-code";
 import { resendVerification } from "@agora/domain/identity/resend-verification";
@@ -17,9 +19,9 @@ import { verifyEmail } from "@agora/domain/identity/verify-email";
 import { verifyLogin } from "@agora/domain/identity/verify-login";
 import { actorOf, clientIp } from "../../http/middleware/auth";
 import { type Handled, handle } from "../../http/operations";
-import { ok } from "../../http/respond";
+import { found, ok } from "../../http/respond";
 import { toMediaItemDto } from "../media/media.presenter";
-import { toAccountSessionDto, toSessionDto, toUserDto } from "./identity.presenter";
+import { toAccountSessionDto, toDataExportDto, toSessionDto, toUserDto } from "./identity.presenter";
 
 export type IdentityRoutesDeps = { identity: IdentityDeps; config: { trustProxy: boolean } };
 
@@ -160,5 +162,16 @@ export const identityRoutes = ({ identity, config: { trustProxy } }: IdentityRou
     });
 
     return ok(c, { status: "password_changed" as const, sessions_ended: sessionsEnded });
+  }),
+  handle(identityOperations.authMeExportRequest, async (c) => {
+    const exported = await requestDataExport(identity, actorOf(c));
+
+    return ok(c, toDataExportDto({ export: exported, status: "pending", download: null }), { status: 202 });
+  }),
+  handle(identityOperations.authMeExportGet, async (c) =>
+    ok(c, toDataExportDto(await getDataExport(identity, actorOf(c)))),
+  ),
+  handle(identityOperations.authMeExportDownload, async (c) => {
+    return found(c, await downloadDataExport(identity, c.req.valid("query").token));
   }),
 ];
