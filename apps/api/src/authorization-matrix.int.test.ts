@@ -291,6 +291,13 @@ describe("the authorization matrix: every pair × 6 callers", () => {
       },
       expect: signedIn(200),
     },
+    "POST /api/v1/auth/me/export": { call: () => ({ path: "/api/v1/auth/me/export" }), expect: signedIn(202) },
+    "GET /api/v1/auth/me/export": { call: () => ({ path: "/api/v1/auth/me/export" }), expect: signedIn(200) },
+    // The mailed link's token is the credential: one that names no export is 404 for everyone.
+    "GET /api/v1/auth/me/export/download": {
+      call: () => ({ path: `/api/v1/auth/me/export/download?token=${unique("t")}` }),
+      expect: everyone(404),
+    },
     "POST /api/v1/auth/password-reset/request": {
       call: async () => ({
         path: "/api/v1/auth/password-reset/request",
