@@ -29,6 +29,7 @@ export type DeliveryAdaptersConfig = MailerConfig &
     mediaProcessing: MediaProcessingSettings;
     tokenSecret: string;
     verifyEmailUrl: string;
+    emailUndoUrl: string;
   };
 
 export type OpenedDeliveryAdapters = {
@@ -67,6 +68,7 @@ export const openDeliveryAdapters = (
       videoRooms: video?.rooms,
       codeKey: deriveKey(config.tokenSecret, KEY_PURPOSES.codes),
       verifyEmailUrl: config.verifyEmailUrl,
+      emailUndoUrl: config.emailUndoUrl,
       objects: objects.store,
       mediaProcessor: createMediaProcessor(config.mediaProcessing),
       guestReceipts: guestReceiptSetup(config.tokenSecret, config),

@@ -38,6 +38,8 @@ export type DeliveryAdapters = {
   codeKey: Buffer;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
+  /** The email-changed mail's undo link (EMAIL_UNDO_URL). */
+  emailUndoUrl: string;
   /** Uploads are processed and deleted media's objects removed here (housekeeping purges too). */
   objects: ObjectStore;
   /** Processes uploads; one per process, so its concurrency bound holds. */
@@ -81,6 +83,7 @@ const deliveryDeps = (
   mailer: options.mailer,
   codeKey: options.codeKey,
   verifyEmailUrl: options.verifyEmailUrl,
+  emailUndoUrl: options.emailUndoUrl,
   video: options.videoRooms,
   meetings: repos.meetings,
   objects: options.objects,

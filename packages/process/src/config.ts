@@ -187,6 +187,8 @@ export type Config = Readonly<{
   pendingAccountTtlSeconds: number;
   /** The verification mail's link (VERIFY_EMAIL_URL), completed with `user_id` and `code`. */
   verifyEmailUrl: string;
+  /** The email-change undo link (EMAIL_UNDO_URL), completed with `token`. */
+  emailUndoUrl: string;
   trustProxy: boolean;
   logLevel: string;
   /** Identical public listing searches in flight share one query (LISTINGS_COALESCE=off: not; a bench switch). */
@@ -495,6 +497,7 @@ export const configFromEnv = (env: Env, { appEnvExplicit }: { appEnvExplicit: bo
     sessionMaxAgeSeconds: env.SESSION_MAX_AGE_SECONDS,
     pendingAccountTtlSeconds: env.PENDING_ACCOUNT_TTL_SECONDS,
     verifyEmailUrl: env.VERIFY_EMAIL_URL,
+    emailUndoUrl: env.EMAIL_UNDO_URL,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     listingsCoalesce: env.LISTINGS_COALESCE === "on",

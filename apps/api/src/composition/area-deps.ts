@@ -83,6 +83,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
         loginFailuresPerClient: config.loginFailuresPerClient,
         loginFailureNoticePerEmail: config.loginFailureNoticePerEmail,
         verifyEmailUrl: config.verifyEmailUrl,
+        emailUndoUrl: config.emailUndoUrl,
       },
       objects,
     },

@@ -141,6 +141,7 @@ describe("write limits", () => {
       devicesRegister: "devices",
       meetingsCreate: "meetings",
       listingsList: "searches",
+      authEmailChange: "email_changes",
     });
     const doc = (
       await h.get<{

@@ -29,6 +29,9 @@ export const memberRoutes = {
     deleteMe: identity.authMeDelete,
     requestPasswordReset: identity.authPasswordResetRequest,
     confirmPasswordReset: identity.authPasswordResetConfirm,
+    changeEmail: identity.authEmailChange,
+    verifyEmailChange: identity.authEmailVerify,
+    undoEmailChange: identity.authEmailUndo,
   },
   catalog: {
     services: marketplace.catalogServicesList,

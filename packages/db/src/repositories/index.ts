@@ -46,6 +46,7 @@ import { createMomentRepository } from "./community/moments.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
+import { createEmailChangeRepository } from "./identity/email-changes.repository";
 import { createSessionRepository } from "./identity/sessions.repository";
 import { createUserRepository } from "./identity/users.repository";
 import { createAnnouncementRepository } from "./lifestyle/announcements.repository";
@@ -106,6 +107,7 @@ export const createRepositories = (
   users: createUserRepository(db),
   codes: createCodeRepository(db),
   sessions: createSessionRepository(db),
+  emailChanges: createEmailChangeRepository(db),
   audit: createAuditLog(prisma, ids),
   rateLimits: createRateLimiter(db),
   idempotency: createIdempotencyStore(db),

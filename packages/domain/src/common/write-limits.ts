@@ -19,6 +19,8 @@ export const writeLimits = {
   media_confirmations: { perHour: 600, counts: "upload confirmations" },
   devices: { perHour: 20, counts: "device registrations" },
   meetings: { perHour: 20, counts: "meetings created" },
+  /** Each mails a code, or a notice to a taken address's owner. */
+  email_changes: { perHour: 10, counts: "email change requests" },
   /** A read, bounded the same way: per client address (it takes no account). */
   searches: { perHour: 3000, counts: "public listing searches, per client address" },
 } as const satisfies Record<string, { perHour: number; counts: string }>;

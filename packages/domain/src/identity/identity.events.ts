@@ -1,6 +1,7 @@
 import { codeRequested } from "./events/code-requested";
 import { codesLocked } from "./events/codes-locked";
+import { emailChanged } from "./events/email-changed";
 import { loginFailures } from "./events/login-failures";
 
 /** The identity area's outbox event kinds (registered in event-kinds.ts, delivered by the worker). */
-export const identityEvents = [codeRequested, codesLocked, loginFailures] as const;
+export const identityEvents = [codeRequested, codesLocked, loginFailures, emailChanged] as const;

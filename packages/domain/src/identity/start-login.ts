@@ -4,7 +4,7 @@ import { loginFailures } from "./events/login-failures";
 import { limitAuthRequestsByIp, normalizeEmail, startResendCooldown } from "./guards";
 import { type IdentityDeps, identityMailDeps, LOGIN_FAILURE_WINDOW_SECONDS } from "./identity.deps";
 import { AccountSuspendedError, EmailNotVerifiedError, InvalidCredentialsError } from "./identity.errors";
-import type { User } from "./identity.types";
+import type { User, UserWithSecret } from "./identity.types";
 import { sendCode } from "./send-code";
 
 /**
@@ -35,6 +35,49 @@ const countWrongPassword = async (deps: IdentityDeps, email: string, user: User 
 };
 
 /**
+ * The password check of sign-in and of whatever else asks for the password (an email change),
+ * under sign-in's guessing limits: the try is counted for (email, client) before the check (429
+ * rate_limited past LOGIN_FAILURES_PER_CLIENT), a wrong password counts towards the owner's
+ * notice and is 401 invalid_credentials, the right one clears that client's count. `findUser`
+ * reads the account of `email` after the try is counted (none: a dummy hash is verified, so the
+ * time is the same); the account is returned when the password is right.
+ */
+export const checkPasswordGuarded = async (
+  deps: IdentityDeps,
+  input: {
+    email: string;
+    password: string;
+    clientIp: string;
+    findUser: () => Promise<UserWithSecret | null>;
+  },
+): Promise<UserWithSecret> => {
+  const { repos, clock, passwords, settings } = deps;
+  const { email } = input;
+  const clientKey = `login:failures:${email}:${addressBucket(input.clientIp)}`;
+  const tries = await repos.rateLimits.hit(
+    clientKey,
+    settings.loginFailuresPerClient,
+    LOGIN_FAILURE_WINDOW_SECONDS,
+    clock.now(),
+  );
+  if (!tries.allowed) {
+    throw new RateLimitedError(tries.retryAfterSeconds, "Too many failed sign-ins; try again later.");
+  }
+  const user = await input.findUser();
+  const passwordMatches =
+    user && user.status !== "deleted"
+      ? await passwords.verify(user.passwordHash, input.password)
+      : await passwords.verifyDummy(input.password);
+  if (!user || !passwordMatches) {
+    await countWrongPassword(deps, email, user);
+    throw new InvalidCredentialsError();
+  }
+  await repos.rateLimits.reset(clientKey);
+
+  return user;
+};
+
+/**
  * Checks email and password, then mails a sign-in code; no session is created here. An unknown
  * email and a wrong password take the same time (a dummy hash is verified) and answer the same
  * 401.
@@ -51,29 +94,13 @@ export const startLogin = async (
   input: { email: string; password: string; clientIp: string },
 ) => {
   await limitAuthRequestsByIp(deps, input.clientIp);
-  const { repos, clock, passwords, settings } = deps;
   const email = normalizeEmail(input.email);
-  const clientKey = `login:failures:${email}:${addressBucket(input.clientIp)}`;
-  const tries = await repos.rateLimits.hit(
-    clientKey,
-    settings.loginFailuresPerClient,
-    LOGIN_FAILURE_WINDOW_SECONDS,
-    clock.now(),
-  );
-  if (!tries.allowed) {
-    throw new RateLimitedError(tries.retryAfterSeconds, "Too many failed sign-ins; try again later.");
-  }
-
-  const user = await repos.users.findByEmail(email);
-  const passwordMatches =
-    user && user.status !== "deleted"
-      ? await passwords.verify(user.passwordHash, input.password)
-      : await passwords.verifyDummy(input.password);
-  if (!user || !passwordMatches) {
-    await countWrongPassword(deps, email, user);
-    throw new InvalidCredentialsError();
-  }
-  await repos.rateLimits.reset(clientKey);
+  const user = await checkPasswordGuarded(deps, {
+    email,
+    password: input.password,
+    clientIp: input.clientIp,
+    findUser: () => deps.repos.users.findByEmail(email),
+  });
   if (user.status === "pending_verification") {
     throw new EmailNotVerifiedError();
   }
