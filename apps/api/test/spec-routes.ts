@@ -9,11 +9,15 @@ export const specRoutes: readonly string[] = operations.map(({ method, path }) =
 
 /**
  * The routes beside the specification's, each documented in the served OpenAPI document: the guest
- * receipts' unsubscribe, and the confirmation of an upload (docs/media.md).
+ * receipts' unsubscribe, the confirmation of an upload (docs/media.md), and the email change's
+ * request, verification and undo (docs/accounts.md, "Changing the email address").
  */
 export const addedRoutes: readonly string[] = [
   "POST /api/v1/guest/orders/{id}/unsubscribe",
   "POST /api/v1/media/{id}/confirm",
+  "POST /api/v1/auth/email",
+  "POST /api/v1/auth/email/verify",
+  "POST /api/v1/auth/email/undo",
 ];
 
 /** The number of routes the specification names. */

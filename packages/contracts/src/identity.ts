@@ -343,7 +343,9 @@ export const identityOperations = defineOperations({
     tags,
     summary: "Undo an email change from the link mailed to the old address",
     body: emailUndoRequestSchema,
-    responses: { 200: { description: "The old address is back; every session ended.", data: emailRestoredSchema } },
+    responses: {
+      200: { description: "The old address is back; every session ended.", data: emailRestoredSchema },
+    },
     errors: ["validation_failed", "invalid_token", "rate_limited"],
   },
 });

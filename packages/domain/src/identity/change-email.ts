@@ -55,7 +55,7 @@ export const requestEmailChange = async (
 ): Promise<void> => {
   const { repos, clock } = deps;
   const current = await repos.users.findById(actor.userId);
-  if (!current || current.status !== "active") {
+  if (current?.status !== "active") {
     throw new UnauthorizedError();
   }
   const user = await checkPasswordGuarded(deps, {
@@ -100,7 +100,7 @@ export const verifyEmailChange = async (
   const hashes = codeHashes(settings.codeKey, actor.userId, "email_change", input.code);
   const outcome = await uow.run(async (tx) => {
     const user = await tx.users.findByIdForUpdate(actor.userId);
-    if (!user || user.status !== "active") {
+    if (user?.status !== "active") {
       return "none" as const;
     }
     const attempt = await attemptCode(tx, {

@@ -23,7 +23,8 @@ const wording: Record<CodePurpose, { subject: string; intro: string; outro: stri
   email_change: {
     subject: "Confirm your new Agora email address",
     intro: "Use this code to make this address the one of your Agora account:",
-    outro: "If you did not ask to change your Agora email address, ignore this mail; nothing changes without the code.",
+    outro:
+      "If you did not ask to change your Agora email address, ignore this mail; nothing changes without the code.",
   },
 };
 

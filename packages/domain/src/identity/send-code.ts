@@ -33,24 +33,23 @@ export const mailCode = async (
     return issued;
   }
   try {
-    if (instead) {
-      // The code is issued and stored all the same (the same work), and mailed to nobody.
-      if (instead.mail) {
-        await deps.mailer.send(instead.mail);
-      }
-    } else await deps.mailer.send(
-      codeMail({
-        to: user.email,
-        name: user.displayName || user.username,
-        purpose,
-        code: issued.code,
-        validMinutes: CODE_POLICY[purpose].ttlMinutes,
-        verification:
-          purpose === "verification"
-            ? { username: user.username, link: verificationLink(deps.verifyEmailUrl, user.id, issued.code) }
-            : undefined,
-      }),
-    );
+    // With `instead` the code is issued and stored all the same (the same work), and mailed to nobody.
+    const mail = instead
+      ? instead.mail
+      : codeMail({
+          to: user.email,
+          name: user.displayName || user.username,
+          purpose,
+          code: issued.code,
+          validMinutes: CODE_POLICY[purpose].ttlMinutes,
+          verification:
+            purpose === "verification"
+              ? { username: user.username, link: verificationLink(deps.verifyEmailUrl, user.id, issued.code) }
+              : undefined,
+        });
+    if (mail) {
+      await deps.mailer.send(mail);
+    }
   } catch (error) {
     await deps.codes.discard(user.id, purpose, issued.codeHash);
     throw error;

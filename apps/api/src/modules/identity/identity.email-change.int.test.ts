@@ -51,9 +51,9 @@ describe("changing the email address", () => {
     const switched = await verify(s, code);
     expect(switched.status).toBe(200);
     expect(switched.body).toMatchObject({ data: { status: "email_changed" } });
-    expect((await h.get<{ data: { email: string } }>("/api/v1/auth/me", { token: s.accessToken })).body.data.email).toBe(
-      "new.home@example.com",
-    );
+    expect(
+      (await h.get<{ data: { email: string } }>("/api/v1/auth/me", { token: s.accessToken })).body.data.email,
+    ).toBe("new.home@example.com");
     // The code works once.
     expect((await verify(s, code)).status).toBe(422);
 
@@ -75,7 +75,9 @@ describe("changing the email address", () => {
     expect(restored.body).toMatchObject({ data: { status: "email_restored" } });
     for (const session of [s, other]) {
       expect((await h.get("/api/v1/auth/me", { token: session.accessToken })).status).toBe(401);
-      expect((await h.post("/api/v1/auth/refresh", { refresh_token: session.refreshToken })).status).toBe(401);
+      expect((await h.post("/api/v1/auth/refresh", { refresh_token: session.refreshToken })).status).toBe(
+        401,
+      );
     }
     expect(await login("new.home@example.com", s.user.password)).toBe(401);
     expect(await login(s.user.email, s.user.password)).toBe(200);
@@ -107,9 +109,9 @@ describe("changing the email address", () => {
     expect((await change(b, holder.email)).status).toBe(429);
     // No code can complete it.
     expect((await verify(b, "123456")).status).toBe(422);
-    expect((await h.get<{ data: { email: string } }>("/api/v1/auth/me", { token: b.accessToken })).body.data.email).toBe(
-      b.user.email,
-    );
+    expect(
+      (await h.get<{ data: { email: string } }>("/api/v1/auth/me", { token: b.accessToken })).body.data.email,
+    ).toBe(b.user.email);
   });
 
   it("a pending registration of the new address does not block the change and is removed by it", async () => {
@@ -169,7 +171,9 @@ describe("changing the email address", () => {
     const { rows } = await h.db.sql.query<{ key: string }>("SELECT key FROM rate_limits WHERE key LIKE $1", [
       `login:%:${s.user.email}%`,
     ]);
-    expect(rows.map((row) => row.key).some((key) => key.startsWith(`login:failures:${s.user.email}:`))).toBe(true);
+    expect(rows.map((row) => row.key).some((key) => key.startsWith(`login:failures:${s.user.email}:`))).toBe(
+      true,
+    );
     expect(h.mails?.last(`x-${s.user.username}@example.com`)).toBeUndefined();
   });
 
@@ -181,11 +185,13 @@ describe("changing the email address", () => {
     const wrong = await verify(s, code === "000000" ? "000001" : "000000");
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.code).toBe("invalid_code");
-    expect((await h.get<{ data: { email: string } }>("/api/v1/auth/me", { token: s.accessToken })).body.data.email).toBe(
-      s.user.email,
-    );
+    expect(
+      (await h.get<{ data: { email: string } }>("/api/v1/auth/me", { token: s.accessToken })).body.data.email,
+    ).toBe(s.user.email);
     expect((await undo("not-a-token")).body.error.code).toBe("invalid_token");
-    expect((await h.post("/api/v1/auth/email", { new_email: "a@example.com", password: "x" })).status).toBe(401);
+    expect((await h.post("/api/v1/auth/email", { new_email: "a@example.com", password: "x" })).status).toBe(
+      401,
+    );
   });
 
   it.skipIf(!onPostgres)(
@@ -205,7 +211,9 @@ describe("changing the email address", () => {
       expect(lost?.body.error.code).toBe("email_taken");
       const me = await h.get<{ data: { email: string } }>("/api/v1/auth/me", { token: loser.accessToken });
       expect(me.body.data.email).toBe(loser.user.email);
-      const { rows } = await h.db.sql.query("SELECT id FROM email_change_undos WHERE user_id = $1", [loser.user.id]);
+      const { rows } = await h.db.sql.query("SELECT id FROM email_change_undos WHERE user_id = $1", [
+        loser.user.id,
+      ]);
       expect(rows).toEqual([]);
     },
   );

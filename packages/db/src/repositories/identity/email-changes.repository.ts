@@ -4,7 +4,10 @@ import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 
-type UndoRow = Pick<RowOf<UndoModel>, "id" | "user_id" | "old_email" | "new_email" | "expires_at" | "used_at">;
+type UndoRow = Pick<
+  RowOf<UndoModel>,
+  "id" | "user_id" | "old_email" | "new_email" | "expires_at" | "used_at"
+>;
 
 /** email_changes (one pending change per account) and email_change_undos (migration 20261211000200). */
 export const createEmailChangeRepository = (db: SqlExecutor): EmailChangeRepository => ({

@@ -19,7 +19,12 @@ export const emailChanged = defineEventKind({
   aggregateType: "user",
   payload: z.object({ user_id: z.uuid(), undo_id: z.uuid(), old_email: z.string() }),
   deliver: async (
-    { users, mailer, codeKey, emailUndoUrl }: Pick<IdentityMailDeps, "users" | "mailer" | "codeKey" | "emailUndoUrl">,
+    {
+      users,
+      mailer,
+      codeKey,
+      emailUndoUrl,
+    }: Pick<IdentityMailDeps, "users" | "mailer" | "codeKey" | "emailUndoUrl">,
     { payload },
   ) => {
     const user = await users.findById(payload.user_id);
