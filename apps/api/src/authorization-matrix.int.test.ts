@@ -291,12 +291,35 @@ describe("the authorization matrix: every pair × 6 callers", () => {
       },
       expect: signedIn(200),
     },
-    "POST /api/v1/auth/me/export": { call: () => ({ path: "/api/v1/auth/me/export" }), expect: signedIn(202) },
+    "POST /api/v1/auth/me/export": {
+      call: () => ({ path: "/api/v1/auth/me/export" }),
+      expect: signedIn(202),
+    },
     "GET /api/v1/auth/me/export": { call: () => ({ path: "/api/v1/auth/me/export" }), expect: signedIn(200) },
     // The mailed link's token is the credential: one that names no export is 404 for everyone.
     "GET /api/v1/auth/me/export/download": {
       call: () => ({ path: `/api/v1/auth/me/export/download?token=${unique("t")}` }),
       expect: everyone(404),
+    },
+    "POST /api/v1/auth/email": {
+      call: (w, caller) => ({
+        path: "/api/v1/auth/email",
+        body: {
+          new_email: `${unique("moved")}@example.com`,
+          password: callerOf(w, caller)?.user.password ?? "correct horse battery",
+        },
+      }),
+      expect: signedIn(202),
+    },
+    // No change is pending: the code is refused.
+    "POST /api/v1/auth/email/verify": {
+      call: () => ({ path: "/api/v1/auth/email/verify", body: { code: "000000" } }),
+      expect: signedIn(422),
+    },
+    // The mailed link's token is the credential: one that names no change is 422 for everyone.
+    "POST /api/v1/auth/email/undo": {
+      call: () => ({ path: "/api/v1/auth/email/undo", body: { token: unique("t") } }),
+      expect: everyone(422),
     },
     "POST /api/v1/auth/password-reset/request": {
       call: async () => ({

@@ -9,8 +9,8 @@ export const specRoutes: readonly string[] = operations.map(({ method, path }) =
 
 /**
  * The routes beside the specification's, each documented in the served OpenAPI document: the guest
- * receipts' unsubscribe, the confirmation of an upload (docs/media.md), the account's own
- * sessions and password, and the data exports (docs/accounts.md).
+ * receipts' unsubscribe, the confirmation of an upload (docs/media.md), and the account's own
+ * sessions, password, email address and data exports (docs/accounts.md).
  */
 export const addedRoutes: readonly string[] = [
   "POST /api/v1/guest/orders/{id}/unsubscribe",
@@ -22,6 +22,9 @@ export const addedRoutes: readonly string[] = [
   "POST /api/v1/auth/me/export",
   "GET /api/v1/auth/me/export",
   "GET /api/v1/auth/me/export/download",
+  "POST /api/v1/auth/email",
+  "POST /api/v1/auth/email/verify",
+  "POST /api/v1/auth/email/undo",
 ];
 
 /** The number of routes the specification names. */

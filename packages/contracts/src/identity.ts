@@ -184,6 +184,31 @@ export const loggedOutSchema = z.object({ status: z.literal("logged_out") });
 export const verifiedSchema = z.object({ status: z.literal("verified") });
 export const passwordChangedSchema = z.object({ status: z.literal("password_changed") });
 
+export const emailChangeRequestSchema = z
+  .object({
+    new_email: email,
+    password: z
+      .string()
+      .min(1)
+      .max(1024)
+      .meta({ description: "The account's password; a wrong one is 401, never 422." }),
+  })
+  .meta({ example: { new_email: "ada.lovelace@example.com", password: "correct horse battery" } });
+export const emailChangeVerifySchema = z
+  .object({ code: mailedCode.meta({ description: "The code mailed to the new address." }) })
+  .meta({ example: { code: "042137" } });
+export const emailChangedSchema = z.object({ status: z.literal("email_changed") });
+export const emailUndoRequestSchema = z
+  .object({
+    token: z
+      .string()
+      .min(1)
+      .max(128)
+      .meta({ description: "The `token` of the link mailed to the old address." }),
+  })
+  .meta({ example: { token: "3q2-7wAAAAB3q2-7wAAAAB3q2-7wAAAAB3q2-7wAAA" } });
+export const emailRestoredSchema = z.object({ status: z.literal("email_restored") });
+
 const tags = ["Accounts and sessions"];
 
 /** Accounts and sessions: registration, sign-in with a mailed code, the caller's account. */
@@ -469,5 +494,45 @@ export const identityOperations = defineOperations({
       302: { description: "Found: `Location` is a presigned GET URL of the document, valid 5 minutes." },
     },
     errors: ["not_found", "validation_failed", "storage_unavailable"],
+  },
+  authEmailChange: {
+    method: "POST",
+    path: "/api/v1/auth/email",
+    auth: "bearer",
+    tags,
+    summary: "Ask to change the email address; a code is mailed to the new one",
+    body: emailChangeRequestSchema,
+    responses: { 202: { description: "Accepted.", data: acceptedSchema } },
+    errors: [
+      "unauthorized",
+      "invalid_credentials",
+      "validation_failed",
+      "rate_limited",
+      "email_unavailable",
+      "service_unavailable",
+    ],
+    writeLimit: "email_changes",
+  },
+  authEmailVerify: {
+    method: "POST",
+    path: "/api/v1/auth/email/verify",
+    auth: "bearer",
+    tags,
+    summary: "Switch to the new email address with the mailed code",
+    body: emailChangeVerifySchema,
+    responses: { 200: { description: "The address is changed.", data: emailChangedSchema } },
+    errors: ["unauthorized", "validation_failed", [422, "invalid_code"], "email_taken", "rate_limited"],
+  },
+  authEmailUndo: {
+    method: "POST",
+    path: "/api/v1/auth/email/undo",
+    auth: "public",
+    tags,
+    summary: "Undo an email change from the link mailed to the old address",
+    body: emailUndoRequestSchema,
+    responses: {
+      200: { description: "The old address is back; every session ended.", data: emailRestoredSchema },
+    },
+    errors: ["validation_failed", "invalid_token", "rate_limited"],
   },
 });

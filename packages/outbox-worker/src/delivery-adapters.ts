@@ -30,6 +30,7 @@ export type DeliveryAdaptersConfig = MailerConfig &
     tokenSecret: string;
     verifyEmailUrl: string;
     publicApiUrl: string | undefined;
+    emailUndoUrl: string;
   };
 
 export type OpenedDeliveryAdapters = {
@@ -69,6 +70,7 @@ export const openDeliveryAdapters = (
       codeKey: deriveKey(config.tokenSecret, KEY_PURPOSES.codes),
       verifyEmailUrl: config.verifyEmailUrl,
       publicApiUrl: config.publicApiUrl,
+      emailUndoUrl: config.emailUndoUrl,
       objects: objects.store,
       mediaProcessor: createMediaProcessor(config.mediaProcessing),
       guestReceipts: guestReceiptSetup(config.tokenSecret, config),

@@ -40,6 +40,8 @@ export type DeliveryAdapters = {
   verifyEmailUrl: string;
   /** The base of the data export mail's download link (PUBLIC_API_URL); undefined: no link. */
   publicApiUrl: string | undefined;
+  /** The email-changed mail's undo link (EMAIL_UNDO_URL). */
+  emailUndoUrl: string;
   /** Uploads are processed and deleted media's objects removed here (housekeeping purges too). */
   objects: ObjectStore;
   /** Processes uploads; one per process, so its concurrency bound holds. */
@@ -83,6 +85,7 @@ const deliveryDeps = (
   mailer: options.mailer,
   codeKey: options.codeKey,
   verifyEmailUrl: options.verifyEmailUrl,
+  emailUndoUrl: options.emailUndoUrl,
   video: options.videoRooms,
   meetings: repos.meetings,
   objects: options.objects,

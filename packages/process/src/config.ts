@@ -189,6 +189,8 @@ export type Config = Readonly<{
   verifyEmailUrl: string;
   /** PUBLIC_API_URL without a trailing slash: the base of mailed links to API routes (the data export's). */
   publicApiUrl: string | undefined;
+  /** The email-change undo link (EMAIL_UNDO_URL), completed with `token`. */
+  emailUndoUrl: string;
   trustProxy: boolean;
   logLevel: string;
   /** Identical public listing searches in flight share one query (LISTINGS_COALESCE=off: not; a bench switch). */
@@ -498,6 +500,7 @@ export const configFromEnv = (env: Env, { appEnvExplicit }: { appEnvExplicit: bo
     pendingAccountTtlSeconds: env.PENDING_ACCOUNT_TTL_SECONDS,
     verifyEmailUrl: env.VERIFY_EMAIL_URL,
     publicApiUrl: env.PUBLIC_API_URL?.replace(/\/+$/, ""),
+    emailUndoUrl: env.EMAIL_UNDO_URL,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     listingsCoalesce: env.LISTINGS_COALESCE === "on",

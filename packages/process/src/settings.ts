@@ -409,6 +409,16 @@ export const settings = {
     description:
       "a registration never verified is removed this long after it was made ([accounts](accounts.md#pending-registrations))",
   }),
+  EMAIL_UNDO_URL: textOr(
+    "agora://email-undo",
+    {
+      group: "accounts",
+      description: "the undo link mailed to the old address after an email change; `token` is added to it",
+    },
+    {
+      pattern: [/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i, "must be an absolute URL (https://… or an app scheme)"],
+    },
+  ),
   VERIFY_EMAIL_URL: textOr(
     "agora://verify-email",
     {

@@ -85,6 +85,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
         loginFailuresPerClient: config.loginFailuresPerClient,
         loginFailureNoticePerEmail: config.loginFailureNoticePerEmail,
         verifyEmailUrl: config.verifyEmailUrl,
+        emailUndoUrl: config.emailUndoUrl,
       },
       objects,
       sessionActivity: parts.sessionActivity,

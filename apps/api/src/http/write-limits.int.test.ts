@@ -144,6 +144,7 @@ describe("write limits", () => {
       authSessionsEnd: "account_security",
       authSessionsEndOthers: "account_security",
       authPasswordChange: "account_security",
+      authEmailChange: "email_changes",
     });
     const doc = (
       await h.get<{

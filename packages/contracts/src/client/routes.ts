@@ -35,6 +35,9 @@ export const memberRoutes = {
     changePassword: identity.authPasswordChange,
     requestExport: identity.authMeExportRequest,
     dataExport: identity.authMeExportGet,
+    changeEmail: identity.authEmailChange,
+    verifyEmailChange: identity.authEmailVerify,
+    undoEmailChange: identity.authEmailUndo,
   },
   catalog: {
     services: marketplace.catalogServicesList,

@@ -48,6 +48,7 @@ import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
 import { createDataExportDeliveryStore, createDataExportRepository } from "./identity/data-export.repository";
+import { createEmailChangeRepository } from "./identity/email-changes.repository";
 import { createSessionRepository } from "./identity/sessions.repository";
 import { createUserRepository } from "./identity/users.repository";
 import { createAnnouncementRepository } from "./lifestyle/announcements.repository";
@@ -109,6 +110,7 @@ export const createRepositories = (
   codes: createCodeRepository(db),
   sessions: createSessionRepository(db),
   dataExports: createDataExportRepository(db),
+  emailChanges: createEmailChangeRepository(db),
   audit: createAuditLog(prisma, ids),
   rateLimits: createRateLimiter(db),
   idempotency: createIdempotencyStore(db),

@@ -21,6 +21,8 @@ export const writeLimits = {
   meetings: { perHour: 20, counts: "meetings created" },
   /** Each password change hashes (argon2); ending sessions is cheap but needs no more. */
   account_security: { perHour: 30, counts: "password changes and ended sessions" },
+  /** Each mails a code, or a notice to a taken address's owner. */
+  email_changes: { perHour: 10, counts: "email change requests" },
   /** A read, bounded the same way: per client address (it takes no account). */
   searches: { perHour: 3000, counts: "public listing searches, per client address" },
 } as const satisfies Record<string, { perHour: number; counts: string }>;

@@ -52,6 +52,8 @@ export type IdentitySettings = {
   loginFailureNoticePerEmail: number;
   /** The verification mail's link (VERIFY_EMAIL_URL); `user_id` and `code` are added to it. */
   verifyEmailUrl: string;
+  /** The email-change undo link (EMAIL_UNDO_URL); `token` is added to it. */
+  emailUndoUrl: string;
 };
 
 export type IdentityDeps = {
@@ -84,6 +86,8 @@ export type IdentityMailDeps = {
   codeKey: Buffer;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
+  /** The email-changed mail's undo link (EMAIL_UNDO_URL). */
+  emailUndoUrl: string;
 };
 
 /** The mail deps of a use case's IdentityDeps. */
@@ -95,6 +99,7 @@ export const identityMailDeps = ({ repos, mailer, clock, settings }: IdentityDep
   clock,
   codeKey: settings.codeKey.current,
   verifyEmailUrl: settings.verifyEmailUrl,
+  emailUndoUrl: settings.emailUndoUrl,
 });
 
 /**
@@ -106,6 +111,7 @@ export const CODE_POLICY = {
   verification: { ttlMinutes: 30 },
   sign_in: { ttlMinutes: 15 },
   reset: { ttlMinutes: 30 },
+  email_change: { ttlMinutes: 30 },
   maxAttempts: 5,
   cooldownSeconds: 60,
   /** Codes of a purpose sent within the window that keep the base cooldown before it doubles. */

@@ -48,6 +48,23 @@ export class UsernameTakenError extends AppError {
   }
 }
 
+/**
+ * Another active or suspended account took the address between the email change's request and its
+ * verification (409); only the holder of the mailed code can see it, so it tells nobody else anything.
+ */
+export class EmailTakenError extends AppError {
+  constructor() {
+    super("email_taken", "That email address now belongs to another account.");
+  }
+}
+
+/** An undo link's token that is unknown, expired or already used (422). */
+export class InvalidTokenError extends AppError {
+  constructor() {
+    super("invalid_token", "The link is invalid, expired or already used.");
+  }
+}
+
 /** The mail provider did not accept the message (503); nothing of the request was kept. */
 export class EmailUnavailableError extends AppError {
   constructor(cause?: unknown) {

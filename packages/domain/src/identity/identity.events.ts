@@ -1,6 +1,7 @@
 import { newSignIn, passwordChanged } from "./events/account-notices";
 import { codeRequested } from "./events/code-requested";
 import { codesLocked } from "./events/codes-locked";
+import { emailChanged } from "./events/email-changed";
 import { exportExpired } from "./events/export-expired";
 import { exportRequested } from "./events/export-requested";
 import { loginFailures } from "./events/login-failures";
@@ -14,4 +15,5 @@ export const identityEvents = [
   newSignIn,
   exportRequested,
   exportExpired,
+  emailChanged,
 ] as const;

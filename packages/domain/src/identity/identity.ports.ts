@@ -55,6 +55,12 @@ export interface UserRepository {
   markEmailVerified(id: string, at: Date): Promise<void>;
   setRole(id: string, role: Role, at: Date): Promise<User | null>;
   setPasswordHash(id: string, passwordHash: string, at: Date): Promise<void>;
+  /**
+   * Sets the email of an account that is not deleted and marks it verified; "email_taken" when
+   * another account holds it (the unique index decides a race: the transaction is then aborted and
+   * must be rolled back), null when there is no such account.
+   */
+  setEmail(id: string, email: string, at: Date): Promise<"updated" | "email_taken" | null>;
   /** pending_verification → active, marking the email verified. False when not pending. */
   activate(id: string, at: Date): Promise<boolean>;
   /**
@@ -269,10 +275,47 @@ export interface DataExportDeliveryStore {
   markExpired(id: string): Promise<void>;
 }
 
+/** A completed email change the old address can undo (email_change_undos). */
+export type EmailChangeUndo = {
+  id: string;
+  userId: string;
+  oldEmail: string;
+  newEmail: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+};
+
+/** The pending email change of each account, and the undo records of completed ones. */
+export interface EmailChangeRepository {
+  /** Records the account's pending change, replacing any earlier one. */
+  putPending(userId: string, newEmail: string, at: Date): Promise<void>;
+  /** The account's pending change, locked for the rest of the transaction. */
+  findPendingForUpdate(userId: string): Promise<{ newEmail: string; requestedAt: Date } | null>;
+  deletePending(userId: string): Promise<void>;
+  /**
+   * The account whose live undo (unused, unexpired at `at`) reserves `email` as its old address,
+   * or null when none does.
+   */
+  reservedBy(email: string, at: Date): Promise<string | null>;
+  createUndo(undo: {
+    id: string;
+    userId: string;
+    tokenHash: string;
+    oldEmail: string;
+    newEmail: string;
+    createdAt: Date;
+    expiresAt: Date;
+  }): Promise<void>;
+  /** The undo whose token has this hash, locked for the rest of the transaction. */
+  findUndoForUpdate(tokenHash: string): Promise<EmailChangeUndo | null>;
+  markUndoUsed(id: string, at: Date): Promise<void>;
+}
+
 export type IdentityRepositories = {
   users: UserRepository;
   codes: CodeRepository;
   sessions: SessionRepository;
+  emailChanges: EmailChangeRepository;
   audit: AuditLog;
   rateLimits: RateLimiter;
   outbox: OutboxWriter;

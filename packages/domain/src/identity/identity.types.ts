@@ -16,7 +16,7 @@ export type User = {
 
 export type UserWithSecret = User & { passwordHash: string };
 
-export const codePurposes = ["verification", "sign_in", "reset"] as const;
+export const codePurposes = ["verification", "sign_in", "reset", "email_change"] as const;
 export type CodePurpose = (typeof codePurposes)[number];
 
 /** What the service answers after a sign-in or a refresh. */

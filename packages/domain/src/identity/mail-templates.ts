@@ -20,6 +20,12 @@ const wording: Record<CodePurpose, { subject: string; intro: string; outro: stri
     intro: "Use this code to choose a new password:",
     outro: "If you did not ask to reset your password, you can ignore this mail.",
   },
+  email_change: {
+    subject: "Confirm your new Agora email address",
+    intro: "Use this code to make this address the one of your Agora account:",
+    outro:
+      "If you did not ask to change your Agora email address, ignore this mail; nothing changes without the code.",
+  },
 };
 
 /**
@@ -113,6 +119,7 @@ const purposeNames: Record<CodePurpose, string> = {
   verification: "verification",
   sign_in: "sign-in",
   reset: "password reset",
+  email_change: "email change",
 };
 
 /** To the owner of an account whose purpose was locked after too many wrong codes. */
@@ -242,3 +249,42 @@ export const dataExportReadyMail = (input: {
     ],
   });
 };
+
+/** The link of an email-changed mail: EMAIL_UNDO_URL with the undo `token`. */
+export const emailUndoLink = (base: string, token: string): string => {
+  const url = new URL(base);
+  url.searchParams.set("token", token);
+
+  return url.toString();
+};
+
+/** To the owner of an address someone (signed in, with the password) tried to move an account to. */
+export const emailChangeAttemptMail = (input: { to: string; name: string }): OutgoingMail =>
+  noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "Someone tried to use your email address for another Agora account",
+    paragraphs: [
+      "Someone signed in to another Agora account just asked to change its email address to this one, which already has an account. Nothing was changed and yours is unchanged.",
+      "If it was you, sign in to this account instead. If it was not you, you can ignore this mail.",
+    ],
+  });
+
+/** To the old address of an account whose email was changed: the undo link, valid `validDays`. */
+export const emailChangedMail = (input: {
+  to: string;
+  name: string;
+  link: string;
+  validDays: number;
+}): OutgoingMail =>
+  noticeMail({
+    to: input.to,
+    name: input.name,
+    subject: "The email address of your Agora account was changed",
+    paragraphs: [
+      "The email address of your Agora account was just changed, and this address no longer signs in.",
+      `If you did not do this, open this link within ${input.validDays} days: it puts this address back and signs every device out of the account: ${input.link}`,
+      "Then reset your password from this address: whoever changed the address knows it.",
+      "If it was you, you can ignore this mail.",
+    ],
+  });

@@ -40,6 +40,13 @@ export const registerUser = async (
   );
   const user = await newUser(deps, input, { role: "member", status: "pending_verification" });
   const { repos } = deps;
+  // The old address of an email change stays reserved while its undo is live: the registration
+  // answers as for a taken address (no account, a decoy id), and nobody is mailed.
+  if (await repos.emailChanges.reservedBy(user.email, deps.clock.now())) {
+    await startResendCooldown(deps, "verification", user.email);
+
+    return { userId: user.id };
+  }
   let created = await repos.users.create(user);
   if (created === "email_taken") {
     created = await replacePending(deps, user);

@@ -9,6 +9,13 @@ import { codeMail, verificationLink } from "./mail-templates";
 type MailedUser = Pick<User, "id" | "email" | "displayName" | "username">;
 
 /**
+ * A code request that must not reach its address (an email change to a taken address): the code
+ * is issued as usual, and `mail` (a notice to someone else, or none) is sent instead of it, so the
+ * request's status, cooldowns and work are those of a mailed code.
+ */
+export type MailInstead = { mail: OutgoingMail | null };
+
+/**
  * Issues a code of `purpose` and mails it, with no transaction open while the provider answers:
  * the code row is written first (that write is the cooldown's proof), then the mail is sent. When
  * the provider refuses, the code is taken back (so no usable code and no cooldown remain) and
@@ -19,25 +26,30 @@ export const mailCode = async (
   deps: Omit<IdentityMailDeps, "users">,
   user: MailedUser,
   purpose: CodePurpose,
+  instead?: MailInstead,
 ): Promise<"sent" | "no_account" | CodeRefusal> => {
   const issued = await issueCode(deps, user.id, purpose);
   if (issued === "no_account" || "refused" in issued) {
     return issued;
   }
   try {
-    await deps.mailer.send(
-      codeMail({
-        to: user.email,
-        name: user.displayName || user.username,
-        purpose,
-        code: issued.code,
-        validMinutes: CODE_POLICY[purpose].ttlMinutes,
-        verification:
-          purpose === "verification"
-            ? { username: user.username, link: verificationLink(deps.verifyEmailUrl, user.id, issued.code) }
-            : undefined,
-      }),
-    );
+    // With `instead` the code is issued and stored all the same (the same work), and mailed to nobody.
+    const mail = instead
+      ? instead.mail
+      : codeMail({
+          to: user.email,
+          name: user.displayName || user.username,
+          purpose,
+          code: issued.code,
+          validMinutes: CODE_POLICY[purpose].ttlMinutes,
+          verification:
+            purpose === "verification"
+              ? { username: user.username, link: verificationLink(deps.verifyEmailUrl, user.id, issued.code) }
+              : undefined,
+        });
+    if (mail) {
+      await deps.mailer.send(mail);
+    }
   } catch (error) {
     await deps.codes.discard(user.id, purpose, issued.codeHash);
     throw error;
@@ -58,10 +70,11 @@ export const sendCode = async (
   deps: Omit<IdentityMailDeps, "users">,
   user: MailedUser,
   purpose: CodePurpose,
+  instead?: MailInstead,
 ): Promise<void> => {
   let outcome: Awaited<ReturnType<typeof mailCode>>;
   try {
-    outcome = await mailCode(deps, user, purpose);
+    outcome = await mailCode(deps, user, purpose, instead);
   } catch (error) {
     throw asEmailUnavailable(error);
   }

@@ -158,6 +158,28 @@ export const identityDescriptions = {
     "answers 302 to a presigned GET URL of the document valid 5 minutes while the export is ready and " +
     "unexpired; 404 `not_found` otherwise (an unknown token, one a newer mail of the same export replaced, " +
     "an expired export).",
+  authEmailChange:
+    "Checks the password under sign-in's guessing limits (a wrong one is 401 `invalid_credentials` and " +
+    "counts exactly as at `/login`; 429 past `LOGIN_FAILURES_PER_CLIENT`), records the change as the " +
+    "account's one pending change (a new request replaces it) and mails a 6-digit code (valid 30 " +
+    "minutes, 5 tries) to the new address while the client waits (503 `email_unavailable` when it " +
+    "cannot be sent, nothing kept; 429 within the code's cooldown). An address another account holds, " +
+    "or the old address of a recent change still undoable, answers the same 202 after the same work, " +
+    "but no code reaches it: its owner gets a short notice instead. A registration still pending " +
+    "verification does not hold an address. 429 past `RATE_LIMIT_EMAIL_CHANGES_PER_HOUR` requests.",
+  authEmailVerify:
+    "Switches the address in one transaction: sign-in then uses the new address (already verified), " +
+    "and the old address is mailed a link (`EMAIL_UNDO_URL` with `token`) that undoes the change " +
+    "within 7 days. A wrong, expired or spent code is 422 `invalid_code` (20 wrong ones in 24 hours " +
+    "lock email-change codes). 409 `email_taken` when another account took the address meanwhile " +
+    "(of two changes to one address, exactly one wins); nothing changes then. A registration still " +
+    "pending verification of the address is removed.",
+  authEmailUndo:
+    "Puts the old address back, ends every session of the account (every access and refresh token " +
+    "stops working) and spends the link; then reset the password from the restored address. An " +
+    "unknown, expired (7 days) or used token, an account deleted since, or one whose address changed " +
+    "again since is 422 `invalid_token`. While a change can be undone its old address stays reserved: " +
+    "registering it creates no account and changing to it mails no code.",
   adminUsersRoleUpdate:
     "Audited. The new role applies to the user's next request (roles are read per request). The last " +
     "active administrator cannot lose the role: 409 `last_admin` (promote another user first; two " +

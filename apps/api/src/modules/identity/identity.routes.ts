@@ -1,4 +1,5 @@
 import { identityOperations } from "@agora/contracts/identity";
+import { requestEmailChange, undoEmailChange, verifyEmailChange } from "@agora/domain/identity/change-email";
 import { changePassword } from "@agora/domain/identity/change-password";
 import { confirmPasswordReset } from "@agora/domain/identity/confirm-password-reset";
 import { deleteMe } from "@agora/domain/identity/delete-me";
@@ -173,5 +174,28 @@ export const identityRoutes = ({ identity, config: { trustProxy } }: IdentityRou
   ),
   handle(identityOperations.authMeExportDownload, async (c) => {
     return found(c, await downloadDataExport(identity, c.req.valid("query").token));
+  }),
+  handle(identityOperations.authEmailChange, async (c) => {
+    const input = c.req.valid("json");
+    await requestEmailChange(identity, actorOf(c), {
+      newEmail: input.new_email,
+      password: input.password,
+      clientIp: clientIp(c, trustProxy),
+    });
+
+    return ok(c, { status: "accepted" as const }, { status: 202 });
+  }),
+  handle(identityOperations.authEmailVerify, async (c) => {
+    await verifyEmailChange(identity, actorOf(c), {
+      code: c.req.valid("json").code,
+      clientIp: clientIp(c, trustProxy),
+    });
+
+    return ok(c, { status: "email_changed" as const });
+  }),
+  handle(identityOperations.authEmailUndo, async (c) => {
+    await undoEmailChange(identity, { token: c.req.valid("json").token, clientIp: clientIp(c, trustProxy) });
+
+    return ok(c, { status: "email_restored" as const });
   }),
 ];

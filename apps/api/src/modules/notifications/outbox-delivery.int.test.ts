@@ -108,6 +108,7 @@ const startTestWorker = (h: Harness, kinds: ReadonlyArray<EventKind<unknown, Del
       pendingAccountTtlSeconds: 172_800,
     },
     verifyEmailUrl: "agora://verify-email",
+    emailUndoUrl: "agora://email-undo",
     kinds,
   });
 

@@ -180,6 +180,24 @@ export const createUserRepository = (db: SqlExecutor): UserRepository => ({
     ]);
   },
 
+  async setEmail(id, email, at) {
+    try {
+      const { rows } = await db.query(
+        `UPDATE users SET email = $2, email_verified_at = $3, updated_at = $3
+          WHERE id = $1 AND status <> 'deleted' RETURNING id`,
+        [idParam(id), email, at],
+      );
+
+      return rows.length === 1 ? "updated" : null;
+    } catch (error) {
+      // The unique index decides a race for the address; the caller rolls its transaction back.
+      if (isUniqueViolation(error, "users_email_key")) {
+        return "email_taken";
+      }
+      throw error;
+    }
+  },
+
   async activate(id, at) {
     const { rows } = await db.query(
       `UPDATE users SET status = 'active', email_verified_at = $2, updated_at = $2

@@ -17,6 +17,9 @@ const eligible = async (
       // A pending account too: the reset code proves the mailbox, as verification does, so the
       // address's owner can take over a registration someone else made (confirmPasswordReset).
       return user.status === "active" || user.status === "pending_verification";
+    case "email_change":
+      // Never requested by email alone: the change's code is mailed by its request (sendCode).
+      return false;
     case "sign_in": {
       // A resend only continues a sign-in in progress: a live code issued after the password.
       if (user.status !== "active") {
