@@ -68,6 +68,7 @@ export const openDeliveryAdapters = (
       push: options.push ?? fcm?.sender,
       videoRooms: video?.rooms,
       codeKey: deriveKey(config.tokenSecret, KEY_PURPOSES.codes),
+      emailUndoKey: deriveKey(config.tokenSecret, KEY_PURPOSES.emailUndo),
       verifyEmailUrl: config.verifyEmailUrl,
       publicApiUrl: config.publicApiUrl,
       emailUndoUrl: config.emailUndoUrl,

@@ -36,6 +36,7 @@ export type DeliveryAdapters = {
   videoRooms: VideoRooms | undefined;
   /** The key new login and verification codes are stored under (KEY_PURPOSES.codes's current key). */
   codeKey: Buffer;
+  emailUndoKey: Buffer;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
   /** The base of the data export mail's download link (PUBLIC_API_URL); undefined: no link. */
@@ -84,6 +85,7 @@ const deliveryDeps = (
   rateLimits: repos.rateLimits,
   mailer: options.mailer,
   codeKey: options.codeKey,
+  emailUndoKey: options.emailUndoKey,
   verifyEmailUrl: options.verifyEmailUrl,
   emailUndoUrl: options.emailUndoUrl,
   video: options.videoRooms,

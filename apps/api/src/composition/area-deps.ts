@@ -74,6 +74,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       accessTokens: createJwtAccessTokens(keys(KEY_PURPOSES.accessTokens), config.accessTokenTtlSeconds),
       settings: {
         codeKey: keys(KEY_PURPOSES.codes),
+        emailUndoKey: keys(KEY_PURPOSES.emailUndo).current,
         refreshKey: keys(KEY_PURPOSES.refreshSuccessors),
         refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
         refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,

@@ -16,6 +16,8 @@ export const KEY_PURPOSES = {
   refreshSuccessors: "refresh-successors",
   /** The HMAC of the proofs pushed to a device (notifications/device-proof.ts). */
   deviceProofs: "device-proofs",
+  /** The HMAC that derives an email change's undo token from its id (identity/secrets.ts: emailUndoToken). */
+  emailUndo: "email-undo",
   /** The HMAC of guest receipts' unsubscribe tokens (orders/guest-receipts.ts). */
   guestMailStop: "guest-mail-stop",
   /** The secret box of guest capabilities, sealed on the order (orders and the outbox). */

@@ -128,7 +128,7 @@ export const verifyEmailChange = async (
     await tx.emailChanges.createUndo({
       id: undoId,
       userId: user.id,
-      tokenHash: hashToken(emailUndoToken(settings.codeKey.current, undoId)),
+      tokenHash: hashToken(emailUndoToken(settings.emailUndoKey, undoId)),
       oldEmail: user.email,
       newEmail: pending.newEmail,
       createdAt: now,
@@ -160,10 +160,11 @@ export const verifyEmailChange = async (
 
 /**
  * Undoes an email change from the link mailed to the old address (within EMAIL_UNDO_DAYS, once),
- * in one transaction: the old address is restored (the account must still have the changed-to
- * address; a deleted account, or one whose address changed again since, answers 422
- * invalid_token like an unknown, expired or used token), the undo marked used, every session of
- * the account revoked, and the undo audited. The owner then resets the password from the restored
+ * in one transaction: the old address is restored, whatever the account's address is now (changed
+ * again since included: a thief's second change must not void the owner's link; a deleted account
+ * answers 422 invalid_token like an unknown, expired or used token), every undo of the account
+ * spent (a later change's link would move it away again), every session of the account revoked,
+ * and the undo audited. The owner then resets the password from the restored
  * address. Roles and statuses are untouched, so the last-administrator rule is not at stake.
  */
 export const undoEmailChange = async (
@@ -180,7 +181,9 @@ export const undoEmailChange = async (
       return false;
     }
     const user = await tx.users.findByIdForUpdate(undo.userId);
-    if (!user || user.status === "deleted" || user.email !== undo.newEmail) {
+    // Whatever the address is now: the link proves the old mailbox, and a thief who changed the
+    // address again must not make it useless.
+    if (!user || user.status === "deleted") {
       return false;
     }
     // The old address was reserved by this undo, so nobody else can hold it; a unique violation
@@ -188,7 +191,7 @@ export const undoEmailChange = async (
     if ((await tx.users.setEmail(user.id, undo.oldEmail, now)) !== "updated") {
       throw new EmailTakenError();
     }
-    await tx.emailChanges.markUndoUsed(undo.id, now);
+    await tx.emailChanges.endUndosOf(user.id, now);
     await tx.emailChanges.deletePending(user.id);
     await tx.sessions.revokeAllForUser(user.id, "email_change_undone", now);
     await tx.audit.record(

@@ -18,6 +18,8 @@ import type { IdentityTransaction } from "./identity.transaction";
 export type IdentitySettings = {
   /** Keys of the HMAC that stores emailed codes (KEY_PURPOSES.codes): issued under the current one. */
   codeKey: KeyRing;
+  /** The key email-change undo tokens are derived under (KEY_PURPOSES.emailUndo). */
+  emailUndoKey: Buffer;
   /**
    * Keys of the HMAC that derives a rotated refresh token's successor (secrets.ts: successorOf;
    * KEY_PURPOSES.refreshSuccessors): rotations use the current one.
@@ -84,6 +86,8 @@ export type IdentityMailDeps = {
   clock: Clock;
   /** The key new codes are stored under (the current key of KEY_PURPOSES.codes). */
   codeKey: Buffer;
+  /** The key email-change undo tokens are derived under (KEY_PURPOSES.emailUndo). */
+  emailUndoKey: Buffer;
   /** The verification mail's link (VERIFY_EMAIL_URL). */
   verifyEmailUrl: string;
   /** The email-changed mail's undo link (EMAIL_UNDO_URL). */
@@ -98,6 +102,7 @@ export const identityMailDeps = ({ repos, mailer, clock, settings }: IdentityDep
   mailer,
   clock,
   codeKey: settings.codeKey.current,
+  emailUndoKey: settings.emailUndoKey,
   verifyEmailUrl: settings.verifyEmailUrl,
   emailUndoUrl: settings.emailUndoUrl,
 });

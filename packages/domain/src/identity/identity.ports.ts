@@ -308,7 +308,11 @@ export interface EmailChangeRepository {
   }): Promise<void>;
   /** The undo whose token has this hash, locked for the rest of the transaction. */
   findUndoForUpdate(tokenHash: string): Promise<EmailChangeUndo | null>;
-  markUndoUsed(id: string, at: Date): Promise<void>;
+  /**
+   * Spends every undo of the account not used yet (the one being used, and those of later changes,
+   * which would move the account away from the address it is restored to).
+   */
+  endUndosOf(userId: string, at: Date): Promise<void>;
 }
 
 export type IdentityRepositories = {

@@ -44,10 +44,10 @@ export const successorOf = (key: Buffer, parent: string): string =>
   createHmac("sha256", key).update(`refresh-successor:${parent}`).digest("base64url");
 
 /**
- * The token of an email-change undo link: derived from the undo's id under the codes' key (its own
- * label, so it never equals a code's HMAC), 256 bits, URL-safe. Stored only as hashToken(token);
+ * The token of an email-change undo link: the HMAC of the undo's id under the key of
+ * KEY_PURPOSES.emailUndo, 256 bits, URL-safe. Stored only as hashToken(token);
  * the outbox event that mails it carries the id, and the delivery derives the token again, so no
  * token is at rest in the outbox.
  */
 export const emailUndoToken = (key: Buffer, undoId: string): string =>
-  createHmac("sha256", key).update(`email-undo:${undoId}`).digest("base64url");
+  createHmac("sha256", key).update(undoId).digest("base64url");

@@ -175,11 +175,12 @@ export const identityDescriptions = {
     "(of two changes to one address, exactly one wins); nothing changes then. A registration still " +
     "pending verification of the address is removed.",
   authEmailUndo:
-    "Puts the old address back, ends every session of the account (every access and refresh token " +
-    "stops working) and spends the link; then reset the password from the restored address. An " +
-    "unknown, expired (7 days) or used token, an account deleted since, or one whose address changed " +
-    "again since is 422 `invalid_token`. While a change can be undone its old address stays reserved: " +
-    "registering it creates no account and changing to it mails no code.",
+    "Puts the old address back, whatever the account's address is now (a second change since does not " +
+    "void the link), ends every session of the account (every access and refresh token stops working) " +
+    "and spends every undo link of the account (a later change's link cannot move it away again); then " +
+    "reset the password from the restored address. An unknown, expired (7 days) or used token, or an " +
+    "account deleted since, is 422 `invalid_token`. While a change can be undone its old address stays " +
+    "reserved: registering it creates no account and changing to it mails no code.",
   adminUsersRoleUpdate:
     "Audited. The new role applies to the user's next request (roles are read per request). The last " +
     "active administrator cannot lose the role: 409 `last_admin` (promote another user first; two " +

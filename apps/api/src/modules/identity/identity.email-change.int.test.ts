@@ -87,6 +87,27 @@ describe("changing the email address", () => {
     expect(again.body.error.code).toBe("invalid_token");
   });
 
+  it("lets the owner take the account back after a thief changed the address twice, and voids the thief's own link", async () => {
+    const thief = await h.signIn();
+    const owner = thief.user.email;
+    expect((await change(thief, "first.hop@example.com")).status).toBe(202);
+    expect((await verify(thief, h.lastCode("first.hop@example.com"))).status).toBe(200);
+    const ownersLink = await undoToken(owner);
+    h.clock.advance(61_000);
+    expect((await change(thief, "second.hop@example.com")).status).toBe(202);
+    expect((await verify(thief, h.lastCode("second.hop@example.com"))).status).toBe(200);
+    const thiefsLink = await undoToken("first.hop@example.com");
+
+    expect((await undo(ownersLink)).status).toBe(200);
+    expect(await login(owner, thief.user.password)).toBe(200);
+    expect((await h.get("/api/v1/auth/me", { token: thief.accessToken })).status).toBe(401);
+    // The later change's link is spent with it: the account stays on the owner's address.
+    const moved = await undo(thiefsLink);
+    expect(moved.status).toBe(422);
+    expect(moved.body.error.code).toBe("invalid_token");
+    expect(await login("first.hop@example.com", thief.user.password)).toBe(401);
+  });
+
   it("answers a taken address exactly as a free one: no code is mailed to it, its owner gets a notice", async () => {
     const holder = await h.createUser();
     const a = await h.signIn();

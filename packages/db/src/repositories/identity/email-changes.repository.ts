@@ -72,7 +72,10 @@ export const createEmailChangeRepository = (db: SqlExecutor): EmailChangeReposit
       : null;
   },
 
-  async markUndoUsed(id, at) {
-    await db.query("UPDATE email_change_undos SET used_at = $2 WHERE id = $1", [id, at]);
+  async endUndosOf(userId, at) {
+    await db.query("UPDATE email_change_undos SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL", [
+      userId,
+      at,
+    ]);
   },
 });

@@ -6,7 +6,7 @@ import { emailChanged } from "./email-changed";
 
 const userId = "0193a5b2-7c1e-7d4f-8a9b-0c1d2e3f4a5b";
 const undoId = "0193a5b2-7c1e-7d4f-8a9b-0c1d2e3f4a5c";
-const codeKey = Buffer.alloc(32, 7);
+const emailUndoKey = Buffer.alloc(32, 7);
 const at = new Date("2026-12-11T10:00:00Z");
 
 const user = (status: UserWithSecret["status"]): UserWithSecret => ({
@@ -36,7 +36,7 @@ const deliver = async (status: UserWithSecret["status"] | null) => {
           sent.push(mail);
         },
       },
-      codeKey,
+      emailUndoKey,
       emailUndoUrl: "agora://email-undo",
     },
     { ...event, payload: emailChanged.payload.parse(event.payload), id: "e", attempts: 0, createdAt: at },
@@ -51,7 +51,7 @@ describe("identity.email_changed", () => {
     const [again] = await deliver("active");
     expect(first?.to).toBe("old@example.com");
     const token = first?.text.match(/agora:\/\/email-undo\?token=([\w-]+)/)?.[1] ?? "";
-    expect(hashToken(token)).toBe(hashToken(emailUndoToken(codeKey, undoId)));
+    expect(hashToken(token)).toBe(hashToken(emailUndoToken(emailUndoKey, undoId)));
     expect(again?.text).toBe(first?.text);
     expect(first?.text).toContain("reset your password");
   });

@@ -10,7 +10,7 @@ export const EMAIL_UNDO_DAYS = 7;
 /**
  * An account's email address was changed: its old address is told, with the undo link
  * (EMAIL_UNDO_URL with a token). The payload holds the undo's id, not its token: the delivery
- * derives the token from the id under the codes' key (secrets.ts: emailUndoToken), so nothing
+ * derives the token from the id under its own key (secrets.ts: emailUndoToken), so nothing
  * that opens the account is at rest in the outbox. The old address is a fact the mail needs (the
  * account no longer has it). Mailing twice (at-least-once delivery) sends the same link.
  */
@@ -22,9 +22,9 @@ export const emailChanged = defineEventKind({
     {
       users,
       mailer,
-      codeKey,
+      emailUndoKey,
       emailUndoUrl,
-    }: Pick<IdentityMailDeps, "users" | "mailer" | "codeKey" | "emailUndoUrl">,
+    }: Pick<IdentityMailDeps, "users" | "mailer" | "emailUndoKey" | "emailUndoUrl">,
     { payload },
   ) => {
     const user = await users.findById(payload.user_id);
@@ -35,7 +35,7 @@ export const emailChanged = defineEventKind({
       emailChangedMail({
         to: payload.old_email,
         name: user.displayName || user.username,
-        link: emailUndoLink(emailUndoUrl, emailUndoToken(codeKey, payload.undo_id)),
+        link: emailUndoLink(emailUndoUrl, emailUndoToken(emailUndoKey, payload.undo_id)),
         validDays: EMAIL_UNDO_DAYS,
       }),
     );
