@@ -433,7 +433,7 @@ export const settings = {
     {
       group: "accounts",
       description:
-        "the API's public origin, for mailed links to its routes ([data exports](accounts.md#your-data)); unset: no link",
+        "the API's public origin, for mailed links to its routes (a data export's: [accounts](accounts.md#your-data)); unset: no link",
     },
     {
       pattern: [/^https?:\/\/[^\s#?]+$/, "must be an http:// or https:// URL without a query or fragment"],
