@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { timestampSchema } from "./common";
 import { mediaAssetIdsSchema, mediaItemSchema } from "./media";
+import { devicePlatformSchema } from "./notifications";
 import { defineOperations } from "./operation";
 
 export const roleSchema = z.enum(["member", "provider", "accountant", "admin"]);
@@ -84,9 +85,6 @@ export const loginRequestSchema = z
   .meta({ example: { email: "ada@example.com", password: "correct horse battery" } });
 export const codeSentSchema = z.object({ status: z.literal("code_sent") });
 
-/** What a client says it runs on (the push registrations' platforms). */
-const clientPlatformSchema = z.enum(["ios", "android", "web"]);
-
 export const loginVerifyRequestSchema = z
   .object({
     email,
@@ -94,7 +92,7 @@ export const loginVerifyRequestSchema = z
       .string()
       .length(6)
       .meta({ description: "The 6-digit sign-in code from the mail.", example: "042137" }),
-    platform: clientPlatformSchema.optional().meta({
+    platform: devicePlatformSchema.optional().meta({
       description:
         "What the client runs on, kept with the session for its owner's session list (optional; SPEC's body is `email` and `code`).",
     }),
@@ -137,7 +135,7 @@ export const accountSessionSchema = z
     last_used_at: timestampSchema.meta({
       description: "The last request made with the session, to the minute (seconds are zero).",
     }),
-    platform: clientPlatformSchema
+    platform: devicePlatformSchema
       .nullable()
       .meta({ description: "As the client sent it at sign-in (`platform`); null when it sent none." }),
     user_agent: z

@@ -1,4 +1,5 @@
 import type { AccountSessionDto, DataExportDto, SessionDto, UserDto } from "@agora/contracts/identity";
+import { devicePlatformSchema } from "@agora/contracts/notifications";
 import type { DataExportView } from "@agora/domain/identity/get-data-export";
 import type { IssuedSession, User } from "@agora/domain/identity/identity.types";
 import type { ListedSession } from "@agora/domain/identity/manage-sessions";
@@ -21,14 +22,12 @@ export const toSessionDto = (session: IssuedSession): SessionDto => ({
   user: toUserDto(session.user),
 });
 
-const clientPlatforms = ["ios", "android", "web"] as const;
-
 /** A live session in its owner's list (a platform the contract does not name shows as null). */
 export const toAccountSessionDto = (session: ListedSession): AccountSessionDto => ({
   id: session.id,
   created_at: session.createdAt.toISOString(),
   last_used_at: session.lastUsedAt.toISOString(),
-  platform: clientPlatforms.find((platform) => platform === session.platform) ?? null,
+  platform: devicePlatformSchema.safeParse(session.platform).data ?? null,
   user_agent: session.userAgent,
   address_hint: session.addressHint,
   current: session.current,
