@@ -42,17 +42,18 @@ export const changePassword = async (
     }
     throw error;
   }
+  // Before the transaction: no connection is held while argon2 works (503 when it is busy, and
+  // nothing has changed then).
+  const passwordHash = await passwords.hash(input.newPassword);
   const now = clock.now();
 
   return uow.run(async (tx) => {
-    // Inside the transaction: if hashing is refused (503, busy) nothing changes.
-    const passwordHash = await passwords.hash(input.newPassword);
     await tx.users.setPasswordHash(user.id, passwordHash, now);
-    const sessionsEnded = await tx.sessions.revokeAllForUserBut(
+    const sessionsEnded = await tx.sessions.revokeAllForUser(
       user.id,
-      actor.sessionId,
       "password_changed",
       now,
+      actor.sessionId,
     );
     await tx.outbox.append(
       passwordChanged.event(user.id, {

@@ -144,7 +144,7 @@ export type SessionOrigin = {
 export type SessionSummary = SessionOrigin & {
   id: string;
   createdAt: Date;
-  /** The last use, to the minute (sign-in until the first use is recorded). */
+  /** The last use as recorded (sign-in until the first use is written). */
   lastUsedAt: Date;
 };
 
@@ -166,8 +166,6 @@ export interface SessionRepository {
     at: Date,
     maxAgeSeconds: number,
   ): Promise<boolean>;
-  /** Revokes every session of `userId` but `keptSessionId`; resolves how many it revoked. */
-  revokeAllForUserBut(userId: string, keptSessionId: string, reason: string, at: Date): Promise<number>;
   /**
    * What a new sign-in is compared with, over the user's other sessions (ended ones included):
    * whether there is any (`earlier`), and whether one began at or after `since` with the same
@@ -190,7 +188,8 @@ export interface SessionRepository {
   findRefreshTokenForUpdate(tokenHash: string): Promise<RefreshTokenRecord | null>;
   markRotated(tokenId: string, at: Date): Promise<void>;
   revoke(sessionId: string, reason: string, at: Date): Promise<void>;
-  revokeAllForUser(userId: string, reason: string, at: Date): Promise<number>;
+  /** Revokes every live session of `userId` (but `keptSessionId`, when given); resolves how many. */
+  revokeAllForUser(userId: string, reason: string, at: Date, keptSessionId?: string): Promise<number>;
   /**
    * The per-request check: the session's user and current role when the session is live at `at`
    * with the absolute lifetime `maxAgeSeconds` (sessionLive's rule, decided by the query).

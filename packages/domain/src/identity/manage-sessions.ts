@@ -35,7 +35,7 @@ export const listSessions = async (
   const listed = sessions.map((session) => {
     const current = session.id === actor.sessionId;
     const held = current ? now : sessionActivity.heldFor(session.id);
-    const lastUsedAt = held && held > session.lastUsedAt ? toMinute(held) : session.lastUsedAt;
+    const lastUsedAt = toMinute(held && held > session.lastUsedAt ? held : session.lastUsedAt);
 
     return { ...session, lastUsedAt, current };
   });
@@ -76,4 +76,4 @@ export const endOtherSessions = async (
   { repos, clock }: Pick<IdentityDeps, "repos" | "clock">,
   actor: Actor,
 ): Promise<number> =>
-  repos.sessions.revokeAllForUserBut(actor.userId, actor.sessionId, "ended_by_owner", clock.now());
+  repos.sessions.revokeAllForUser(actor.userId, "ended_by_owner", clock.now(), actor.sessionId);

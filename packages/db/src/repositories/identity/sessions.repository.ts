@@ -74,7 +74,7 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
 
   async listLive(userId, at, maxAgeSeconds, limit) {
     const { rows } = await db.query<SessionSummaryRow>(
-      `SELECT s.id, s.created_at, date_trunc('minute', COALESCE(s.last_used_at, s.created_at)) AS last_used_at,
+      `SELECT s.id, s.created_at, COALESCE(s.last_used_at, s.created_at) AS last_used_at,
               s.platform, s.user_agent, s.address_hint
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.user_id = $1 AND ${liveSessionAt("$2", "$3")}
@@ -113,17 +113,6 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
     );
 
     return rows[0]?.found ?? false;
-  },
-
-  async revokeAllForUserBut(userId, keptSessionId, reason, at) {
-    const { rowCount } = await db.query(
-      `UPDATE sessions SET revoked_at = $4, revoke_reason = $3
-        WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL`,
-      [userId, keptSessionId, reason, at],
-      "sessions_revoke_all_but",
-    );
-
-    return rowCount;
   },
 
   async signInHistory(userId, exceptSessionId, since, from) {
@@ -187,10 +176,11 @@ export const createSessionRepository = (db: SqlExecutor): SessionRepository => (
     );
   },
 
-  async revokeAllForUser(userId, reason, at) {
+  async revokeAllForUser(userId, reason, at, keptSessionId) {
     const { rowCount } = await db.query(
-      "UPDATE sessions SET revoked_at = $3, revoke_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL",
-      [userId, reason, at],
+      `UPDATE sessions SET revoked_at = $3, revoke_reason = $2
+        WHERE user_id = $1 AND revoked_at IS NULL AND ($4::uuid IS NULL OR id <> $4::uuid)`,
+      [userId, reason, at, keptSessionId ?? null],
     );
 
     return rowCount;
