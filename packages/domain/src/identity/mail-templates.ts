@@ -209,9 +209,7 @@ export const newSignInMail = (input: {
     ? (platformNames[input.platform] ?? input.platform)
     : "a device that did not say what it is";
   const network = input.addressHint ? ` on the network ${input.addressHint}` : "";
-  const agent = input.userAgent
-    ? ` (it said: ${input.userAgent.replace(/[\p{Cc}\p{Cf}]/gu, " ").slice(0, 120)})`
-    : "";
+  const agent = input.userAgent ? ` (it said: ${input.userAgent.slice(0, 120)})` : "";
 
   return noticeMail({
     to: input.to,

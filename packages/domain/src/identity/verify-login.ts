@@ -22,10 +22,13 @@ const USER_AGENT_CHARS = 256;
 /** A sign-in within this of another from the same platform and address prefix is no news. */
 const NEW_ORIGIN_WINDOW_MS = 90 * 24 * 3600_000;
 
-/** The session's origin: the platform, the User-Agent (control characters removed, cut), the /24 or /48. */
+/**
+ * The session's origin: the platform, the User-Agent (control and format characters removed, so a
+ * bidirectional override cannot disguise it in the list or a mail; cut), the /24 or /48.
+ */
 const sessionOrigin = (input: { clientIp: string } & SignInClient): SessionOrigin => {
   const userAgent = input.userAgent
-    ?.replace(/\p{Cc}/gu, "")
+    ?.replace(/[\p{Cc}\p{Cf}]/gu, "")
     .trim()
     .slice(0, USER_AGENT_CHARS);
 
