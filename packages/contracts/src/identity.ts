@@ -491,7 +491,7 @@ export const identityOperations = defineOperations({
     responses: {
       302: { description: "Found: `Location` is a presigned GET URL of the document, valid 5 minutes." },
     },
-    errors: ["not_found", "validation_failed", "storage_unavailable"],
+    errors: ["not_found", "validation_failed", "rate_limited", "storage_unavailable"],
   },
   authEmailChange: {
     method: "POST",

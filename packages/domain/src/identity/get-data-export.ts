@@ -6,6 +6,7 @@ import {
   EXPORT_READ_URL_SECONDS,
   exportStatusAt,
 } from "./data-export";
+import { limitAuthRequestsByIp } from "./guards";
 import type { IdentityDeps } from "./identity.deps";
 import { hashToken } from "./secrets";
 
@@ -48,9 +49,12 @@ export const getDataExport = async (
  * ready and unexpired; 404 otherwise (an unknown, replaced or expired token alike).
  */
 export const downloadDataExport = async (
-  deps: Pick<IdentityDeps, "repos" | "clock" | "objects">,
+  deps: Pick<IdentityDeps, "repos" | "clock" | "objects" | "settings">,
   token: string,
+  clientIp: string,
 ): Promise<string> => {
+  // Public, with a token as the credential: bounded per client address as the other such links are.
+  await limitAuthRequestsByIp(deps, clientIp);
   const now = deps.clock.now();
   const exported = await deps.repos.dataExports.findByTokenHash(hashToken(token));
   if (!exported || exportStatusAt(exported, now) !== "ready" || !exported.objectKey) {

@@ -157,7 +157,8 @@ export const identityDescriptions = {
     "The mail's link (the mail cannot carry a bearer token): its random `token` (stored as a SHA-256 hash) " +
     "answers 302 to a presigned GET URL of the document valid 5 minutes while the export is ready and " +
     "unexpired; 404 `not_found` otherwise (an unknown token, one a newer mail of the same export replaced, " +
-    "an expired export).",
+    "an expired export). 429 `rate_limited` past `RATE_LIMIT_AUTH_PER_IP` requests from the client " +
+    "address in 15 minutes, as for the other public auth routes.",
   authEmailChange:
     "Checks the password under sign-in's guessing limits (a wrong one is 401 `invalid_credentials` and " +
     "counts exactly as at `/login`; 429 past `LOGIN_FAILURES_PER_CLIENT`), records the change as the " +

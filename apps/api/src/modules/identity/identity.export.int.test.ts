@@ -203,6 +203,21 @@ describe("data exports: /api/v1/auth/me/export", () => {
     expect((await h.get(link)).status).toBe(404);
   });
 
+  it("bounds the public download link per client address (RATE_LIMIT_AUTH_PER_IP): 429 with Retry-After", async () => {
+    const limited = await createHarness({ seed: false, config: { rateLimitAuthPerIp: 2 } });
+    try {
+      const tries = [];
+      for (let i = 0; i < 3; i += 1) {
+        tries.push(await limited.get<Envelope<null>>(`/api/v1/auth/me/export/download?token=guess-${i}`));
+      }
+      expect(tries.map((res) => res.status)).toEqual([404, 404, 429]);
+      expect(tries[2]?.body.error?.code).toBe("rate_limited");
+      expect(Number(tries[2]?.headers.get("retry-after"))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it.skipIf(!onPostgres)(
     "parallel requests make one export: one 202, the rest 429 (PostgreSQL only: parallel connections)",
     async () => {

@@ -173,7 +173,7 @@ export const identityRoutes = ({ identity, config: { trustProxy } }: IdentityRou
     ok(c, toDataExportDto(await getDataExport(identity, actorOf(c)))),
   ),
   handle(identityOperations.authMeExportDownload, async (c) => {
-    return found(c, await downloadDataExport(identity, c.req.valid("query").token));
+    return found(c, await downloadDataExport(identity, c.req.valid("query").token, clientIp(c, trustProxy)));
   }),
   handle(identityOperations.authEmailChange, async (c) => {
     const input = c.req.valid("json");
