@@ -90,15 +90,18 @@ const seedOrders = (context: BenchContext) =>
 const seedReports = (context: BenchContext) =>
   withClient(context.databaseUrl, async (client) => {
     await client.query(
-      `INSERT INTO moment_reports (id, moment_id, reporter_id, reason, note, status, created_at, updated_at)
-       SELECT gen_random_uuid(), m.id, r.id, (ARRAY['spam', 'abuse', 'illegal', 'other'])[1 + n % 4],
+      `INSERT INTO reports (id, target_type, target_id, target_owner_id, reporter_id, category, reason, note,
+                            status, created_at, updated_at)
+       SELECT gen_random_uuid(), 'moment', m.id, m.author_id, r.id,
+              (ARRAY['spam', 'harassment', 'illegal', 'other'])[1 + n % 4],
+              (ARRAY['spam', 'abuse', 'illegal', 'other'])[1 + n % 4],
               CASE WHEN n % 7 = 0 THEN '=HYPERLINK("http://example.com") and more, "quoted"' END,
               (ARRAY['open', 'reviewing', 'resolved', 'dismissed'])[1 + n % 4], m.created_at, m.created_at
          FROM (SELECT id, author_id, created_at, row_number() OVER (ORDER BY id) AS n FROM moments LIMIT ${REPORTS}) m
          JOIN LATERAL (SELECT u.id FROM users u WHERE u.id <> m.author_id AND u.role = 'member'
                         ORDER BY u.id OFFSET (m.n % 50) LIMIT 1) r ON TRUE`,
     );
-    await client.query("ANALYZE moment_reports");
+    await client.query("ANALYZE reports");
   });
 
 const residentBytes = async (url: string) => {

@@ -112,7 +112,11 @@ export const overviewSchema = z
       payments_awaiting_review: z.number().int().meta({ description: "Payments submitted and undecided." }),
     }),
     moderation: z.object({
-      open_reports: z.number().int().meta({ description: "Reports open or in review." }),
+      open_reports: z.number().int().meta({ description: "Reports open or in review, of every target." }),
+      reports_over_24h: z.number().int().meta({
+        description:
+          "Of those, the ones filed more than 24 hours ago: the promise to act within a day, broken.",
+      }),
       hidden_moments: z.number().int(),
     }),
   })
@@ -134,6 +138,12 @@ export const reportExportColumns = [
   "resolution_note",
   "reviewed_at",
   "resolved_at",
+  "target_type",
+  "target_id",
+  "target_owner_id",
+  "category",
+  "source",
+  "decision",
 ] as const;
 
 /** `GET /admin/accountants`: users with the accountant role and their assigned services. */

@@ -18,8 +18,13 @@ export type ListingCacheFigures = { hits: number; misses: number; pages: number 
 /** The realtime fan-out's connection: its mode, whether it is up, and how often it came back. */
 export type RealtimeFanOutFigures = { mode: string; connected: boolean; reconnects: number };
 
-/** The outbox's state, read from the database at each scrape. */
-export type OutboxFigures = { pending: number; oldestPendingAgeSeconds: number; dead: number };
+/** The outbox's state and the oldest undecided report's age, read from the database at each scrape. */
+export type OutboxFigures = {
+  pending: number;
+  oldestPendingAgeSeconds: number;
+  dead: number;
+  oldestUndecidedReportAgeSeconds: number;
+};
 
 /**
  * A scrape waits at most this long for the outbox figures (the statement itself is bounded a
@@ -202,6 +207,11 @@ export const createMetrics = (): Metrics => {
     help: "Dead-lettered outbox events (kept; `pnpm agora outbox retry` re-drives them).",
     registers: [outboxRegistry],
   });
+  const oldestReport = new Gauge({
+    name: "agora_reports_oldest_undecided_age_seconds",
+    help: "Seconds since the oldest report still open or in review was filed (0 when none): moderators act within 24 hours.",
+    registers: [outboxRegistry],
+  });
 
   let readOutbox: (() => Promise<OutboxFigures>) | undefined;
   // One read at a time: scrapes arriving while the database is slow share it instead of piling up.
@@ -263,6 +273,7 @@ export const createMetrics = (): Metrics => {
       pending.set(figures.pending);
       oldestAge.set(figures.oldestPendingAgeSeconds);
       dead.set(figures.dead);
+      oldestReport.set(figures.oldestUndecidedReportAgeSeconds);
 
       return `${await registry.metrics()}${await outboxRegistry.metrics()}`;
     },

@@ -31,7 +31,8 @@ export interface ReportsReadModel {
 
 export interface OverviewReadModel {
   /** The totals, now, in one statement. */
-  overview(): Promise<Overview>;
+  /** The totals now; `overdueBefore`: an undecided report filed before it is overdue. */
+  overview(options: { overdueBefore: Date }): Promise<Overview>;
 }
 
 export interface ReportExportSource {

@@ -46,6 +46,7 @@ export type Overview = {
   ordersAwaitingAction: number;
   paymentsAwaitingReview: number;
   openReports: number;
+  overdueReports: number;
   hiddenMoments: number;
 };
 
@@ -56,12 +57,18 @@ export type ReportExportRow = {
   status: string;
   reason: string;
   note: string | null;
-  moment_id: string;
-  moment_author_id: string;
-  moment_hidden: boolean;
-  reporter_id: string;
+  moment_id: string | null;
+  moment_author_id: string | null;
+  moment_hidden: boolean | null;
+  reporter_id: string | null;
   reviewer_id: string | null;
   resolution_note: string | null;
   reviewed_at: Date | null;
   resolved_at: Date | null;
+  target_type: string;
+  target_id: string;
+  target_owner_id: string | null;
+  category: string;
+  source: string;
+  decision: string | null;
 };

@@ -11,14 +11,19 @@ export const administrationDescriptions = {
     "`marketplace.users_by_status` and `listings_by_status` count users and listings per status (a status with " +
     "none is absent); `providers` counts provider profiles pending and approved; `orders_awaiting_action` counts " +
     "orders still `pending` (the provider has not confirmed); `payments_awaiting_review` counts payments " +
-    "submitted and undecided. `moderation.open_reports` counts reports `open` or `reviewing`; " +
+    "submitted and undecided. `moderation.open_reports` counts reports `open` or `reviewing`, of every " +
+    "target; `reports_over_24h` counts those filed more than 24 hours ago (the promise to act on a report " +
+    "within a day; `/metrics` has the oldest one's age, `agora_reports_oldest_undecided_age_seconds`); " +
     "`hidden_moments` counts moments hidden by moderation.",
   adminReportsExportCsv:
     "A CSV file (RFC 4180, UTF-8, a header row) of every report, oldest first, streamed as it is read: the " +
     "server reads reports in keyset batches of 1,000, so memory stays flat whatever their number and no " +
     "transaction is held while a slow client downloads. The columns, in order: " +
     reportExportColumns.map((column) => `\`${column}\``).join(", ") +
-    ". Times are RFC 3339 in UTC, booleans `true` / `false`, an absent value an empty cell. A cell that begins " +
+    ". Every target's reports: `target_type`, `target_id`, `target_owner_id`, `category`, `source` (`member` or " +
+    "`filter`) and `decision` (the action that closed it); the `moment_*` columns are set for moment reports only, " +
+    "and `reporter_id` is empty for a filter's report. Times are RFC 3339 in UTC, booleans `true` / `false`, an " +
+    "absent value an empty cell. A cell that begins " +
     "with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so a spreadsheet does not run it " +
     "as a formula. `Content-Disposition` names the file `agora-reports-YYYY-MM-DD.csv` (today, UTC). Should " +
     "the database fail after the first bytes, the response ends without its last row's line break, truncated.",

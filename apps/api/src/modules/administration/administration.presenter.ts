@@ -45,5 +45,9 @@ export const toOverviewDto = (overview: Overview): OverviewDto => ({
     orders_awaiting_action: overview.ordersAwaitingAction,
     payments_awaiting_review: overview.paymentsAwaitingReview,
   },
-  moderation: { open_reports: overview.openReports, hidden_moments: overview.hiddenMoments },
+  moderation: {
+    open_reports: overview.openReports,
+    reports_over_24h: overview.overdueReports,
+    hidden_moments: overview.hiddenMoments,
+  },
 });

@@ -195,6 +195,17 @@ describe("system routes", () => {
     await event("pending", ago(5));
     await event("processed", ago(3_600));
     await event("dead", ago(600));
+    // The moderation queue's oldest undecided report: 3 hours old (a decided older one does not count).
+    const reporter = await h.createUser();
+    const report = async (status: string, createdAt: Date) => {
+      await sql.query(
+        `INSERT INTO reports (id, target_type, target_id, reporter_id, category, reason, status, created_at, updated_at)
+         VALUES ($1, 'user', $2, $2, 'spam', 'spam', $3, $4, $4)`,
+        [h.runtime.ids.next(), reporter.id, status, createdAt],
+      );
+    };
+    await report("open", ago(3 * 3_600));
+    await report("resolved", ago(30 * 3_600));
     const metrics = createMetrics();
     metrics.watchOutbox(() => readOutboxFigures(sql, 1_000));
     metrics.watchRealtime(() => 3);
@@ -210,6 +221,8 @@ describe("system routes", () => {
     expect(sample(text, "agora_outbox_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(119);
     expect(sample(text, "agora_outbox_oldest_pending_age_seconds")).toBeLessThan(180);
     expect(sample(text, "agora_outbox_dead_events")).toBe(1);
+    expect(sample(text, "agora_reports_oldest_undecided_age_seconds")).toBeGreaterThanOrEqual(3 * 3_600 - 1);
+    expect(sample(text, "agora_reports_oldest_undecided_age_seconds")).toBeLessThan(3 * 3_600 + 60);
     expect(sample(text, "agora_realtime_open_sockets")).toBe(3);
     expect(sample(text, 'agora_listing_cache_lookups_total{result="hit"}')).toBe(40);
     expect(sample(text, 'agora_listing_cache_lookups_total{result="miss"}')).toBe(7);

@@ -3,7 +3,7 @@ import type { SqlExecutor } from "../../sql";
 
 /** The overview's totals in one statement of aggregates (see getOverview for their definitions). */
 export const createOverviewReadModel = (db: SqlExecutor): OverviewReadModel => ({
-  async overview() {
+  async overview({ overdueBefore }) {
     const { rows } = await db.query<{
       users: Record<string, number> | null;
       providers: Record<string, number> | null;
@@ -11,6 +11,7 @@ export const createOverviewReadModel = (db: SqlExecutor): OverviewReadModel => (
       orders_awaiting: number;
       payments_awaiting: number;
       open_reports: number;
+      overdue_reports: number;
       hidden_moments: number;
     }>(
       `SELECT
@@ -20,9 +21,11 @@ export const createOverviewReadModel = (db: SqlExecutor): OverviewReadModel => (
          (SELECT json_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM listings GROUP BY status) s) AS listings,
          (SELECT count(*)::int FROM orders WHERE status = 'pending') AS orders_awaiting,
          (SELECT count(*)::int FROM payments WHERE status = 'payment_submitted') AS payments_awaiting,
-         (SELECT count(*)::int FROM moment_reports WHERE status IN ('open', 'reviewing')) AS open_reports,
+         (SELECT count(*)::int FROM reports WHERE status IN ('open', 'reviewing')) AS open_reports,
+         (SELECT count(*)::int FROM reports
+           WHERE status IN ('open', 'reviewing') AND created_at < $1) AS overdue_reports,
          (SELECT count(*)::int FROM moments WHERE hidden_at IS NOT NULL) AS hidden_moments`,
-      [],
+      [overdueBefore],
       "admin_overview",
     );
     const row = rows[0];
@@ -34,6 +37,7 @@ export const createOverviewReadModel = (db: SqlExecutor): OverviewReadModel => (
       ordersAwaitingAction: row?.orders_awaiting ?? 0,
       paymentsAwaitingReview: row?.payments_awaiting ?? 0,
       openReports: row?.open_reports ?? 0,
+      overdueReports: row?.overdue_reports ?? 0,
       hiddenMoments: row?.hidden_moments ?? 0,
     };
   },

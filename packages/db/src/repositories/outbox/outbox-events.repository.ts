@@ -131,21 +131,31 @@ export const createOutboxStore = (sql: SqlExecutor): OutboxStore => ({
   },
 });
 
-/** The outbox as /metrics reports it. */
-export type OutboxFigures = { pending: number; oldestPendingAgeSeconds: number; dead: number };
+/**
+ * What /metrics reads from the database at each scrape: the outbox, and the age of the oldest
+ * undecided report (the moderators' 24-hour promise; docs/safety.md, "Reports").
+ */
+export type OutboxFigures = {
+  pending: number;
+  oldestPendingAgeSeconds: number;
+  dead: number;
+  oldestUndecidedReportAgeSeconds: number;
+};
 
 /**
  * The outbox's backlog, the age of its oldest pending event and its dead letters, in one statement
  * under its own `timeoutMs` (a scrape must stay cheap whatever the database is doing). Served by
  * partial indexes: pending rows (`outbox_events_pending_created_at_idx`: the count, and the oldest
  * as the index's first entry) and dead letters (`outbox_events_dead_idx`); delivered history is
- * never read.
+ * never read. The oldest undecided report is the first entry of `reports_undecided_created_at_idx`.
  */
 export const readOutboxFigures = async (sql: Sql, timeoutMs: number): Promise<OutboxFigures> => {
-  const { rows } = await sql.queryBounded<{ pending: number; oldest: number; dead: number }>(
+  const { rows } = await sql.queryBounded<{ pending: number; oldest: number; dead: number; report: number }>(
     `SELECT (SELECT count(*) FROM outbox_events WHERE ${pending})::float8 AS pending,
             COALESCE((SELECT extract(epoch FROM now() - min(created_at)) FROM outbox_events WHERE ${pending}), 0)::float8 AS oldest,
-            (SELECT count(*) FROM outbox_events WHERE dead_at IS NOT NULL)::float8 AS dead`,
+            (SELECT count(*) FROM outbox_events WHERE dead_at IS NOT NULL)::float8 AS dead,
+            COALESCE((SELECT extract(epoch FROM now() - min(created_at)) FROM reports
+                       WHERE status IN ('open', 'reviewing')), 0)::float8 AS report`,
     timeoutMs,
   );
   const row = rows[0];
@@ -154,5 +164,6 @@ export const readOutboxFigures = async (sql: Sql, timeoutMs: number): Promise<Ou
     pending: Number(row?.pending ?? 0),
     oldestPendingAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)),
     dead: Number(row?.dead ?? 0),
+    oldestUndecidedReportAgeSeconds: Math.max(0, Number(row?.report ?? 0)),
   };
 };
