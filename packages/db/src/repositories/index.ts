@@ -42,9 +42,9 @@ import {
   createMessageRepository,
 } from "./chat/messages.repository";
 import { createCommentRepository } from "./community/moment-comments.repository";
+import { createMomentRepository } from "./community/moments.repository";
 import { createTargetReportRepository } from "./community/report-targets.repository";
 import { createReportRepository } from "./community/reports.repository";
-import { createMomentRepository } from "./community/moments.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";

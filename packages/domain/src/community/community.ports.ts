@@ -1,12 +1,6 @@
 import type { Page, PageRequest } from "../common/page";
 import type { MediaRepositories } from "../media/media.ports";
-import type {
-  Comment,
-  ModeratedReport,
-  Moment,
-  MomentCounters,
-  ReportStatus,
-} from "./community.types";
+import type { Comment, ModeratedReport, Moment, MomentCounters, ReportStatus } from "./community.types";
 import type { TargetReportRepository } from "./reports.ports";
 
 /** The block graph: one table, read by every surface that shows one user to another. */

@@ -22,7 +22,12 @@ import { suspendForModeration } from "./suspend-author";
 export const decideReportTarget = async (
   { uow, clock }: Pick<CommunityDeps, "uow" | "clock">,
   actor: Actor,
-  input: { targetType: ReportTargetType; targetId: string; action: DecisionAction; note?: string | undefined },
+  input: {
+    targetType: ReportTargetType;
+    targetId: string;
+    action: DecisionAction;
+    note?: string | undefined;
+  },
 ): Promise<TargetReport[]> => {
   requireRole(actor, ...MODERATOR_ROLES);
   const { targetType: type, targetId: id, action } = input;
@@ -50,7 +55,15 @@ export const decideReportTarget = async (
       type === "user" ? id : (closed.findLast((r) => r.targetOwnerId !== null)?.targetOwnerId ?? null);
     const audit = (auditAction: string, before: Record<string, unknown>, after: Record<string, unknown>) =>
       tx.audit.record(
-        { actor, action: auditAction, targetType: type, targetId: id, before, after, details: { decision: action, owner_id: ownerId } },
+        {
+          actor,
+          action: auditAction,
+          targetType: type,
+          targetId: id,
+          before,
+          after,
+          details: { decision: action, owner_id: ownerId },
+        },
         now,
       );
     switch (action) {
@@ -63,7 +76,13 @@ export const decideReportTarget = async (
         await audit(`${type}.hidden`, { hidden: false }, { hidden: true });
         break;
       case "delete":
-        if (type === "moment" || type === "comment" || type === "message" || type === "dating_profile" || type === "meeting") {
+        if (
+          type === "moment" ||
+          type === "comment" ||
+          type === "message" ||
+          type === "dating_profile" ||
+          type === "meeting"
+        ) {
           const removed = await tx.targetReports.remove(type, id, now);
           await audit(`${type}.deleted`, { present: removed }, { present: false });
         }
@@ -71,7 +90,10 @@ export const decideReportTarget = async (
       case "warn":
         if (ownerId) {
           const categories = [...new Set(closed.map((r) => r.category))].sort() as ReportCategory[];
-          await tx.outbox.append(authorWarned.event(ownerId, { user_id: ownerId, target_type: type, categories }), now);
+          await tx.outbox.append(
+            authorWarned.event(ownerId, { user_id: ownerId, target_type: type, categories }),
+            now,
+          );
           await audit("author.warned", { warned: false }, { warned: true });
         }
         break;
@@ -81,7 +103,13 @@ export const decideReportTarget = async (
         }
         break;
       case "approve":
-        if (type === "moment" || type === "comment" || type === "message" || type === "dating_profile" || type === "listing") {
+        if (
+          type === "moment" ||
+          type === "comment" ||
+          type === "message" ||
+          type === "dating_profile" ||
+          type === "listing"
+        ) {
           await tx.targetReports.release(type, id);
           await tx.outbox.append(contentReleased.event(id, { target_type: type, target_id: id }), now);
           await audit(`${type}.released`, { held: true }, { held: false });

@@ -4,12 +4,7 @@ import { requireRole } from "../identity/identity.policy";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ModerationAction } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";
-import {
-  isReportOpen,
-  MODERATOR_ROLES,
-  moderationOutcome,
-  settlesMoment,
-} from "./moderation.policy";
+import { isReportOpen, MODERATOR_ROLES, moderationOutcome, settlesMoment } from "./moderation.policy";
 import { suspendForModeration } from "./suspend-author";
 
 /**

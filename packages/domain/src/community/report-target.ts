@@ -16,7 +16,12 @@ import type { ReportableTarget, ReportCategory, ReportTargetType, TargetReport }
 export const reportTarget = async (
   deps: Pick<CommunityDeps, "repos" | "clock" | "ids">,
   actor: Actor,
-  input: { targetType: ReportTargetType; targetId: string; category: ReportCategory; note: string | undefined },
+  input: {
+    targetType: ReportTargetType;
+    targetId: string;
+    category: ReportCategory;
+    note: string | undefined;
+  },
 ): Promise<{ report: TargetReport; created: boolean }> => {
   const now = deps.clock.now();
   let target: ReportableTarget | null;
@@ -24,13 +29,20 @@ export const reportTarget = async (
     const moment = await findVisibleMoment(deps.repos, actor, input.targetId);
     target = { ownerId: moment.author.id, snapshot: momentSnapshot(moment) };
   } else {
-    target = await deps.repos.targetReports.findReportable(input.targetType, input.targetId, actor.userId, now);
+    target = await deps.repos.targetReports.findReportable(
+      input.targetType,
+      input.targetId,
+      actor.userId,
+      now,
+    );
   }
   if (!target) {
     throw new NotFoundError("Report target");
   }
   if (target.ownerId === actor.userId) {
-    throw new ValidationError([{ path: "target_id", message: "you cannot report yourself or your own content" }]);
+    throw new ValidationError([
+      { path: "target_id", message: "you cannot report yourself or your own content" },
+    ]);
   }
   const { outcome, report } = await deps.repos.targetReports.file({
     id: deps.ids.next(),

@@ -63,10 +63,7 @@ export interface TargetReportRepository {
    * One entry per target with undecided reports (open or reviewing; of `category` and
    * `targetType` when given), ordered by its oldest undecided report; `total` counts targets.
    */
-  findGroups(
-    filter: Omit<TargetReportFilter, "status">,
-    page: PageRequest,
-  ): Promise<Page<TargetGroup>>;
+  findGroups(filter: Omit<TargetReportFilter, "status">, page: PageRequest): Promise<Page<TargetGroup>>;
   /** The target as it is now (moderators' view); null when it is gone. */
   findCurrent(type: ReportTargetType, id: string): Promise<TargetState | null>;
   /** Every report on the target, oldest first. */
@@ -90,7 +87,11 @@ export interface TargetReportRepository {
    * comment (its moment's counter follows), a message (body replaced, media links dropped: the
    * conversation's sequence stays whole), a dating profile, a meeting (ended). False: already gone.
    */
-  remove(type: "moment" | "comment" | "message" | "dating_profile" | "meeting", id: string, at: Date): Promise<boolean>;
+  remove(
+    type: "moment" | "comment" | "message" | "dating_profile" | "meeting",
+    id: string,
+    at: Date,
+  ): Promise<boolean>;
   /** Clears held_at on the target's row (a filter's hold released). */
   release(type: "moment" | "comment" | "message" | "dating_profile" | "listing", id: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { ReportStatus } from "@agora/domain/community/community.types";
+import type { ReportReason, ReportStatus } from "@agora/domain/community/community.types";
 import type { TargetReportRepository } from "@agora/domain/community/reports.ports";
 import type {
   ContentEdit,
@@ -8,7 +8,6 @@ import type {
   TargetReport,
   TargetState,
 } from "@agora/domain/community/reports.types";
-import type { ReportReason } from "@agora/domain/community/community.types";
 import { createFilters, selectPage } from "../../filters";
 import type { Report as ReportModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
@@ -294,13 +293,23 @@ export const createTargetReportRepository = (db: SqlExecutor): TargetReportRepos
     },
 
     async findEdits(type, id): Promise<ContentEdit[]> {
-      const { rows } = await db.query<{ id: string; author_id: string; body: string | null; edited_at: Date }>(
+      const { rows } = await db.query<{
+        id: string;
+        author_id: string;
+        body: string | null;
+        edited_at: Date;
+      }>(
         `SELECT id, author_id, body, edited_at FROM content_edits
           WHERE target_type = $1 AND target_id = $2 ORDER BY edited_at, id`,
         [type, idParam(id)],
       );
 
-      return rows.map((row) => ({ id: row.id, authorId: row.author_id, body: row.body, editedAt: row.edited_at }));
+      return rows.map((row) => ({
+        id: row.id,
+        authorId: row.author_id,
+        body: row.body,
+        editedAt: row.edited_at,
+      }));
     },
 
     async findMessageContext(messageId, each): Promise<ContextMessage[]> {

@@ -27,7 +27,9 @@ type ModeratedRow = Pick<
  * `m`, the moments row LEFT JOINed: a deleted moment's reports stay, with the author the report
  * recorded).
  */
-const moderatedColumnsOf = (r: string) => `${r}.id, ${r}.target_id AS moment_id, ${r}.reporter_id, ${r}.reason,
+const moderatedColumnsOf = (
+  r: string,
+) => `${r}.id, ${r}.target_id AS moment_id, ${r}.reporter_id, ${r}.reason,
   ${r}.note, ${r}.status, ${r}.reviewer_id, ${r}.resolution_note, ${r}.reviewed_at, ${r}.resolved_at,
   ${r}.created_at, ${r}.updated_at,
   COALESCE(m.author_id, ${r}.target_owner_id, (${r}.snapshot -> 'owner' ->> 'id')::uuid) AS moment_author_id,

@@ -2,7 +2,12 @@ import { z } from "zod";
 import { type NotifyDeps, notify } from "../../notifications/notify";
 import { defineEventKind } from "../../outbox/event-kind";
 import { type ModeratedReport, type ModerationAction, moderationActions } from "../community.types";
-import { type DecisionAction, decisionActions, type ReportTargetType, reportTargetTypes } from "../reports.types";
+import {
+  type DecisionAction,
+  decisionActions,
+  type ReportTargetType,
+  reportTargetTypes,
+} from "../reports.types";
 
 const outcomes: Record<(typeof moderationActions)[number] | "dismissed", string> = {
   hide_moment: "The moment you reported was hidden.",
@@ -30,7 +35,9 @@ const decisionOutcome = (type: ReportTargetType, action: DecisionAction): string
     case "hide":
       return `The ${name} you reported was hidden.`;
     case "delete":
-      return type === "meeting" ? "The meeting you reported was ended." : `The ${name} you reported was removed.`;
+      return type === "meeting"
+        ? "The meeting you reported was ended."
+        : `The ${name} you reported was removed.`;
     case "warn":
       return type === "user"
         ? "The account you reported was warned."
@@ -99,7 +106,6 @@ export const reportClosed = defineEventKind({
     ]);
   },
 });
-
 
 /** The event of `report` closing as `status`, by a moderation `action` or (null) a status move. */
 export const reportClosedEvent = (
