@@ -106,12 +106,9 @@ export const reportTargetViewSchema = z
         }),
       )
       .meta({ description: "A moment's or comment's earlier texts, oldest first." }),
-    messages: z
-      .array(contextMessageSchema)
-      .nullable()
-      .meta({
-        description: "A message: it and at most 5 before and 5 after it in its conversation; null otherwise.",
-      }),
+    messages: z.array(contextMessageSchema).nullable().meta({
+      description: "A message: it and at most 5 before and 5 after it in its conversation; null otherwise.",
+    }),
   })
   .meta({ id: "ReportTargetView" });
 export type ReportTargetViewDto = z.infer<typeof reportTargetViewSchema>;

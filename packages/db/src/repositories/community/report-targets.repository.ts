@@ -166,7 +166,8 @@ export const createTargetReportRepository = (db: SqlExecutor): TargetReportRepos
       const { rows } = await db.query<{ owner_id: string | null; snapshot: Record<string, unknown> }>(
         `SELECT ${t.owner} AS owner_id, ${t.json} AS snapshot FROM ${t.from}
           WHERE ${t.key} = $1 AND (${t.visibleTo})`,
-        [idParam(id), viewerId, now],
+        // Only the listing rule reads the clock ($3).
+        type === "listing" ? [idParam(id), viewerId, now] : [idParam(id), viewerId],
       );
       const row = rows[0];
 
