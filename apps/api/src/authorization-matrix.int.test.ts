@@ -772,6 +772,35 @@ describe("the authorization matrix: every pair × 6 callers", () => {
       }),
       expect: adminOnly(200),
     },
+    "POST /api/v1/reports": {
+      call: async () => {
+        const author = await h.signIn();
+        const { id } = await created(
+          h.post("/api/v1/community/moments", { body: "hi" }, as(author)),
+          "moment",
+        );
+
+        return { path: "/api/v1/reports", body: { target_type: "moment", target_id: id, category: "spam" } };
+      },
+      expect: signedIn(201),
+    },
+    "GET /api/v1/admin/reports": {
+      call: () => ({ path: "/api/v1/admin/reports?group_by=target" }),
+      expect: adminOnly(200),
+    },
+    "GET /api/v1/admin/reports/targets/{target_type}/{target_id}": {
+      call: async (w) => ({
+        path: `/api/v1/admin/reports/targets/moment/${((await report(w)) as unknown as { moment_id: string }).moment_id}`,
+      }),
+      expect: adminOnly(200),
+    },
+    "POST /api/v1/admin/reports/targets/{target_type}/{target_id}/decision": {
+      call: async (w) => ({
+        path: `/api/v1/admin/reports/targets/moment/${((await report(w)) as unknown as { moment_id: string }).moment_id}/decision`,
+        body: { action: "dismiss" },
+      }),
+      expect: adminOnly(200),
+    },
     "POST /api/v1/admin/announcements": {
       call: () => ({
         path: "/api/v1/admin/announcements",

@@ -25,6 +25,10 @@ export const addedRoutes: readonly string[] = [
   "POST /api/v1/auth/email",
   "POST /api/v1/auth/email/verify",
   "POST /api/v1/auth/email/undo",
+  "POST /api/v1/reports",
+  "GET /api/v1/admin/reports",
+  "GET /api/v1/admin/reports/targets/{target_type}/{target_id}",
+  "POST /api/v1/admin/reports/targets/{target_type}/{target_id}/decision",
 ];
 
 /** The number of routes the specification names. */

@@ -24,6 +24,7 @@ export const moderatedReportSchema = momentReportSchema
     reporter_id: z.string(),
     moment_author_id: z.string(),
     moment_hidden: z.boolean(),
+    moment_deleted: z.boolean().meta({ description: "The moment was deleted; its reports stay." }),
     reviewer_id: z.string().nullable(),
     resolution_note: z.string().nullable(),
     reviewed_at: timestampSchema.nullable(),

@@ -15,6 +15,8 @@ import { ordersOperations } from "./orders";
 import { ordersAdminOperations } from "./orders.admin";
 import { paymentsOperations } from "./payments";
 import { paymentsAdminOperations } from "./payments.admin";
+import { reportsOperations } from "./reports";
+import { reportsAdminOperations } from "./reports.admin";
 import { systemOperations } from "./system";
 
 /**
@@ -30,6 +32,7 @@ export const operations: readonly Operation[] = [
   paymentsOperations,
   notificationsOperations,
   communityOperations,
+  reportsOperations,
   lifestyleOperations,
   mediaOperations,
   chatOperations,
@@ -39,5 +42,6 @@ export const operations: readonly Operation[] = [
   paymentsAdminOperations,
   lifestyleAdminOperations,
   communityAdminOperations,
+  reportsAdminOperations,
   administrationOperations,
 ].flatMap((group) => Object.values(group));

@@ -136,6 +136,7 @@ describe("write limits", () => {
       momentsLike: "likes",
       momentCommentsCreate: "comments",
       momentsReport: "reports",
+      reportsCreate: "reports",
       mediaUpload: "uploads",
       mediaConfirm: "media_confirmations",
       devicesRegister: "devices",

@@ -11,6 +11,7 @@ import { lifestyleAdminOperations as lifestyle } from "../lifestyle.admin";
 import { marketplaceAdminOperations as marketplace } from "../marketplace.admin";
 import { ordersAdminOperations as orders } from "../orders.admin";
 import { paymentsAdminOperations as payments } from "../payments.admin";
+import { reportsAdminOperations as reports } from "../reports.admin";
 
 type Collections = typeof adminCollections;
 type StatusChanges = typeof adminStatusChanges;
@@ -116,6 +117,10 @@ export const adminRoutes = {
     reports: community.adminReportsList,
     moderate: community.adminReportsModerate,
     setReportStatus: community.adminReportsStatusUpdate,
+    /** Every target's reports (group_by=target), a target's view, and the decision on a target. */
+    targetReports: reports.adminTargetReportsList,
+    reportTarget: reports.adminReportTargetView,
+    decideTarget: reports.adminReportTargetDecide,
     /** The moderation reports as CSV text. */
     exportReportsCsv: administration.adminReportsExportCsv,
   },

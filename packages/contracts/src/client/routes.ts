@@ -7,6 +7,7 @@ import { mediaOperations as media } from "../media";
 import { notificationsOperations as notifications } from "../notifications";
 import { ordersOperations as orders } from "../orders";
 import { paymentsOperations as payments } from "../payments";
+import { reportsOperations as reports } from "../reports";
 import { systemOperations as system } from "../system";
 
 /**
@@ -109,6 +110,8 @@ export const memberRoutes = {
     comments: community.momentCommentsList,
     comment: community.momentCommentsCreate,
     report: community.momentsReport,
+    /** Reports anything: a moment, comment, message, user, dating profile, listing or meeting. */
+    reportAnything: reports.reportsCreate,
     block: community.usersBlock,
     unblock: community.usersUnblock,
   },

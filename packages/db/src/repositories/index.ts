@@ -42,8 +42,9 @@ import {
   createMessageRepository,
 } from "./chat/messages.repository";
 import { createCommentRepository } from "./community/moment-comments.repository";
-import { createReportRepository } from "./community/moment-reports.repository";
 import { createMomentRepository } from "./community/moments.repository";
+import { createTargetReportRepository } from "./community/report-targets.repository";
+import { createReportRepository } from "./community/reports.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
@@ -141,6 +142,7 @@ export const createRepositories = (
   moments: createMomentRepository(db),
   comments: createCommentRepository(db),
   reports: createReportRepository(db),
+  targetReports: createTargetReportRepository(db),
   conversations: createConversationRepository(db, options.chatSignals),
   messages: createMessageRepository(db, ids, options.chatSignals),
   chatConnections: createChatConnectionRepository(db, options.chatSignals),

@@ -1,14 +1,7 @@
 import type { Page, PageRequest } from "../common/page";
 import type { MediaRepositories } from "../media/media.ports";
-import type {
-  Comment,
-  ModeratedReport,
-  Moment,
-  MomentCounters,
-  MomentReport,
-  ReportReason,
-  ReportStatus,
-} from "./community.types";
+import type { Comment, ModeratedReport, Moment, MomentCounters, ReportStatus } from "./community.types";
+import type { TargetReportRepository } from "./reports.ports";
 
 /** The block graph: one table, read by every surface that shows one user to another. */
 export interface BlockRepository {
@@ -69,21 +62,8 @@ export interface CommentRepository {
   deleteByAuthor(authorId: string): Promise<number>;
 }
 
-export type NewReport = {
-  id: string;
-  momentId: string;
-  reporterId: string;
-  reason: ReportReason;
-  note: string | null;
-  createdAt: Date;
-};
-
+/** The moment routes' reports (SPEC), read and decided in the `reports` table (target_type moment). */
 export interface ReportRepository {
-  /**
-   * Files the report unless the reporter has one open (open or reviewing) for the moment:
-   * "created" with the new report, or "open_exists" with that open one.
-   */
-  create(report: NewReport): Promise<{ outcome: "created" | "open_exists"; report: MomentReport }>;
   /**
    * The moderators' queue: oldest first, optionally of one status. Grouped by moment: one entry per
    * moment with undecided reports (open or reviewing, or of `status` when given), its oldest such
@@ -108,7 +88,14 @@ export interface ReportRepository {
    */
   closeOpenOnMoment(
     momentId: string,
-    change: { status: "resolved" | "dismissed"; reviewerId: string; note: string | null; at: Date },
+    change: {
+      status: "resolved" | "dismissed";
+      reviewerId: string;
+      note: string | null;
+      at: Date;
+      /** The moderation action, kept in the report's `decision`. */
+      decision: string;
+    },
   ): Promise<(ModeratedReport & { previousStatus: ReportStatus })[]>;
   /**
    * Records a review step: the new status, who, and (when it closes the report) the note and the
@@ -116,7 +103,14 @@ export interface ReportRepository {
    */
   review(
     id: string,
-    change: { status: ReportStatus; reviewerId: string; note: string | null; at: Date },
+    change: {
+      status: ReportStatus;
+      reviewerId: string;
+      note: string | null;
+      at: Date;
+      /** When it closes the report: the moderation action (`decision`); null for a status move. */
+      decision?: string | null;
+    },
   ): Promise<ModeratedReport>;
 }
 
@@ -125,4 +119,5 @@ export type CommunityRepositories = {
   moments: MomentRepository;
   comments: CommentRepository;
   reports: ReportRepository;
+  targetReports: TargetReportRepository;
 } & MediaRepositories;

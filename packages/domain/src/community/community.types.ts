@@ -56,6 +56,8 @@ export type ModerationAction = (typeof moderationActions)[number];
 export type ModeratedReport = MomentReport & {
   momentAuthorId: string;
   momentHidden: boolean;
+  /** The moment was deleted (by its author or a moderator); its reports stay. */
+  momentDeleted: boolean;
   reviewerId: string | null;
   resolutionNote: string | null;
   reviewedAt: Date | null;

@@ -1,17 +1,11 @@
 import type { Actor } from "../common/actor";
 import { AppError, NotFoundError } from "../common/app-error";
-import { keepAnActiveAdmin } from "../identity/change-user-role";
 import { requireRole } from "../identity/identity.policy";
 import type { CommunityDeps } from "./community.deps";
 import type { ModeratedReport, ModerationAction } from "./community.types";
 import { reportClosedEvent } from "./events/report-closed";
-import {
-  isReportOpen,
-  MODERATOR_ROLES,
-  moderationOutcome,
-  settlesMoment,
-  suspensionApplies,
-} from "./moderation.policy";
+import { isReportOpen, MODERATOR_ROLES, moderationOutcome, settlesMoment } from "./moderation.policy";
+import { suspendForModeration } from "./suspend-author";
 
 /**
  * Decides a report (admins only), in one transaction under the moment's lock, then the report's:
@@ -60,25 +54,7 @@ export const moderateReport = async (
       );
     }
     if (outcome.suspendAuthor) {
-      const author = await tx.users.findById(report.momentAuthorId);
-      if (author && suspensionApplies(author.status)) {
-        await keepAnActiveAdmin(tx, author.id);
-        await tx.users.setStatus(author.id, "suspended", now);
-        await tx.listings.setOwnerActive(author.id, false);
-        await tx.sessions.revokeAllForUser(author.id, "account_suspended", now);
-        await tx.audit.record(
-          {
-            actor,
-            action: "user.status_changed",
-            targetType: "user",
-            targetId: author.id,
-            before: { status: author.status },
-            after: { status: "suspended" },
-            details: { report_id: report.id },
-          },
-          now,
-        );
-      }
+      await suspendForModeration(tx, actor, report.momentAuthorId, { report_id: report.id }, now);
     }
     const status = outcome.report;
     const closed = await tx.reports.review(report.id, {
@@ -86,6 +62,7 @@ export const moderateReport = async (
       reviewerId: actor.userId,
       note: input.note ?? null,
       at: now,
+      decision: input.action,
     });
     await tx.audit.record(
       {
@@ -106,6 +83,7 @@ export const moderateReport = async (
         reviewerId: actor.userId,
         note: input.note ?? null,
         at: now,
+        decision: input.action,
       });
       for (const other of alongside) {
         await tx.audit.record(

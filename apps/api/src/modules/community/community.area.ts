@@ -3,9 +3,11 @@ import type { Area } from "../area";
 import { communityAdminRoutes } from "./community.admin.routes";
 import { communityDescriptions } from "./community.docs";
 import { communityRoutes } from "./community.routes";
+import { reportsDescriptions } from "./reports.docs";
+import { reportsRoutes } from "./reports.routes";
 
-/** Moments, comments, reports and blocks, and the moderators' queue. */
+/** Moments, comments, reports (of anything) and blocks, and the moderators' queue. */
 export const communityArea: Area<{ community: CommunityDeps }> = {
-  routes: (deps) => [...communityRoutes(deps), ...communityAdminRoutes(deps)],
-  descriptions: communityDescriptions,
+  routes: (deps) => [...communityRoutes(deps), ...communityAdminRoutes(deps), ...reportsRoutes(deps)],
+  descriptions: { ...communityDescriptions, ...reportsDescriptions },
 };

@@ -63,6 +63,7 @@ export const toModeratedReportDto = (
   reporter_id: report.reporterId,
   moment_author_id: report.momentAuthorId,
   moment_hidden: report.momentHidden,
+  moment_deleted: report.momentDeleted,
   reviewer_id: report.reviewerId,
   resolution_note: report.resolutionNote,
   reviewed_at: report.reviewedAt?.toISOString() ?? null,
