@@ -36,7 +36,7 @@ export const targetReportSchema = z
     reason: reportReasonSchema,
     note: z.string().nullable(),
     snapshot: z
-      .record(z.string(), z.json())
+      .record(z.string(), z.any())
       .nullable()
       .meta({ description: "What was reported, as it was when reported (body, media ids, names, owner)." }),
     status: reportStatusSchema,
@@ -52,7 +52,7 @@ export const targetReportSchema = z
 export type TargetReportDto = z.infer<typeof targetReportSchema>;
 
 const targetStateSchema = z
-  .record(z.string(), z.json())
+  .record(z.string(), z.any())
   .nullable()
   .meta({ description: "The target as it is now (its fields, `owner`, `owner_id`); null when it is gone." });
 

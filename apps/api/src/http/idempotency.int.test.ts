@@ -110,7 +110,7 @@ describe("Idempotency-Key on the creating operations", () => {
           body: { reason: "spam" },
           other: { reason: "spam", note: "Links" },
           caller: reporter,
-          records: () => count("moment_reports WHERE moment_id = $1", [id]),
+          records: () => count("reports WHERE target_id = $1", [id]),
         };
       },
     },

@@ -106,6 +106,7 @@ describe("moderation, overview and the reports export", () => {
         reporter_id: a.reporter.user.id,
         moment_author_id: a.author.user.id,
         moment_hidden: false,
+        moment_deleted: false,
         reviewer_id: null,
         resolution_note: null,
         reviewed_at: null,
@@ -218,10 +219,9 @@ describe("moderation, overview and the reports export", () => {
       expect(res.body.data).toMatchObject({ status: "resolved", moment_hidden: false });
       expect(await feedIds(member)).toContain(momentId);
       expect((await auditOf(momentId)).map((e) => e.action)).toEqual(["moment.restored"]);
-      const first = await h.db.sql.query<{ status: string }>(
-        "SELECT status FROM moment_reports WHERE id = $1",
-        [reportId],
-      );
+      const first = await h.db.sql.query<{ status: string }>("SELECT status FROM reports WHERE id = $1", [
+        reportId,
+      ]);
       expect(first.rows[0]?.status).toBe("open");
     });
 
@@ -288,10 +288,9 @@ describe("moderation, overview and the reports export", () => {
       expect(
         (await h.post(`/api/v1/admin/community/reports/${reportId}/moderate`, { action: "none" })).status,
       ).toBe(401);
-      const { rows } = await h.db.sql.query<{ status: string }>(
-        "SELECT status FROM moment_reports WHERE id = $1",
-        [reportId],
-      );
+      const { rows } = await h.db.sql.query<{ status: string }>("SELECT status FROM reports WHERE id = $1", [
+        reportId,
+      ]);
       expect(rows[0]?.status).toBe("open");
     });
 
@@ -331,7 +330,7 @@ describe("moderation, overview and the reports export", () => {
     const statusesOf = async (momentId: string) =>
       (
         await h.db.sql.query<{ status: string; n: number }>(
-          "SELECT status, count(*)::int AS n FROM moment_reports WHERE moment_id = $1 GROUP BY status",
+          "SELECT status, count(*)::int AS n FROM reports WHERE target_id = $1 GROUP BY status",
           [momentId],
         )
       ).rows;
@@ -372,7 +371,7 @@ describe("moderation, overview and the reports export", () => {
       expect(await statusesOf(momentId)).toEqual([{ status: "resolved", n: 50 }]);
       const { rows } = await h.db.sql.query<{ n: number; noted: number }>(
         `SELECT count(*)::int AS n, count(*) FILTER (WHERE resolution_note = 'Spam wave')::int AS noted
-           FROM moment_reports WHERE moment_id = $1 AND reviewer_id = $2 AND resolved_at IS NOT NULL`,
+           FROM reports WHERE target_id = $1 AND reviewer_id = $2 AND resolved_at IS NOT NULL`,
         [momentId, admin.user.id],
       );
       expect(rows[0]).toEqual({ n: 50, noted: 50 });
@@ -671,7 +670,7 @@ describe("moderation, overview and the reports export", () => {
           author.user.id,
           "other",
           "member",
-          "", // TODO(merge of the report rewrite): the decision, hide_moment
+          "hide_moment",
         ].join(","),
       );
       expect(res.text).toContain(`${plain},`);
@@ -686,8 +685,8 @@ describe("moderation, overview and the reports export", () => {
       const reporter = await h.signIn();
       const momentId = await publish(author);
       await h.db.sql.query(
-        `INSERT INTO moment_reports (id, moment_id, reporter_id, reason, status, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, $2, 'spam', 'dismissed', $3::timestamptz + n * interval '1 ms', $3
+        `INSERT INTO reports (id, target_type, target_id, reporter_id, category, reason, status, created_at, updated_at)
+         SELECT gen_random_uuid(), 'moment', $1, $2, 'spam', 'spam', 'dismissed', $3::timestamptz + n * interval '1 ms', $3
            FROM generate_series(1, 2500) AS n`,
         [momentId, reporter.user.id, h.clock.now()],
       );
@@ -701,7 +700,7 @@ describe("moderation, overview and the reports export", () => {
       expect(ids).toHaveLength(2500);
       expect(new Set(ids).size).toBe(2500);
       const { rows } = await h.db.sql.query<{ id: string }>(
-        "SELECT id FROM moment_reports WHERE moment_id = $1 ORDER BY created_at, id",
+        "SELECT id FROM reports WHERE target_id = $1 ORDER BY created_at, id",
         [momentId],
       );
       expect(ids).toEqual(rows.map((row) => row.id));

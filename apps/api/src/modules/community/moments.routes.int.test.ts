@@ -362,14 +362,12 @@ describe("community moments", () => {
       const again = await report(moment.id, bob, { reason: "abuse" });
       expect(again.status).toBe(200);
       expect(again.body.data).toEqual(first.body.data);
-      await h.db.sql.query("UPDATE moment_reports SET status = 'reviewing' WHERE id = $1", [
-        first.body.data.id,
-      ]);
+      await h.db.sql.query("UPDATE reports SET status = 'reviewing' WHERE id = $1", [first.body.data.id]);
       expect((await report(moment.id, bob, { reason: "other" })).status).toBe(200);
       const other = await report(moment.id, ada, { reason: "other" });
       expect(other.status).toBe(201);
 
-      await h.db.sql.query("UPDATE moment_reports SET status = 'dismissed', resolved_at = $2 WHERE id = $1", [
+      await h.db.sql.query("UPDATE reports SET status = 'dismissed', resolved_at = $2 WHERE id = $1", [
         first.body.data.id,
         h.clock.now(),
       ]);
@@ -378,7 +376,7 @@ describe("community moments", () => {
       expect(renewed.body.data.id).not.toBe(first.body.data.id);
       const { rows } = await h.db.sql.query(
         `SELECT reporter_id, reason, status, reviewer_id, resolution_note, reviewed_at
-           FROM moment_reports WHERE moment_id = $1 ORDER BY created_at, id`,
+           FROM reports WHERE target_id = $1 ORDER BY created_at, id`,
         [moment.id],
       );
       expect(rows).toHaveLength(3);

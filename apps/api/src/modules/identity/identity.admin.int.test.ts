@@ -270,10 +270,9 @@ describe("the last active administrator", () => {
     expect(refused.body.error.code).toBe("last_admin");
     expect(await statusOf(only.user.id)).toBe("active");
     expect((await h.get("/api/v1/auth/me", { token: only.accessToken })).status).toBe(200);
-    const { rows } = await h.db.sql.query<{ status: string }>(
-      "SELECT status FROM moment_reports WHERE id = $1",
-      [reportId],
-    );
+    const { rows } = await h.db.sql.query<{ status: string }>("SELECT status FROM reports WHERE id = $1", [
+      reportId,
+    ]);
     expect(rows[0]?.status).toBe("open");
 
     // With another active admin the same decision passes.
