@@ -5,7 +5,7 @@ import type { CommunityDeps } from "./community.deps";
 import { authorWarned, contentReleased } from "./events/author-warned";
 import { targetReportClosedEvent } from "./events/report-closed";
 import { MODERATOR_ROLES } from "./moderation.policy";
-import { actionAllowed, closingStatus } from "./reports.policy";
+import { actionAllowed, closingStatus, isHoldable } from "./reports.policy";
 import type { DecisionAction, ReportCategory, ReportTargetType, TargetReport } from "./reports.types";
 import { suspendForModeration } from "./suspend-author";
 
@@ -103,19 +103,12 @@ export const decideReportTarget = async (
         }
         break;
       case "approve":
-        if (
-          type === "moment" ||
-          type === "comment" ||
-          type === "message" ||
-          type === "dating_profile" ||
-          type === "listing"
-        ) {
-          await tx.targetReports.release(type, id);
+      case "dismiss":
+        // Approving, or finding nothing wrong, releases what a filter held (nothing when not held).
+        if (isHoldable(type) && (await tx.targetReports.release(type, id))) {
           await tx.outbox.append(contentReleased.event(id, { target_type: type, target_id: id }), now);
           await audit(`${type}.released`, { held: true }, { held: false });
         }
-        break;
-      case "dismiss":
         break;
       default: {
         const unknown: never = action;

@@ -1,4 +1,5 @@
 import type { ReportReason } from "./community.types";
+import type { HoldableTarget } from "./reports.ports";
 import type { DecisionAction, ReportCategory, ReportTargetType } from "./reports.types";
 
 /** A reported message's context: this many messages before it and after it (10 around it at most). */
@@ -21,6 +22,14 @@ export const actionsByTarget: Record<ReportTargetType, readonly DecisionAction[]
 
 export const actionAllowed = (type: ReportTargetType, action: DecisionAction): boolean =>
   actionsByTarget[type].includes(action);
+
+/** Whether a filter rule can hold a target of this type (its row has `held_at`). */
+export const isHoldable = (type: ReportTargetType): type is HoldableTarget =>
+  type === "moment" ||
+  type === "comment" ||
+  type === "message" ||
+  type === "dating_profile" ||
+  type === "listing";
 
 /** The status a decision closes the target's reports with: dismissed for `dismiss`, resolved otherwise. */
 export const closingStatus = (action: DecisionAction): "resolved" | "dismissed" =>

@@ -92,6 +92,9 @@ export interface TargetReportRepository {
     id: string,
     at: Date,
   ): Promise<boolean>;
-  /** Clears held_at on the target's row (a filter's hold released). */
-  release(type: "moment" | "comment" | "message" | "dating_profile" | "listing", id: string): Promise<void>;
+  /** Clears held_at on the target's row (a filter's hold released); whether it was held. */
+  release(type: HoldableTarget, id: string): Promise<boolean>;
 }
+
+/** The targets a filter rule can hold (they have `held_at`). */
+export type HoldableTarget = "moment" | "comment" | "message" | "dating_profile" | "listing";

@@ -35,7 +35,8 @@ export const reportsDescriptions = {
     "message's text replaced by `[removed by a moderator]` and its media dropped (the conversation keeps its " +
     "sequence), a dating profile deleted, a meeting ended. `warn`: the owner gets one notice naming the target " +
     "type and categories. `suspend`: the owner is suspended as the moment route does (409 `last_admin` for the " +
-    "last active administrator, and nothing is kept). `approve`: content a filter held is released. Decisions " +
+    "last active administrator, and nothing is kept). `approve`, and `dismiss` too, release content a filter " +
+    "held (visible to everyone again; a held message is delivered then). Decisions " +
     "on one target run one at a time: with no open report left it is 422 `invalid_transition` and nothing is " +
     "applied.",
 } satisfies DescriptionsOf<typeof reportsOperations & typeof reportsAdminOperations>;

@@ -412,7 +412,12 @@ export const createTargetReportRepository = (db: SqlExecutor): TargetReportRepos
 
     async release(type, id) {
       const { table, key } = heldTables[type];
-      await db.query(`UPDATE ${table} SET held_at = NULL WHERE ${key} = $1`, [idParam(id)]);
+      const { rowCount } = await db.query(
+        `UPDATE ${table} SET held_at = NULL WHERE ${key} = $1 AND held_at IS NOT NULL`,
+        [idParam(id)],
+      );
+
+      return rowCount > 0;
     },
   };
 };
