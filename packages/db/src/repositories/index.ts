@@ -44,7 +44,9 @@ import {
 import { createCommentRepository } from "./community/moment-comments.repository";
 import { createReportRepository } from "./community/moment-reports.repository";
 import { createMomentRepository } from "./community/moments.repository";
+import { createOwnContentRepository } from "./community/own-content.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
+import { createMuteRepository } from "./community/user-mutes.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
 import { createDataExportDeliveryStore, createDataExportRepository } from "./identity/data-export.repository";
@@ -141,6 +143,8 @@ export const createRepositories = (
   moments: createMomentRepository(db),
   comments: createCommentRepository(db),
   reports: createReportRepository(db),
+  ownContent: createOwnContentRepository(db),
+  mutes: createMuteRepository(db),
   conversations: createConversationRepository(db, options.chatSignals),
   messages: createMessageRepository(db, ids, options.chatSignals),
   chatConnections: createChatConnectionRepository(db, options.chatSignals),

@@ -9,6 +9,7 @@ import type {
   ReportReason,
   ReportStatus,
 } from "./community.types";
+import type { OwnContentRepositories } from "./own-content.ports";
 
 /** The block graph: one table, read by every surface that shows one user to another. */
 export interface BlockRepository {
@@ -125,4 +126,5 @@ export type CommunityRepositories = {
   moments: MomentRepository;
   comments: CommentRepository;
   reports: ReportRepository;
-} & MediaRepositories;
+} & MediaRepositories &
+  OwnContentRepositories;
