@@ -3,9 +3,11 @@ import type { Area } from "../area";
 import { communityAdminRoutes } from "./community.admin.routes";
 import { communityDescriptions } from "./community.docs";
 import { communityRoutes } from "./community.routes";
+import { ownContentDescriptions } from "./own-content.docs";
+import { ownContentRoutes } from "./own-content.routes";
 
-/** Moments, comments, reports and blocks, and the moderators' queue. */
+/** Moments, comments, reports, blocks and mutes, an author's own changes, and the moderators' queue. */
 export const communityArea: Area<{ community: CommunityDeps }> = {
-  routes: (deps) => [...communityRoutes(deps), ...communityAdminRoutes(deps)],
-  descriptions: communityDescriptions,
+  routes: (deps) => [...communityRoutes(deps), ...ownContentRoutes(deps), ...communityAdminRoutes(deps)],
+  descriptions: { ...communityDescriptions, ...ownContentDescriptions },
 };
