@@ -666,7 +666,10 @@ describe("the authorization matrix: every pair × 6 callers", () => {
     },
     // An author's own content: the member's moment; only its author changes it (others see it: 403).
     "PATCH /api/v1/community/moments/{id}": {
-      call: async (w) => ({ path: `/api/v1/community/moments/${(await moment(w)).id}`, body: { body: "Edited" } }),
+      call: async (w) => ({
+        path: `/api/v1/community/moments/${(await moment(w)).id}`,
+        body: { body: "Edited" },
+      }),
       expect: only(["member"], 200),
     },
     "DELETE /api/v1/community/moments/{id}": {
@@ -679,7 +682,10 @@ describe("the authorization matrix: every pair × 6 callers", () => {
     },
     // The provider's comment under the member's moment: its author edits it; it or the moment's author deletes it.
     "PATCH /api/v1/community/comments/{id}": {
-      call: async (w) => ({ path: `/api/v1/community/comments/${(await comment(w)).id}`, body: { body: "Edited" } }),
+      call: async (w) => ({
+        path: `/api/v1/community/comments/${(await comment(w)).id}`,
+        body: { body: "Edited" },
+      }),
       expect: only(["provider"], 200),
     },
     "DELETE /api/v1/community/comments/{id}": {
@@ -694,7 +700,10 @@ describe("the authorization matrix: every pair × 6 callers", () => {
       call: async () => ({ path: `/api/v1/community/users/${(await h.createUser()).id}/mute` }),
       expect: signedIn(200),
     },
-    "GET /api/v1/community/mutes": { call: () => ({ path: "/api/v1/community/mutes" }), expect: signedIn(200) },
+    "GET /api/v1/community/mutes": {
+      call: () => ({ path: "/api/v1/community/mutes" }),
+      expect: signedIn(200),
+    },
 
     // Lifestyle
     "PUT /api/v1/dating/profile": {

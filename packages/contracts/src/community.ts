@@ -47,7 +47,9 @@ export const momentSchema = z
       .boolean()
       .meta({ description: "Hidden by moderation: only its author still sees it (and sees this as true)." }),
     created_at: timestampSchema,
-    edited_at: timestampSchema.nullable().meta({ description: "Its author's last edit; null: never edited." }),
+    edited_at: timestampSchema
+      .nullable()
+      .meta({ description: "Its author's last edit; null: never edited." }),
   })
   .meta({ id: "Moment" });
 export type MomentDto = z.infer<typeof momentSchema>;
@@ -102,7 +104,9 @@ export const commentSchema = z
     author: userSummarySchema,
     body: z.string(),
     created_at: timestampSchema,
-    edited_at: timestampSchema.nullable().meta({ description: "Its author's last edit; null: never edited." }),
+    edited_at: timestampSchema
+      .nullable()
+      .meta({ description: "Its author's last edit; null: never edited." }),
   })
   .meta({ id: "Comment" });
 export type CommentDto = z.infer<typeof commentSchema>;
@@ -115,15 +119,20 @@ export const createCommentRequestSchema = z
 
 export const editMomentRequestSchema = z
   .object({
-    body: z.string().max(2000).meta({
-      description:
-        "The new text, up to 2000 characters. Blank (empty or whitespace only) removes the text, allowed " +
-        "only on a moment with media.",
-    }),
+    body: z
+      .string()
+      .max(2000)
+      .meta({
+        description:
+          "The new text, up to 2000 characters. Blank (empty or whitespace only) removes the text, allowed " +
+          "only on a moment with media.",
+      }),
   })
   .meta({ example: { body: "Fresh bread from the market this morning (sold out by nine)." } });
 
-export const editCommentRequestSchema = createCommentRequestSchema.meta({ example: { body: "Looks great, again!" } });
+export const editCommentRequestSchema = createCommentRequestSchema.meta({
+  example: { body: "Looks great, again!" },
+});
 
 /** The answer of a deletion by its author. */
 export const deletedSchema = z

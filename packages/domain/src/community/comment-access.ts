@@ -2,8 +2,8 @@ import type { Actor } from "../common/actor";
 import { ForbiddenError, NotFoundError } from "../common/app-error";
 import type { CommunityDeps } from "./community.deps";
 import { findVisibleMoment } from "./moments.policy";
-import type { CommentFacts } from "./own-content.ports";
 import { type ContentChange, commentVisibleToOthers, mayChangeComment } from "./own-content.policy";
+import type { CommentFacts } from "./own-content.ports";
 
 /**
  * The comment a change names, when the caller may make it: 404 when the comment is absent, its
@@ -22,7 +22,10 @@ export const findChangeableComment = async (
     throw new NotFoundError("Comment");
   }
   await findVisibleMoment(repos, actor, comment.momentId);
-  const facts = { isAuthor: comment.authorId === actor.userId, isMomentAuthor: comment.momentAuthorId === actor.userId };
+  const facts = {
+    isAuthor: comment.authorId === actor.userId,
+    isMomentAuthor: comment.momentAuthorId === actor.userId,
+  };
   if (mayChangeComment(change, facts)) {
     return comment;
   }
@@ -34,6 +37,8 @@ export const findChangeableComment = async (
     throw new NotFoundError("Comment");
   }
   throw new ForbiddenError(
-    change === "edit" ? "Only its author may edit a comment." : "Only its author or the moment's author may delete a comment.",
+    change === "edit"
+      ? "Only its author may edit a comment."
+      : "Only its author or the moment's author may delete a comment.",
   );
 };

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../common/app-error";
-import { commentVisibleToOthers, editedMomentBody, mayChangeComment, mayChangeMoment } from "./own-content.policy";
+import {
+  commentVisibleToOthers,
+  editedMomentBody,
+  mayChangeComment,
+  mayChangeMoment,
+} from "./own-content.policy";
 
 describe("who changes a moment", () => {
   it.each([

@@ -20,8 +20,10 @@ export const mayChangeComment = (
  * two do not block each other (the comment list's rule, moment-comments.repository.ts). Its
  * moment's own visibility is checked first (findVisibleMoment).
  */
-export const commentVisibleToOthers = (facts: { authorPresent: boolean; blockedEitherWay: boolean }): boolean =>
-  facts.authorPresent && !facts.blockedEitherWay;
+export const commentVisibleToOthers = (facts: {
+  authorPresent: boolean;
+  blockedEitherWay: boolean;
+}): boolean => facts.authorPresent && !facts.blockedEitherWay;
 
 /**
  * A moment's text after an edit: blank (empty or whitespace only) is no text, kept as null; a

@@ -75,5 +75,3 @@ export interface MuteRepository {
 }
 
 export type OwnContentRepositories = { ownContent: OwnContentRepository; mutes: MuteRepository };
-
-

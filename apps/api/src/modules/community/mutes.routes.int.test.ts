@@ -35,9 +35,9 @@ describe("mutes", () => {
   const feedIds = async (who: SignedIn) =>
     (await h.get<{ data: MomentDto[] }>("/api/v1/community/feed", as(who))).body.data.map((m) => m.id);
   const commentIds = async (momentId: string, who: SignedIn) =>
-    (await h.get<{ data: CommentDto[] }>(`/api/v1/community/moments/${momentId}/comments`, as(who))).body.data.map(
-      (c) => c.id,
-    );
+    (
+      await h.get<{ data: CommentDto[] }>(`/api/v1/community/moments/${momentId}/comments`, as(who))
+    ).body.data.map((c) => c.id);
   const deliverAll = async () => {
     while ((await h.runOutboxOnce({ batchSize: 200 })).claimed > 0) {
       // next batch

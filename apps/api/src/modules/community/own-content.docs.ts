@@ -38,7 +38,8 @@ export const ownContentDescriptions = {
     "second is 404), and deleting it again is 404. 404 when the caller cannot see the comment or its moment; " +
     "403 `forbidden` when they see it but it is neither theirs nor under their moment.",
   usersMute: `${muteEffects} Idempotent: 200 every time. Yourself is 422; an unknown or deleted user is 404.`,
-  usersUnmute: "Idempotent: 200 whether or not the user was muted. Yourself is 422; an unknown or deleted user 404.",
+  usersUnmute:
+    "Idempotent: 200 whether or not the user was muted. Yourself is 422; an unknown or deleted user 404.",
   mutesList:
     "The users the caller mutes, newest mute first (deleted accounts left out); `meta` carries " +
     "`{ limit, offset, total }`.",

@@ -34,7 +34,11 @@ describe("an author's own moments and comments", () => {
     return res.body.data;
   };
   const addComment = async (momentId: string, who: SignedIn, body = "nice") => {
-    const res = await h.post<CommentBody>(`/api/v1/community/moments/${momentId}/comments`, { body }, as(who));
+    const res = await h.post<CommentBody>(
+      `/api/v1/community/moments/${momentId}/comments`,
+      { body },
+      as(who),
+    );
     expect(res.status).toBe(201);
     h.clock.advance(1000);
 
@@ -51,9 +55,9 @@ describe("an author's own moments and comments", () => {
   const feedIds = async (who: SignedIn) =>
     (await h.get<{ data: MomentDto[] }>("/api/v1/community/feed", as(who))).body.data.map((m) => m.id);
   const commentIds = async (momentId: string, who: SignedIn) =>
-    (await h.get<{ data: CommentDto[] }>(`/api/v1/community/moments/${momentId}/comments`, as(who))).body.data.map(
-      (c) => c.id,
-    );
+    (
+      await h.get<{ data: CommentDto[] }>(`/api/v1/community/moments/${momentId}/comments`, as(who))
+    ).body.data.map((c) => c.id);
   const counters = (id: string, who: SignedIn) =>
     h.get<CountersBody>(`/api/v1/community/moments/${id}/counters`, as(who));
   const edits = async (targetId: string) =>
@@ -74,7 +78,11 @@ describe("an author's own moments and comments", () => {
       expect(moment.edited_at).toBeNull();
       const res = await editMoment(moment.id, ada, { body: "Second draft" });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ ...moment, body: "Second draft", edited_at: h.clock.now().toISOString() });
+      expect(res.body.data).toEqual({
+        ...moment,
+        body: "Second draft",
+        edited_at: h.clock.now().toISOString(),
+      });
       const seen = (await h.get<{ data: MomentDto[] }>("/api/v1/community/feed", as(bob))).body.data.find(
         (m) => m.id === moment.id,
       );
@@ -105,7 +113,9 @@ describe("an author's own moments and comments", () => {
       expect(hidden.body.error?.code).toBe("not_found");
       expect((await deleteMoment(moment.id, bob)).status).toBe(404);
       expect((await editMoment("01935c2f-0c32-7e44-8f50-6b7c8d9eafb0", bob, { body: "x" })).status).toBe(404);
-      const { rows } = await h.db.sql.query<{ body: string }>("SELECT body FROM moments WHERE id = $1", [moment.id]);
+      const { rows } = await h.db.sql.query<{ body: string }>("SELECT body FROM moments WHERE id = $1", [
+        moment.id,
+      ]);
       expect(rows[0]?.body).toBe("Mine");
       expect(await edits(moment.id)).toEqual([]);
     });
@@ -123,7 +133,9 @@ describe("an author's own moments and comments", () => {
       const cleared = await editMoment(withMedia.id, ada, { body: "" });
       expect(cleared.status).toBe(200);
       expect(cleared.body.data).toMatchObject({ body: null, media_asset_ids: [media.id] });
-      expect(await edits(withMedia.id)).toEqual([{ target_type: "moment", author_id: ada.user.id, body: "Caption" }]);
+      expect(await edits(withMedia.id)).toEqual([
+        { target_type: "moment", author_id: ada.user.id, body: "Caption" },
+      ]);
     });
 
     it("lets the author edit a moment hidden by moderation; it stays hidden", async () => {
@@ -168,7 +180,11 @@ describe("an author's own moments and comments", () => {
       await editComment(remark.id, bob, { body: "first, edited" });
       await editMoment(moment.id, ada, { body: "Soon gone, edited" });
       await h.post(`/api/v1/community/moments/${moment.id}/like`, undefined, as(bob));
-      const reported = await h.post(`/api/v1/community/moments/${moment.id}/report`, { reason: "spam" }, as(bob));
+      const reported = await h.post(
+        `/api/v1/community/moments/${moment.id}/report`,
+        { reason: "spam" },
+        as(bob),
+      );
       expect(reported.status).toBe(201);
       expect(await feedIds(bob)).toContain(moment.id);
 
@@ -230,10 +246,17 @@ describe("an author's own moments and comments", () => {
       const remark = await addComment(moment.id, bob, "Nice one");
       const res = await editComment(remark.id, bob, { body: "  Very nice one  " });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ ...remark, body: "Very nice one", edited_at: h.clock.now().toISOString() });
-      expect(await edits(remark.id)).toEqual([{ target_type: "comment", author_id: bob.user.id, body: "Nice one" }]);
-      const listed = (await h.get<{ data: CommentDto[] }>(`/api/v1/community/moments/${moment.id}/comments`, as(cy)))
-        .body.data;
+      expect(res.body.data).toEqual({
+        ...remark,
+        body: "Very nice one",
+        edited_at: h.clock.now().toISOString(),
+      });
+      expect(await edits(remark.id)).toEqual([
+        { target_type: "comment", author_id: bob.user.id, body: "Nice one" },
+      ]);
+      const listed = (
+        await h.get<{ data: CommentDto[] }>(`/api/v1/community/moments/${moment.id}/comments`, as(cy))
+      ).body.data;
       expect(listed).toEqual([{ ...remark, body: "Very nice one", edited_at: h.clock.now().toISOString() }]);
       for (const other of [ada, cy]) {
         const refused = await editComment(remark.id, other, { body: "Mine now" });
@@ -242,7 +265,9 @@ describe("an author's own moments and comments", () => {
       }
       expect((await editComment(remark.id, bob, { body: "   " })).status).toBe(422);
       expect((await editComment(remark.id, bob, { body: "x".repeat(2001) })).status).toBe(422);
-      expect((await editComment("01935c2f-0c32-7e44-8f50-6b7c8d9eafb0", bob, { body: "x" })).status).toBe(404);
+      expect((await editComment("01935c2f-0c32-7e44-8f50-6b7c8d9eafb0", bob, { body: "x" })).status).toBe(
+        404,
+      );
     });
 
     it("its author or the moment's author deletes a comment; the counter goes down; others are 403; again is 404", async () => {
@@ -281,24 +306,27 @@ describe("an author's own moments and comments", () => {
       expect((await editComment(remark.id, cy, { body: "x" })).status).toBe(404);
     });
 
-    it.skipIf(!onPostgres)("of two deletions of one comment at once, one is 200, the counter moves once (PostgreSQL)", async () => {
-      const ada = await h.signIn();
-      const bob = await h.signIn();
-      const moment = await publish(ada);
-      for (let round = 0; round < 5; round += 1) {
-        const remark = await addComment(moment.id, bob, `round ${round}`);
-        const before = (await counters(moment.id, ada)).body.data.comments;
-        const answers = await Promise.all([deleteComment(remark.id, bob), deleteComment(remark.id, ada)]);
-        expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
-        expect((await counters(moment.id, ada)).body.data.comments).toBe(before - 1);
-      }
-      const { rows } = await h.db.sql.query<{ comment_count: number; n: number }>(
-        `SELECT m.comment_count, (SELECT count(*)::int FROM moment_comments c WHERE c.moment_id = m.id) AS n
+    it.skipIf(!onPostgres)(
+      "of two deletions of one comment at once, one is 200, the counter moves once (PostgreSQL)",
+      async () => {
+        const ada = await h.signIn();
+        const bob = await h.signIn();
+        const moment = await publish(ada);
+        for (let round = 0; round < 5; round += 1) {
+          const remark = await addComment(moment.id, bob, `round ${round}`);
+          const before = (await counters(moment.id, ada)).body.data.comments;
+          const answers = await Promise.all([deleteComment(remark.id, bob), deleteComment(remark.id, ada)]);
+          expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+          expect((await counters(moment.id, ada)).body.data.comments).toBe(before - 1);
+        }
+        const { rows } = await h.db.sql.query<{ comment_count: number; n: number }>(
+          `SELECT m.comment_count, (SELECT count(*)::int FROM moment_comments c WHERE c.moment_id = m.id) AS n
            FROM moments m WHERE m.id = $1`,
-        [moment.id],
-      );
-      expect(rows[0]?.comment_count).toBe(rows[0]?.n);
-    });
+          [moment.id],
+        );
+        expect(rows[0]?.comment_count).toBe(rows[0]?.n);
+      },
+    );
   });
 
   describe("DELETE /community/moments/{id}/like", () => {
@@ -338,7 +366,9 @@ describe("an author's own moments and comments", () => {
         const moment = await publish(ada);
         const answers = await Promise.all(
           fans.flatMap((fan) =>
-            Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? like(moment.id, fan) : unlike(moment.id, fan))),
+            Array.from({ length: 6 }, (_, i) =>
+              i % 2 === 0 ? like(moment.id, fan) : unlike(moment.id, fan),
+            ),
           ),
         );
         expect(answers.every((a) => a.status === 200)).toBe(true);

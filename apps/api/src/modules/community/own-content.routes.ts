@@ -58,7 +58,10 @@ export const ownContentRoutes = ({ community }: { community: CommunityDeps }): H
 
     return ok(
       c,
-      result.items.map((mute) => ({ user: toUserSummaryDto(mute.user), muted_at: mute.createdAt.toISOString() })),
+      result.items.map((mute) => ({
+        user: toUserSummaryDto(mute.user),
+        muted_at: mute.createdAt.toISOString(),
+      })),
       { meta: { ...page, total: result.total } },
     );
   }),

@@ -10,16 +10,9 @@ import { notMutedSql } from "./user-mutes.repository";
 
 export type MomentRow = Pick<
   RowOf<MomentModel>,
-    | "id"
-  | "author_id"
-  | "body"
-  | "like_count"
-  | "view_count"
-  | "comment_count"
-  | "hidden_at"
-  | "created_at"
-  | "edited_at"
+  "id" | "author_id" | "body" | "like_count" | "view_count" | "comment_count" | "hidden_at" | "created_at"
 > & {
+  edited_at: RowOf<MomentModel>["edited_at"];
   author_username: string;
   author_display_name: string;
   author_active: boolean;
@@ -89,7 +82,8 @@ export const momentVisibleToSql = (viewer: string, m = "m", author?: string) =>
 // Who sees what: the one moment rule (momentVisibleToSql), on the author row the select joins (u),
 // less the authors the viewer mutes (the mute rule's anti join on user_mutes' primary key, beside
 // the block rule's; a mute is the viewer's own filter, so single reads still answer the moment).
-const feedWhere = `${momentVisibleToSql("$1::uuid", "m", "u")} AND ${notMutedSql("$1::uuid", "m.author_id")}`;
+const feedWhere = `${momentVisibleToSql("$1::uuid", "m", "u")}
+   AND ${notMutedSql("$1::uuid", "m.author_id")}`;
 
 /**
  * The feed page of `viewerId`: newest first; after `before` (a moment id) when given, through the

@@ -36,7 +36,11 @@ export const createOwnContentRepository = (db: SqlExecutor): OwnContentRepositor
   },
 
   async updateMomentBody(id, body, at) {
-    await db.query("UPDATE moments SET body = $2, edited_at = $3 WHERE id = $1", [id, body, at], "moments_edit");
+    await db.query(
+      "UPDATE moments SET body = $2, edited_at = $3 WHERE id = $1",
+      [id, body, at],
+      "moments_edit",
+    );
   },
 
   async deleteMoment(id) {
