@@ -213,6 +213,28 @@ describe("an author's own moments and comments", () => {
       expect(reports).toEqual([{ target_id: moment.id, status: "open" }]);
     });
 
+    it.skipIf(!onPostgres)(
+      "edits racing the moment's deletion leave no kept text behind (PostgreSQL)",
+      async () => {
+        const ada = await h.signIn();
+        const bob = await h.signIn();
+        for (let round = 0; round < 5; round += 1) {
+          const moment = await publish(ada, { body: `round ${round}` });
+          const remark = await addComment(moment.id, bob, "before");
+          const [edited, commentEdited, deleted] = await Promise.all([
+            editMoment(moment.id, ada, { body: "edited" }),
+            editComment(remark.id, bob, { body: "after" }),
+            deleteMoment(moment.id, ada),
+          ]);
+          expect(deleted.status).toBe(200);
+          expect([200, 404]).toContain(edited.status);
+          expect([200, 404]).toContain(commentEdited.status);
+          expect(await edits(moment.id)).toEqual([]);
+          expect(await edits(remark.id)).toEqual([]);
+        }
+      },
+    );
+
     it("lets the author delete a moment hidden by moderation", async () => {
       const ada = await h.signIn();
       const moment = await publish(ada);

@@ -51,15 +51,22 @@ export const createOwnContentRepository = (db: SqlExecutor): OwnContentRepositor
       [idParam(id)],
       "media_assets_moment_detach",
     );
+    // Its comments first, then the moment: each waits for an edit of its row in flight to commit,
+    // so the edits are deleted by a later statement, which sees the texts those edits kept.
+    const { rows: comments } = await db.query<{ id: string }>(
+      "DELETE FROM moment_comments WHERE moment_id = $1 RETURNING id",
+      [idParam(id)],
+      "moment_comments_moment_delete",
+    );
+    // Media links, likes, views and legacy moment_reports go with it (ON DELETE CASCADE).
+    const { rowCount } = await db.query("DELETE FROM moments WHERE id = $1", [idParam(id)], "moments_delete");
     await db.query(
       `DELETE FROM content_edits
         WHERE (target_type = 'moment' AND target_id = $1)
-           OR (target_type = 'comment' AND target_id IN (SELECT c.id FROM moment_comments c WHERE c.moment_id = $1))`,
-      [idParam(id)],
+           OR (target_type = 'comment' AND target_id = ANY($2::uuid[]))`,
+      [idParam(id), comments.map((comment) => comment.id)],
       "content_edits_moment_delete",
     );
-    // Media links, likes, views, comments and legacy moment_reports go with it (ON DELETE CASCADE).
-    const { rowCount } = await db.query("DELETE FROM moments WHERE id = $1", [idParam(id)], "moments_delete");
 
     return rowCount > 0;
   },
@@ -107,10 +114,7 @@ export const createOwnContentRepository = (db: SqlExecutor): OwnContentRepositor
   async deleteComment(id) {
     const { rows } = await db.query<{ deleted: number }>(
       `WITH gone AS (
-         DELETE FROM moment_comments WHERE id = $1 RETURNING id, moment_id
-       ), edits AS (
-         DELETE FROM content_edits e USING gone
-          WHERE e.target_type = 'comment' AND e.target_id = gone.id
+         DELETE FROM moment_comments WHERE id = $1 RETURNING moment_id
        ), counted AS (
          UPDATE moments m SET comment_count = GREATEST(m.comment_count - 1, 0)
            FROM gone WHERE m.id = gone.moment_id
@@ -119,8 +123,18 @@ export const createOwnContentRepository = (db: SqlExecutor): OwnContentRepositor
       [idParam(id)],
       "moment_comments_delete",
     );
+    const deleted = (rows[0]?.deleted ?? 0) > 0;
+    if (deleted) {
+      // A statement of its own: the deletion may have waited for an edit in flight, whose kept text
+      // this later snapshot sees.
+      await db.query(
+        "DELETE FROM content_edits WHERE target_type = 'comment' AND target_id = $1",
+        [idParam(id)],
+        "content_edits_comment_delete",
+      );
+    }
 
-    return (rows[0]?.deleted ?? 0) > 0;
+    return deleted;
   },
 
   async recordEdit(edit) {
