@@ -155,14 +155,14 @@ const seed = async (client: pg.Client, tokenSecret: string, moments: number): Pr
       WHERE r.n < ${READERS} AND b.id <> r.id
      ON CONFLICT DO NOTHING`,
   );
-  // And mutes 10 of the authors of the next 100 newest moments (members 100-199), so the feed's mute
-  // filter, an anti join beside the block filter's, has work to do as well.
+  // And mutes 10 of them (some also blocked), so the feed's mute filter, an anti join beside the
+  // block filter's, has work to do on a first page as well.
   await client.query(
     `INSERT INTO user_mutes (muter_id, muted_id, created_at)
      SELECT DISTINCT r.id, b.id, now()
        FROM bench_members r
       CROSS JOIN generate_series(1, 10) j
-       JOIN bench_members b ON b.n = 100 + (r.n * 5 + j * 13) % 100
+       JOIN bench_members b ON b.n = (r.n * 5 + j * 13 + 50) % 100
       WHERE r.n < ${READERS} AND b.id <> r.id
      ON CONFLICT DO NOTHING`,
   );
