@@ -166,7 +166,9 @@ const seed = async (client: pg.Client, tokenSecret: string, moments: number): Pr
       WHERE r.n < ${READERS} AND b.id <> r.id
      ON CONFLICT DO NOTHING`,
   );
-  await client.query("ANALYZE users, moments, moment_media, media_assets, moment_likes, user_blocks, user_mutes");
+  await client.query(
+    "ANALYZE users, moments, moment_media, media_assets, moment_likes, user_blocks, user_mutes",
+  );
   // A session per reader, in one statement.
   const { rows } = await client.query<{ id: string; session_id: string }>(
     `WITH readers AS (SELECT n, id, gen_random_uuid() AS session_id FROM bench_members WHERE n < ${READERS}),
