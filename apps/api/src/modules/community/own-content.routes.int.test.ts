@@ -1,6 +1,8 @@
 import type { CommentDto, MomentCountersDto, MomentDto } from "@agora/contracts/community";
 import type { ErrorEnvelope } from "@agora/contracts/envelope";
+import { createHousekeeper } from "@agora/db/repositories/housekeeping.repository";
 import { onPostgres } from "@agora/db/test/databases";
+import { purgeOrphanMedia } from "@agora/domain/common/housekeeping";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type SignedIn } from "../../../test/harness";
 import { type LocalS3, processedMedia, startLocalS3 } from "../../../test/s3";
@@ -256,6 +258,26 @@ describe("an author's own moments and comments", () => {
       );
       expect(rows).toEqual([{ attached_at: null, visibility: "private" }]);
       expect((await h.get(`/api/v1/media/${media.id}`, as(bob))).status).toBe(403);
+      // The orphan purge, a day later, deletes the asset with its objects.
+      const served = [
+        `media/${media.id}.full`,
+        `media/${media.id}.thumb.webp`,
+        `media/${media.id}.display.webp`,
+      ];
+      for (const key of served) {
+        expect(await s3.has(key), key).toBe(true);
+      }
+      h.clock.advance(25 * 3600_000);
+      const housekeeper = createHousekeeper(h.db.sql, {
+        pendingAccountTtlSeconds: h.config.pendingAccountTtlSeconds,
+      });
+      const counts = await purgeOrphanMedia({ housekeeper, objects: h.runtime.objects.store }, h.clock.now());
+      expect(counts.media_objects_failed).toBe(0);
+      const { rows: left } = await h.db.sql.query("SELECT 1 FROM media_assets WHERE id = $1", [media.id]);
+      expect(left).toEqual([]);
+      for (const key of served) {
+        expect(await s3.has(key), key).toBe(false);
+      }
     });
   });
 
