@@ -1,7 +1,8 @@
 // Seeds the bench database with the community at scale: 10,000 members, 100,000 moments (one in
 // ten with media, one in a hundred hidden) and 1,000,000 likes, generated inside PostgreSQL
 // (generate_series), so the whole load is a handful of statements. Readers are members with blocks
-// both ways among the authors of the newest moments, so the feed's block filter has work to do.
+// both ways among the authors of the newest moments, so the feed's block filter has work to do, and
+// mutes of a few others, for its mute filter.
 import { createJwtAccessTokens } from "@agora/adapters/security/jwt-access-tokens";
 import type { Role } from "@agora/domain/common/actor";
 import { KEY_PURPOSES, keyRing } from "@agora/domain/common/derived-keys";
@@ -77,6 +78,7 @@ const SEEDED = [
   "moment_media",
   "moment_likes",
   "user_blocks",
+  "user_mutes",
   "sessions",
 ];
 
@@ -153,7 +155,20 @@ const seed = async (client: pg.Client, tokenSecret: string, moments: number): Pr
       WHERE r.n < ${READERS} AND b.id <> r.id
      ON CONFLICT DO NOTHING`,
   );
-  await client.query("ANALYZE users, moments, moment_media, media_assets, moment_likes, user_blocks");
+  // And mutes 10 of them (some also blocked), so the feed's mute filter, an anti join beside the
+  // block filter's, has work to do on a first page as well.
+  await client.query(
+    `INSERT INTO user_mutes (muter_id, muted_id, created_at)
+     SELECT DISTINCT r.id, b.id, now()
+       FROM bench_members r
+      CROSS JOIN generate_series(1, 10) j
+       JOIN bench_members b ON b.n = (r.n * 5 + j * 13 + 50) % 100
+      WHERE r.n < ${READERS} AND b.id <> r.id
+     ON CONFLICT DO NOTHING`,
+  );
+  await client.query(
+    "ANALYZE users, moments, moment_media, media_assets, moment_likes, user_blocks, user_mutes",
+  );
   // A session per reader, in one statement.
   const { rows } = await client.query<{ id: string; session_id: string }>(
     `WITH readers AS (SELECT n, id, gen_random_uuid() AS session_id FROM bench_members WHERE n < ${READERS}),

@@ -140,6 +140,14 @@ describe("the authorization matrix: every pair × 6 callers", () => {
     );
   const moment = (w: World) =>
     created(h.post("/api/v1/community/moments", { body: "hello" }, as(w.member)), "moment");
+  const comment = async (w: World) => {
+    const { id } = await moment(w);
+
+    return created(
+      h.post(`/api/v1/community/moments/${id}/comments`, { body: "Nice" }, as(w.provider)),
+      "comment",
+    );
+  };
   const report = async (w: World) => {
     const { id } = await moment(w);
 
@@ -654,6 +662,46 @@ describe("the authorization matrix: every pair × 6 callers", () => {
     },
     "DELETE /api/v1/community/users/{id}/block": {
       call: async () => ({ path: `/api/v1/community/users/${(await h.createUser()).id}/block` }),
+      expect: signedIn(200),
+    },
+    // An author's own content: the member's moment; only its author changes it (others see it: 403).
+    "PATCH /api/v1/community/moments/{id}": {
+      call: async (w) => ({
+        path: `/api/v1/community/moments/${(await moment(w)).id}`,
+        body: { body: "Edited" },
+      }),
+      expect: only(["member"], 200),
+    },
+    "DELETE /api/v1/community/moments/{id}": {
+      call: async (w) => ({ path: `/api/v1/community/moments/${(await moment(w)).id}` }),
+      expect: only(["member"], 200),
+    },
+    "DELETE /api/v1/community/moments/{id}/like": {
+      call: async (w) => ({ path: `/api/v1/community/moments/${(await moment(w)).id}/like` }),
+      expect: signedIn(200),
+    },
+    // The provider's comment under the member's moment: its author edits it; it or the moment's author deletes it.
+    "PATCH /api/v1/community/comments/{id}": {
+      call: async (w) => ({
+        path: `/api/v1/community/comments/${(await comment(w)).id}`,
+        body: { body: "Edited" },
+      }),
+      expect: only(["provider"], 200),
+    },
+    "DELETE /api/v1/community/comments/{id}": {
+      call: async (w) => ({ path: `/api/v1/community/comments/${(await comment(w)).id}` }),
+      expect: only(["member", "provider"], 200),
+    },
+    "POST /api/v1/community/users/{id}/mute": {
+      call: async () => ({ path: `/api/v1/community/users/${(await h.createUser()).id}/mute` }),
+      expect: signedIn(200),
+    },
+    "DELETE /api/v1/community/users/{id}/mute": {
+      call: async () => ({ path: `/api/v1/community/users/${(await h.createUser()).id}/mute` }),
+      expect: signedIn(200),
+    },
+    "GET /api/v1/community/mutes": {
+      call: () => ({ path: "/api/v1/community/mutes" }),
       expect: signedIn(200),
     },
 

@@ -13,6 +13,14 @@ export const specRoutes: readonly string[] = operations.map(({ method, path }) =
  * sessions, password, email address and data exports (docs/accounts.md).
  */
 export const addedRoutes: readonly string[] = [
+  "PATCH /api/v1/community/moments/{id}",
+  "DELETE /api/v1/community/moments/{id}",
+  "DELETE /api/v1/community/moments/{id}/like",
+  "PATCH /api/v1/community/comments/{id}",
+  "DELETE /api/v1/community/comments/{id}",
+  "POST /api/v1/community/users/{id}/mute",
+  "DELETE /api/v1/community/users/{id}/mute",
+  "GET /api/v1/community/mutes",
   "POST /api/v1/guest/orders/{id}/unsubscribe",
   "POST /api/v1/media/{id}/confirm",
   "GET /api/v1/auth/sessions",

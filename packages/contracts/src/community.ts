@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idParamSchema, pageQuerySchema, timestampSchema } from "./common";
+import { pageMetaSchema } from "./envelope";
 import { mediaOperations } from "./media";
 import { defineOperations } from "./operation";
 
@@ -46,6 +47,9 @@ export const momentSchema = z
       .boolean()
       .meta({ description: "Hidden by moderation: only its author still sees it (and sees this as true)." }),
     created_at: timestampSchema,
+    edited_at: timestampSchema
+      .nullable()
+      .meta({ description: "Its author's last edit; null: never edited." }),
   })
   .meta({ id: "Moment" });
 export type MomentDto = z.infer<typeof momentSchema>;
@@ -100,6 +104,9 @@ export const commentSchema = z
     author: userSummarySchema,
     body: z.string(),
     created_at: timestampSchema,
+    edited_at: timestampSchema
+      .nullable()
+      .meta({ description: "Its author's last edit; null: never edited." }),
   })
   .meta({ id: "Comment" });
 export type CommentDto = z.infer<typeof commentSchema>;
@@ -109,6 +116,45 @@ export const createCommentRequestSchema = z
     body: z.string().trim().min(1).max(2000).meta({ description: "1 to 2000 characters (trimmed)." }),
   })
   .meta({ example: { body: "Looks great!" } });
+
+export const editMomentRequestSchema = z
+  .object({
+    body: z
+      .string()
+      .max(2000)
+      .meta({
+        description:
+          "The new text, up to 2000 characters. Blank (empty or whitespace only) removes the text, allowed " +
+          "only on a moment with media.",
+      }),
+  })
+  .meta({ example: { body: "Fresh bread from the market this morning (sold out by nine)." } });
+
+export const editCommentRequestSchema = createCommentRequestSchema.meta({
+  example: { body: "Looks great, again!" },
+});
+
+/** The answer of a deletion by its author. */
+export const deletedSchema = z
+  .object({ id: z.string(), deleted: z.literal(true) })
+  .meta({ id: "Deleted", example: { id: "01935c2f-0c32-7e44-8f50-6b7c8d9eafb0", deleted: true } });
+export type DeletedDto = z.infer<typeof deletedSchema>;
+
+/** The answer of a mute or an unmute: whom, and whether the caller now mutes them. */
+export const muteStateSchema = z
+  .object({
+    user_id: z.string(),
+    muted: z.boolean().meta({ description: "true after a mute, false after an unmute." }),
+  })
+  .meta({ id: "MuteState" });
+export type MuteStateDto = z.infer<typeof muteStateSchema>;
+
+export const muteSchema = z
+  .object({ user: userSummarySchema, muted_at: timestampSchema })
+  .meta({ id: "Mute" });
+export type MuteDto = z.infer<typeof muteSchema>;
+
+export const mutesQuerySchema = pageQuerySchema(50);
 
 export const reportReasonSchema = z.enum(["spam", "abuse", "illegal", "other"]);
 export const reportStatusSchema = z.enum(["open", "reviewing", "resolved", "dismissed"]);
@@ -255,5 +301,96 @@ export const communityOperations = defineOperations({
     params: idParamSchema,
     responses: { 200: { description: "Not blocked.", data: blockStateSchema } },
     errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  momentsEdit: {
+    method: "PATCH",
+    path: "/api/v1/community/moments/{id}",
+    auth: "bearer",
+    writeLimit: "content_changes",
+    tags,
+    summary: "Edit your moment",
+    params: idParamSchema,
+    body: editMomentRequestSchema,
+    responses: { 200: { description: "Edited; the moment.", data: momentSchema } },
+    errors: [...momentErrors, "validation_failed"],
+  },
+  momentsDelete: {
+    method: "DELETE",
+    path: "/api/v1/community/moments/{id}",
+    auth: "bearer",
+    writeLimit: "content_changes",
+    tags,
+    summary: "Delete your moment",
+    params: idParamSchema,
+    responses: { 200: { description: "Deleted.", data: deletedSchema } },
+    errors: momentErrors,
+  },
+  momentsUnlike: {
+    method: "DELETE",
+    path: "/api/v1/community/moments/{id}/like",
+    auth: "bearer",
+    writeLimit: "content_changes",
+    tags,
+    summary: "Take your like of a moment back",
+    params: idParamSchema,
+    responses: { 200: { description: "Not liked; the moment's counters.", data: momentCountersSchema } },
+    errors: momentErrors,
+  },
+  commentsEdit: {
+    method: "PATCH",
+    path: "/api/v1/community/comments/{id}",
+    auth: "bearer",
+    writeLimit: "content_changes",
+    tags,
+    summary: "Edit your comment",
+    params: idParamSchema,
+    body: editCommentRequestSchema,
+    responses: { 200: { description: "Edited; the comment.", data: commentSchema } },
+    errors: [...momentErrors, "validation_failed"],
+  },
+  commentsDelete: {
+    method: "DELETE",
+    path: "/api/v1/community/comments/{id}",
+    auth: "bearer",
+    writeLimit: "content_changes",
+    tags,
+    summary: "Delete a comment (yours, or under your moment)",
+    params: idParamSchema,
+    responses: { 200: { description: "Deleted.", data: deletedSchema } },
+    errors: momentErrors,
+  },
+  usersMute: {
+    method: "POST",
+    path: "/api/v1/community/users/{id}/mute",
+    auth: "bearer",
+    writeLimit: "mutes",
+    tags,
+    summary: "Mute a user",
+    params: idParamSchema,
+    responses: { 200: { description: "Muted.", data: muteStateSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  usersUnmute: {
+    method: "DELETE",
+    path: "/api/v1/community/users/{id}/mute",
+    auth: "bearer",
+    writeLimit: "mutes",
+    tags,
+    summary: "Unmute a user",
+    params: idParamSchema,
+    responses: { 200: { description: "Not muted.", data: muteStateSchema } },
+    errors: ["unauthorized", "not_found", "validation_failed"],
+  },
+  mutesList: {
+    method: "GET",
+    path: "/api/v1/community/mutes",
+    auth: "bearer",
+    tags,
+    summary: "The users you mute",
+    query: mutesQuerySchema,
+    responses: {
+      200: { description: "A page of mutes, newest first.", data: z.array(muteSchema), meta: pageMetaSchema },
+    },
+    errors: ["unauthorized", "validation_failed"],
   },
 });

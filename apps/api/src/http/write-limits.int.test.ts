@@ -146,6 +146,13 @@ describe("write limits", () => {
       authSessionsEndOthers: "account_security",
       authPasswordChange: "account_security",
       authEmailChange: "email_changes",
+      momentsEdit: "content_changes",
+      momentsDelete: "content_changes",
+      momentsUnlike: "content_changes",
+      commentsEdit: "content_changes",
+      commentsDelete: "content_changes",
+      usersMute: "mutes",
+      usersUnmute: "mutes",
     });
     const doc = (
       await h.get<{

@@ -43,9 +43,11 @@ import {
 } from "./chat/messages.repository";
 import { createCommentRepository } from "./community/moment-comments.repository";
 import { createMomentRepository } from "./community/moments.repository";
+import { createOwnContentRepository } from "./community/own-content.repository";
 import { createTargetReportRepository } from "./community/report-targets.repository";
 import { createReportRepository } from "./community/reports.repository";
 import { createBlockRepository } from "./community/user-blocks.repository";
+import { createMuteRepository } from "./community/user-mutes.repository";
 import { createIdempotencyStore } from "./idempotency.repository";
 import { createCodeRepository } from "./identity/codes.repository";
 import { createDataExportDeliveryStore, createDataExportRepository } from "./identity/data-export.repository";
@@ -143,6 +145,8 @@ export const createRepositories = (
   comments: createCommentRepository(db),
   reports: createReportRepository(db),
   targetReports: createTargetReportRepository(db),
+  ownContent: createOwnContentRepository(db),
+  mutes: createMuteRepository(db),
   conversations: createConversationRepository(db, options.chatSignals),
   messages: createMessageRepository(db, ids, options.chatSignals),
   chatConnections: createChatConnectionRepository(db, options.chatSignals),

@@ -103,7 +103,10 @@ export type MessageNotice = {
 
 /** What delivering `message.sent` reads. */
 export interface MessageNoticeReader {
-  /** The notice of the message, with the recipient's presence as of `liveSince`; null when gone. */
+  /**
+   * The notice of the message, with the recipient's presence as of `liveSince`; null when gone, or
+   * when the recipient mutes its sender (no inbox row, no push; docs/safety.md, "Mutes").
+   */
   findNotice(messageId: string, liveSince: Date): Promise<MessageNotice | null>;
 }
 

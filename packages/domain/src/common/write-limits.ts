@@ -14,6 +14,9 @@ export const writeLimits = {
   comments: { perHour: 300, counts: "comments" },
   likes: { perHour: 1000, counts: "likes" },
   reports: { perHour: 60, counts: "reports" },
+  /** An author's edits and deletions of their moments and comments, and likes taken back. */
+  content_changes: { perHour: 300, counts: "edits, deletions and likes taken back" },
+  mutes: { perHour: 100, counts: "mutes and unmutes" },
   uploads: { perHour: 120, counts: "upload tickets" },
   /** Each asks the object store about an upload; a few per ticket. */
   media_confirmations: { perHour: 600, counts: "upload confirmations" },

@@ -1,6 +1,7 @@
 import type { Page, PageRequest } from "../common/page";
 import type { MediaRepositories } from "../media/media.ports";
 import type { Comment, ModeratedReport, Moment, MomentCounters, ReportStatus } from "./community.types";
+import type { OwnContentRepositories } from "./own-content.ports";
 import type { TargetReportRepository } from "./reports.ports";
 
 /** The block graph: one table, read by every surface that shows one user to another. */
@@ -120,4 +121,5 @@ export type CommunityRepositories = {
   comments: CommentRepository;
   reports: ReportRepository;
   targetReports: TargetReportRepository;
-} & MediaRepositories;
+} & MediaRepositories &
+  OwnContentRepositories;

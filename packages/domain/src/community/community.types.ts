@@ -22,6 +22,8 @@ export type Moment = {
    */
   authorActive: boolean;
   createdAt: Date;
+  /** The author's last edit (null: never edited). */
+  editedAt: Date | null;
 };
 
 export type Comment = {
@@ -30,6 +32,8 @@ export type Comment = {
   author: UserSummary;
   body: string;
   createdAt: Date;
+  /** The author's last edit (null: never edited). */
+  editedAt: Date | null;
 };
 
 export const reportReasons = ["spam", "abuse", "illegal", "other"] as const;

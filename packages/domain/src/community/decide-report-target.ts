@@ -1,6 +1,7 @@
 import type { Actor } from "../common/actor";
 import { AppError, ValidationError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
+import { meetingEndedEvent } from "../lifestyle/events/meeting-ended";
 import type { CommunityDeps } from "./community.deps";
 import { authorWarned, contentReleased } from "./events/author-warned";
 import { targetReportClosedEvent } from "./events/report-closed";
@@ -75,18 +76,23 @@ export const decideReportTarget = async (
         }
         await audit(`${type}.hidden`, { hidden: false }, { hidden: true });
         break;
-      case "delete":
-        if (
-          type === "moment" ||
-          type === "comment" ||
-          type === "message" ||
-          type === "dating_profile" ||
-          type === "meeting"
-        ) {
-          const removed = await tx.targetReports.remove(type, id, now);
-          await audit(`${type}.deleted`, { present: removed }, { present: false });
+      case "delete": {
+        let removed = false;
+        if (type === "moment") {
+          // As its author deletes it: media private at once, comments and edits with it.
+          removed = await tx.ownContent.deleteMoment(id);
+        } else if (type === "comment") {
+          removed = await tx.ownContent.deleteComment(id);
+        } else if (type === "message" || type === "dating_profile" || type === "meeting") {
+          removed = await tx.targetReports.remove(type, id, now);
+          if (removed && type === "meeting") {
+            // As the host's end: the video room goes too.
+            await tx.outbox.append(meetingEndedEvent({ id }, now), now);
+          }
         }
+        await audit(`${type}.deleted`, { present: removed }, { present: false });
         break;
+      }
       case "warn":
         if (ownerId) {
           const categories = [...new Set(closed.map((r) => r.category))].sort() as ReportCategory[];

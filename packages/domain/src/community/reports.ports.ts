@@ -83,15 +83,12 @@ export interface TargetReportRepository {
   /** Hides a comment-less target: a dating profile (visible = false), a listing (status suspended). */
   hide(type: "dating_profile" | "listing", id: string, at: Date): Promise<void>;
   /**
-   * Deletes the target: a moment (its media links go with it, the assets to the orphan purge), a
-   * comment (its moment's counter follows), a message (body replaced, media links dropped: the
-   * conversation's sequence stays whole), a dating profile, a meeting (ended). False: already gone.
+   * Deletes the target: a message (body replaced, media links dropped: the conversation's sequence
+   * stays whole), a dating profile (its photos detached and private, to the orphan purge), a
+   * meeting (ended). Moments and comments are deleted as their authors delete them
+   * (OwnContentRepository). False: already gone (a meeting: already ended).
    */
-  remove(
-    type: "moment" | "comment" | "message" | "dating_profile" | "meeting",
-    id: string,
-    at: Date,
-  ): Promise<boolean>;
+  remove(type: "message" | "dating_profile" | "meeting", id: string, at: Date): Promise<boolean>;
   /** Clears held_at on the target's row (a filter's hold released); whether it was held. */
   release(type: HoldableTarget, id: string): Promise<boolean>;
 }

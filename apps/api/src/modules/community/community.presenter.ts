@@ -9,7 +9,7 @@ import type {
   UserSummary,
 } from "@agora/domain/community/community.types";
 
-const toUserSummaryDto = (user: UserSummary) => ({
+export const toUserSummaryDto = (user: UserSummary) => ({
   id: user.id,
   username: user.username,
   display_name: user.displayName,
@@ -31,6 +31,7 @@ export const toMomentDto = (moment: Moment): MomentDto => ({
   liked_by_me: moment.likedByViewer,
   hidden: moment.hidden,
   created_at: moment.createdAt.toISOString(),
+  edited_at: moment.editedAt?.toISOString() ?? null,
 });
 
 export const toCommentDto = (comment: Comment): CommentDto => ({
@@ -39,6 +40,7 @@ export const toCommentDto = (comment: Comment): CommentDto => ({
   author: toUserSummaryDto(comment.author),
   body: comment.body,
   created_at: comment.createdAt.toISOString(),
+  edited_at: comment.editedAt?.toISOString() ?? null,
 });
 
 export const toReportDto = (report: MomentReport): MomentReportDto => ({

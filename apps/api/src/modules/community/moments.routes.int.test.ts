@@ -82,6 +82,7 @@ describe("community moments", () => {
         liked_by_me: false,
         hidden: false,
         created_at: h.clock.now().toISOString(),
+        edited_at: null,
       });
     });
 
@@ -281,6 +282,7 @@ describe("community moments", () => {
         author: { id: bob.user.id, username: bob.user.username, display_name: expect.any(String) },
         body: "Lovely!",
         created_at: h.clock.now().toISOString(),
+        edited_at: null,
       });
       const ids = [res.body.data.id];
       for (let i = 0; i < 4; i += 1) {

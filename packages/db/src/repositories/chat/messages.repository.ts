@@ -211,7 +211,9 @@ export const createMessageNoticeReader = (db: SqlExecutor): MessageNoticeReader 
          JOIN users u ON u.id = m.sender_id
          CROSS JOIN LATERAL (SELECT CASE WHEN c.user_a_id = m.sender_id THEN c.user_b_id ELSE c.user_a_id END
                                AS recipient_id) r
-        WHERE m.id = $1`,
+        WHERE m.id = $1
+          -- A recipient who mutes the sender gets no notice (the message itself still arrives).
+          AND NOT EXISTS (SELECT 1 FROM user_mutes mu WHERE mu.muter_id = r.recipient_id AND mu.muted_id = m.sender_id)`,
       [idParam(messageId), liveSince],
       "chat_messages_notice",
     );

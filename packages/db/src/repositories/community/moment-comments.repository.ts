@@ -6,11 +6,12 @@ import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { authorPresentSql } from "./moment-queries";
 import { notBlockedSql } from "./user-blocks.repository";
+import { notMutedSql } from "./user-mutes.repository";
 
 type CommentRow = RowOf<MomentComment> & { author_username: string; author_display_name: string };
 
 const commentSelect = `SELECT c.id, c.moment_id, c.author_id, u.username::text AS author_username,
-                              u.display_name AS author_display_name, c.body, c.created_at
+                              u.display_name AS author_display_name, c.body, c.created_at, c.edited_at
                          FROM moment_comments c
                          JOIN users u ON u.id = c.author_id`;
 
@@ -20,6 +21,7 @@ const toComment = (row: CommentRow): Comment => ({
   author: { id: row.author_id, username: row.author_username, displayName: row.author_display_name },
   body: row.body,
   createdAt: row.created_at,
+  editedAt: row.edited_at,
 });
 
 /** Comments in raw SQL: written with the moment's counter; lists with blocks applied. */
@@ -44,9 +46,10 @@ export const createCommentRepository = (db: SqlExecutor): CommentRepository => (
   },
 
   async listForViewer(momentId, viewerId, page) {
-    // A comment is visible to others while its author is present (authorPresentSql), never across a block.
+    // A comment is visible to others while its author is present (authorPresentSql), never across a
+    // block, and not listed to a viewer who mutes its author.
     const visible = `c.moment_id = $1 AND (c.author_id = $2::uuid OR ${authorPresentSql("c.author_id")})
-                     AND ${notBlockedSql("$2::uuid", "c.author_id")}`;
+                     AND ${notBlockedSql("$2::uuid", "c.author_id")} AND ${notMutedSql("$2::uuid", "c.author_id")}`;
     const { rows } =
       page.before === undefined
         ? await db.query<CommentRow>(

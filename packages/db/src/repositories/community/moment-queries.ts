@@ -6,11 +6,13 @@ import type { Moment as MomentModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import { notBlockedSql } from "./user-blocks.repository";
+import { notMutedSql } from "./user-mutes.repository";
 
 export type MomentRow = Pick<
   RowOf<MomentModel>,
   "id" | "author_id" | "body" | "like_count" | "view_count" | "comment_count" | "hidden_at" | "created_at"
 > & {
+  edited_at: RowOf<MomentModel>["edited_at"];
   author_username: string;
   author_display_name: string;
   author_active: boolean;
@@ -26,7 +28,7 @@ export type MomentRow = Pick<
 export const momentSelectSql = (viewer: string) =>
   `SELECT m.id, m.author_id, u.username::text AS author_username, u.display_name AS author_display_name,
           author_present(u.status) AS author_active,
-          m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.created_at,
+          m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.created_at, m.edited_at,
           ARRAY(SELECT mm.media_asset_id::text FROM moment_media mm
                   JOIN media_assets a ON a.id = mm.media_asset_id
                  WHERE mm.moment_id = m.id
@@ -47,6 +49,7 @@ export const toMoment = (row: MomentRow): Moment => ({
   hidden: row.hidden_at !== null,
   authorActive: row.author_active,
   createdAt: row.created_at,
+  editedAt: row.edited_at,
 });
 
 /**
@@ -76,8 +79,11 @@ export const momentVisibleToSql = (viewer: string, m = "m", author?: string) =>
   })
    AND ${notBlockedSql(viewer, `${m}.author_id`)}`;
 
-// Who sees what: the one moment rule (momentVisibleToSql), on the author row the select joins (u).
-const feedWhere = momentVisibleToSql("$1::uuid", "m", "u");
+// Who sees what: the one moment rule (momentVisibleToSql), on the author row the select joins (u),
+// less the authors the viewer mutes (the mute rule's anti join on user_mutes' primary key, beside
+// the block rule's; a mute is the viewer's own filter, so single reads still answer the moment).
+const feedWhere = `${momentVisibleToSql("$1::uuid", "m", "u")}
+   AND ${notMutedSql("$1::uuid", "m.author_id")}`;
 
 /**
  * The feed page of `viewerId`: newest first; after `before` (a moment id) when given, through the

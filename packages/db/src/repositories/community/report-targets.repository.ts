@@ -376,28 +376,21 @@ export const createTargetReportRepository = (db: SqlExecutor): TargetReportRepos
     async remove(type, id, at) {
       let statement: string;
       switch (type) {
-        case "moment":
-          // Its media links, likes, views and comments go with it (ON DELETE CASCADE); the assets,
-          // attached nowhere now, to the orphan purge.
-          statement = "DELETE FROM moments WHERE id = $1 RETURNING id";
-          break;
-        case "comment":
-          statement = `WITH gone AS (DELETE FROM moment_comments WHERE id = $1 RETURNING id, moment_id),
-            counted AS (UPDATE moments m SET comment_count = GREATEST(m.comment_count - 1, 0)
-                          FROM gone WHERE m.id = gone.moment_id)
-            SELECT id FROM gone`;
-          break;
         case "message":
           statement = `WITH media AS (DELETE FROM message_media WHERE message_id = $1)
             UPDATE chat_messages SET body = '${REMOVED_MESSAGE_BODY}', message_type = 'text'
              WHERE id = $1 RETURNING id`;
           break;
         case "dating_profile":
-          statement = "DELETE FROM dating_profiles WHERE user_id = $1 RETURNING user_id";
+          // Its photos leave the public at once and are left to the orphan purge (docs/media.md).
+          statement = `WITH media AS (
+              UPDATE media_assets SET attached_at = NULL, visibility = 'private'
+               WHERE id IN (SELECT media_asset_id FROM dating_profile_media WHERE user_id = $1))
+            DELETE FROM dating_profiles WHERE user_id = $1 RETURNING user_id`;
           break;
         case "meeting":
           statement = `UPDATE meetings SET status = 'ended', ended_at = COALESCE(ended_at, $2), updated_at = $2
-             WHERE id = $1 RETURNING id`;
+             WHERE id = $1 AND status <> 'ended' RETURNING id`;
           break;
         default: {
           const unknown: never = type;
