@@ -1,5 +1,5 @@
--- Reports of anything, edits kept for moderators, and content held by a filter (docs/safety.md,
--- "Reports, filters and your own posts"). Expand only: the previous release keeps reading and
+-- Reports of anything, edits kept for moderators, and content held by a filter (docs/safety.md:
+-- "Reports", "Filters", "Your own content"). Expand only: the previous release keeps reading and
 -- writing moment_reports while this one runs beside it.
 --
 -- reports: one table of reports on every target, a member's (one open report, open or reviewing,
