@@ -4,6 +4,8 @@ import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { ChatRepositories } from "./chat.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
 
 /**
  * What chat use cases take. Every write of text is one statement (atomic on its own); a message
@@ -16,5 +18,7 @@ export type ChatDeps = {
   ids: IdGenerator;
   /** Confirms a message's media uploads, and signs their read URLs. */
   objects: ObjectStore;
-  uow: UnitOfWork<ChatRepositories & { outbox: OutboxWriter }>;
+  uow: UnitOfWork<ChatRepositories & { outbox: OutboxWriter; filterReports: FilterReportWriter }>;
+  /** The content filter rules (docs/safety.md, "Filters"): screenText before a write. */
+  filters: ContentScreen;
 };

@@ -14,6 +14,7 @@ import type {
   UserRepository,
 } from "./identity.ports";
 import type { IdentityTransaction } from "./identity.transaction";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 
 export type IdentitySettings = {
   /** Keys of the HMAC that stores emailed codes (KEY_PURPOSES.codes): issued under the current one. */
@@ -72,6 +73,8 @@ export type IdentityDeps = {
   objects: ObjectStore;
   /** When sessions were last used (the session list's `last_used_at`). */
   sessionActivity: SessionActivity;
+  /** The content filter rules (docs/safety.md, "Filters"): screenText before a write. */
+  filters: ContentScreen;
 };
 
 /**

@@ -9,9 +9,11 @@ import type {
   VideoRooms,
   VideoTokenIssuer,
 } from "./lifestyle.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
 
 export type LifestyleDeps = {
-  uow: UnitOfWork<LifestyleRepositories>;
+  uow: UnitOfWork<LifestyleRepositories & { filterReports: FilterReportWriter }>;
   repos: LifestyleRepositories;
   clock: Clock;
   ids: IdGenerator;
@@ -22,6 +24,8 @@ export type LifestyleDeps = {
    * and leave change the rows only (no outbox event for the video service is written).
    */
   video: VideoTokenIssuer | undefined;
+  /** The content filter rules (docs/safety.md, "Filters"): screenText before a write. */
+  filters: ContentScreen;
 };
 
 /** What delivering the meeting events needs (the outbox worker's side). */

@@ -25,7 +25,7 @@ const rule = (
   }
   nextId += 1;
 
-  return { id: `rule-${nextId}`, match, normalizedValue: normalized.normalized, action, contexts };
+  return { id: `rule-${nextId}`, match, value, normalizedValue: normalized.normalized, action, contexts };
 };
 
 describe("tokenize", () => {

@@ -26,6 +26,8 @@ export const MAX_PHRASE_TOKENS = 8;
 export type FilterRule = {
   id: string;
   match: FilterMatch;
+  /** As the administrator gave it (a report's note names it). */
+  value: string;
   normalizedValue: string;
   action: FilterAction;
   contexts: readonly FilterContext[];
