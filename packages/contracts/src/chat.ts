@@ -329,8 +329,7 @@ export const chatOperations = defineOperations({
       "not_found",
       "idempotency_conflict",
       "validation_failed",
-      "storage_unavailable",
-    ],
+      "storage_unavailable", "content_blocked"],
   },
   conversationsMarkRead: {
     method: "POST",

@@ -7,6 +7,7 @@ import type { ListingRepository, ProviderRepository } from "../marketplace/marke
 import type { DeviceRepository, NotificationRepository } from "../notifications/notifications.ports";
 import type { OrderRepository } from "../orders/orders.ports";
 import type { IdentityRepositories } from "./identity.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
 
 /**
  * What an identity use case's transaction holds: its own repositories, the listings whose public
@@ -24,4 +25,6 @@ export type IdentityTransaction = IdentityRepositories & {
   orders: Pick<OrderRepository, "clearCustomerNotes">;
   notifications: Pick<NotificationRepository, "deleteForUser">;
   devices: Pick<DeviceRepository, "deleteForUser">;
+  /** A flagged name's filter report (docs/safety.md, "Filters"). */
+  filterReports: FilterReportWriter;
 };
