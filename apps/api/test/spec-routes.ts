@@ -25,6 +25,10 @@ export const addedRoutes: readonly string[] = [
   "POST /api/v1/auth/email",
   "POST /api/v1/auth/email/verify",
   "POST /api/v1/auth/email/undo",
+  "GET /api/v1/admin/filters",
+  "POST /api/v1/admin/filters",
+  "PATCH /api/v1/admin/filters/{id}",
+  "DELETE /api/v1/admin/filters/{id}",
 ];
 
 /** The number of routes the specification names. */
