@@ -329,7 +329,9 @@ export const chatOperations = defineOperations({
       "not_found",
       "idempotency_conflict",
       "validation_failed",
-      "storage_unavailable", "content_blocked"],
+      "storage_unavailable",
+      "content_blocked",
+    ],
   },
   conversationsMarkRead: {
     method: "POST",

@@ -270,7 +270,9 @@ export const identityOperations = defineOperations({
       "validation_failed",
       "rate_limited",
       "email_unavailable",
-      "service_unavailable", "content_blocked"],
+      "service_unavailable",
+      "content_blocked",
+    ],
   },
   authVerifyEmail: {
     method: "POST",

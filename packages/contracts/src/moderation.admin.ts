@@ -34,11 +34,16 @@ const contextsSchema = z
       "`dating_profiles` (bio and interests), `listings` (listings' and menu items' names and descriptions).",
   });
 
-const valueSchema = z.string().trim().min(1).max(100).meta({
-  description:
-    "1-100 characters. Matched after normalization (case, accents and common substitutions such as " +
-    "`4` for `a`); never a regular expression.",
-});
+const valueSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .meta({
+    description:
+      "1-100 characters. Matched after normalization (case, accents and common substitutions such as " +
+      "`4` for `a`); never a regular expression.",
+  });
 
 export const contentFilterSchema = z
   .object({
@@ -113,7 +118,11 @@ export const moderationAdminOperations = defineOperations({
     summary: "The content filter rules",
     query: pageQuerySchema(50),
     responses: {
-      200: { description: "A page of rules, oldest first.", data: z.array(contentFilterSchema), meta: pageMetaSchema },
+      200: {
+        description: "A page of rules, oldest first.",
+        data: z.array(contentFilterSchema),
+        meta: pageMetaSchema,
+      },
     },
     errors: ["unauthorized", "forbidden", "validation_failed"],
   },

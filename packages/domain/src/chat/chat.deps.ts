@@ -2,10 +2,10 @@ import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { ChatRepositories } from "./chat.ports";
-import type { ContentScreen } from "../moderation/content-filter-cache";
-import type { FilterReportWriter } from "../moderation/content-filter.ports";
 
 /**
  * What chat use cases take. Every write of text is one statement (atomic on its own); a message

@@ -5,15 +5,19 @@ import type { UnitOfWork } from "../common/unit-of-work";
 import type { UserRepository } from "../identity/identity.ports";
 import type { IdentityTransaction } from "../identity/identity.transaction";
 import type { ObjectStore } from "../media/media.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { CommunityRepositories } from "./community.ports";
-import type { ContentScreen } from "../moderation/content-filter-cache";
-import type { FilterReportWriter } from "../moderation/content-filter.ports";
 
 export type CommunityDeps = {
   uow: UnitOfWork<
     CommunityRepositories &
-      Pick<IdentityTransaction, "users" | "sessions" | "listings"> & { audit: AuditLog; outbox: OutboxWriter; filterReports: FilterReportWriter }
+      Pick<IdentityTransaction, "users" | "sessions" | "listings"> & {
+        audit: AuditLog;
+        outbox: OutboxWriter;
+        filterReports: FilterReportWriter;
+      }
   >;
   repos: CommunityRepositories & { users: Pick<UserRepository, "findById"> };
   clock: Clock;

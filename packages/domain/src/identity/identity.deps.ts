@@ -5,6 +5,7 @@ import type { Mailer } from "../common/mail";
 import type { RateLimiter } from "../common/rate-limit";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 import type {
   AccessTokenIssuer,
   CodeRepository,
@@ -14,7 +15,6 @@ import type {
   UserRepository,
 } from "./identity.ports";
 import type { IdentityTransaction } from "./identity.transaction";
-import type { ContentScreen } from "../moderation/content-filter-cache";
 
 export type IdentitySettings = {
   /** Keys of the HMAC that stores emailed codes (KEY_PURPOSES.codes): issued under the current one. */

@@ -4,10 +4,10 @@
 import type { CommentRepository, MomentRepository } from "../community/community.ports";
 import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
 import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
 import type { DeviceRepository, NotificationRepository } from "../notifications/notifications.ports";
 import type { OrderRepository } from "../orders/orders.ports";
 import type { IdentityRepositories } from "./identity.ports";
-import type { FilterReportWriter } from "../moderation/content-filter.ports";
 
 /**
  * What an identity use case's transaction holds: its own repositories, the listings whose public

@@ -4,8 +4,8 @@ import { UsernameTakenError } from "./identity.errors";
 import type { NewUser } from "./identity.ports";
 import { registrationAttemptMail } from "./mail-templates";
 import { newUser, type UserInput } from "./new-user";
-import { sendCode, sendMailNow } from "./send-code";
 import { fileProfileReport, screenProfileNames } from "./screen-profile";
+import { sendCode, sendMailNow } from "./send-code";
 
 export type RegisterUserInput = UserInput & { clientIp: string };
 

@@ -2,6 +2,8 @@ import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 import { VideoRoomsUnavailableError } from "./lifestyle.errors";
 import type {
   LifestyleRepositories,
@@ -9,8 +11,6 @@ import type {
   VideoRooms,
   VideoTokenIssuer,
 } from "./lifestyle.ports";
-import type { ContentScreen } from "../moderation/content-filter-cache";
-import type { FilterReportWriter } from "../moderation/content-filter.ports";
 
 export type LifestyleDeps = {
   uow: UnitOfWork<LifestyleRepositories & { filterReports: FilterReportWriter }>;

@@ -1,9 +1,9 @@
 import type { Actor } from "../common/actor";
 import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { MenuItem } from "./marketplace.types";
 import { findOwnedListing } from "./ownership";
-import { fileFilterReport, screenText } from "../moderation/screen-text";
 
 /**
  * Adds an active item to the caller's own listing (404 when it is not theirs). `mediaAssetIds`: its

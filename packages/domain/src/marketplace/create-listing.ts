@@ -1,10 +1,10 @@
 import type { Actor } from "../common/actor";
 import { NotFoundError } from "../common/app-error";
 import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { Listing } from "./marketplace.types";
 import { findOwnProvider, requireActiveCategory } from "./ownership";
-import { fileFilterReport, screenText } from "../moderation/screen-text";
 
 /**
  * Creates a draft listing for the caller's own provider profile. The body's provider_id must be

@@ -2,9 +2,9 @@ import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
-import type { MarketplaceRepositories } from "./marketplace.transaction";
-import type { ContentScreen } from "../moderation/content-filter-cache";
 import type { FilterReportWriter } from "../moderation/content-filter.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
+import type { MarketplaceRepositories } from "./marketplace.transaction";
 
 export type MarketplaceDeps = {
   uow: UnitOfWork<MarketplaceRepositories & { filterReports: FilterReportWriter }>;

@@ -7,10 +7,10 @@ import {
   type RecordMedia,
   recordMedia,
 } from "../media/record-media";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { Listing } from "./marketplace.types";
 import { findOwnedListing, requireActiveCategory } from "./ownership";
-import { fileFilterReport, screenText } from "../moderation/screen-text";
 
 /**
  * Owner only (404 otherwise); ids in the body are never applied. `mediaAssetIds`, when given,

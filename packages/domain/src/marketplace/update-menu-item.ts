@@ -1,10 +1,10 @@
 import type { Actor } from "../common/actor";
 import { NotFoundError } from "../common/app-error";
 import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { MenuItem } from "./marketplace.types";
 import { findOwnedItem } from "./ownership";
-import { fileFilterReport, screenText } from "../moderation/screen-text";
 
 /**
  * Changes an item of the caller's own listing, including (de)activating it. `mediaAssetIds`, when

@@ -70,7 +70,10 @@ describe("normalizeRuleValue", () => {
 
   it("accepts a host name for a domain, dropping a scheme, www. and a path", () => {
     expect(normalizeRuleValue("domain", "Example.COM")).toEqual({ ok: true, normalized: "example.com" });
-    expect(normalizeRuleValue("domain", "https://www.bad.org/x")).toEqual({ ok: true, normalized: "bad.org" });
+    expect(normalizeRuleValue("domain", "https://www.bad.org/x")).toEqual({
+      ok: true,
+      normalized: "bad.org",
+    });
     expect(normalizeRuleValue("domain", "localhost").ok).toBe(false);
     expect(normalizeRuleValue("domain", "not a host.com").ok).toBe(false);
     expect(normalizeRuleValue("domain", "-bad-.com").ok).toBe(false);

@@ -2,8 +2,8 @@ import type { AuditLog } from "../common/audit";
 import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { UnitOfWork } from "../common/unit-of-work";
-import type { ContentScreen } from "./content-filter-cache";
 import type { ContentFilterRepository } from "./content-filter.ports";
+import type { ContentScreen } from "./content-filter-cache";
 
 /** What the content filters' administration needs. */
 export type ModerationDeps = {

@@ -2,8 +2,8 @@ import { AppError } from "../common/app-error";
 import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import { checkText, type FilterAction, type FilterContext, type FilterRule } from "./content-filter";
-import type { ContentScreen } from "./content-filter-cache";
 import type { FilterReportTargetType, FilterReportWriter } from "./content-filter.ports";
+import type { ContentScreen } from "./content-filter-cache";
 
 /** 422 content_blocked: a filter rule refuses the write; the details name the field, never the rule. */
 export class ContentBlockedError extends AppError {
@@ -55,7 +55,9 @@ export const screenText = async (
   if (verdict.action === "block" || (verdict.action === "hold" && options.holdRefuses)) {
     throw new ContentBlockedError(verdict.field ?? Object.keys(fields)[0] ?? "body");
   }
-  const decisive = verdict.hits.find((hit) => hit.rule.action === verdict.action && hit.field === verdict.field);
+  const decisive = verdict.hits.find(
+    (hit) => hit.rule.action === verdict.action && hit.field === verdict.field,
+  );
 
   return { action: verdict.action, rule: decisive?.rule ?? null };
 };

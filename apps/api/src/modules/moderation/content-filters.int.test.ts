@@ -119,9 +119,9 @@ describe("content filters", () => {
       expect(deleted.status).toBe(200);
       expect(deleted.body.data).toEqual({ id: created.id, deleted: true });
       expect((await h.delete(`/api/v1/admin/filters/${created.id}`, as(admin))).status).toBe(404);
-      expect((await h.patch(`/api/v1/admin/filters/${created.id}`, { action: "hold" }, as(admin))).status).toBe(
-        404,
-      );
+      expect(
+        (await h.patch(`/api/v1/admin/filters/${created.id}`, { action: "hold" }, as(admin))).status,
+      ).toBe(404);
 
       const audit = await auditOf(created.id);
       expect(audit.map((entry) => entry.action).sort()).toEqual([
@@ -137,7 +137,10 @@ describe("content filters", () => {
     it("pages the list", async () => {
       await addRule({ match: "word", value: word("pageone"), action: "flag", contexts: ["messages"] });
       await addRule({ match: "word", value: word("pagetwo"), action: "flag", contexts: ["messages"] });
-      const page = await h.get<Envelope<ContentFilterDto[]>>("/api/v1/admin/filters?limit=1&offset=1", as(admin));
+      const page = await h.get<Envelope<ContentFilterDto[]>>(
+        "/api/v1/admin/filters?limit=1&offset=1",
+        as(admin),
+      );
       expect(page.status).toBe(200);
       expect(page.body.data).toHaveLength(1);
       expect(page.body.meta).toMatchObject({ limit: 1, offset: 1 });
@@ -149,18 +152,27 @@ describe("content filters", () => {
       await addRule({ match: "word", value, action: "block", contexts: ["moments"] });
       const again = await h.post<Envelope<null>>(
         "/api/v1/admin/filters",
-        { match: "word", value: ` ${value.toUpperCase().replace("E", "É")} `, action: "flag", contexts: ["comments"] },
+        {
+          match: "word",
+          value: ` ${value.toUpperCase().replace("E", "É")} `,
+          action: "flag",
+          contexts: ["comments"],
+        },
         as(admin),
       );
       expect(again.status).toBe(409);
       expect(again.body.error?.code).toBe("conflict");
       // The same value under another match type is another rule.
-      const domainLike = await h.post("/api/v1/admin/filters", {
-        match: "phrase",
-        value: `${value} again`,
-        action: "flag",
-        contexts: ["comments"],
-      }, as(admin));
+      const domainLike = await h.post(
+        "/api/v1/admin/filters",
+        {
+          match: "phrase",
+          value: `${value} again`,
+          action: "flag",
+          contexts: ["comments"],
+        },
+        as(admin),
+      );
       expect(domainLike.status).toBe(201);
     });
 
@@ -185,19 +197,35 @@ describe("content filters", () => {
         expect(res.body.error?.code).toBe("validation_failed");
         expect(res.body.error?.details?.map((d) => d.path)).toContain(path);
       }
-      const rule = await addRule({ match: "word", value: word("patchcheck"), action: "flag", contexts: ["moments"] });
+      const rule = await addRule({
+        match: "word",
+        value: word("patchcheck"),
+        action: "flag",
+        contexts: ["moments"],
+      });
       // A PATCH of the match alone is checked against the kept value.
-      const res = await h.patch<Envelope<null>>(`/api/v1/admin/filters/${rule.id}`, { match: "phrase" }, as(admin));
+      const res = await h.patch<Envelope<null>>(
+        `/api/v1/admin/filters/${rule.id}`,
+        { match: "phrase" },
+        as(admin),
+      );
       expect(res.status).toBe(422);
       expect(res.body.error?.details?.[0]?.path).toBe("value");
     });
 
     it("is for administrators only", async () => {
-      const rule = await addRule({ match: "word", value: word("adminonly"), action: "flag", contexts: ["moments"] });
+      const rule = await addRule({
+        match: "word",
+        value: word("adminonly"),
+        action: "flag",
+        contexts: ["moments"],
+      });
       const body = { match: "word", value: "nope", action: "block", contexts: ["moments"] };
       expect((await h.get("/api/v1/admin/filters", as(member))).status).toBe(403);
       expect((await h.post("/api/v1/admin/filters", body, as(member))).status).toBe(403);
-      expect((await h.patch(`/api/v1/admin/filters/${rule.id}`, { action: "block" }, as(member))).status).toBe(403);
+      expect(
+        (await h.patch(`/api/v1/admin/filters/${rule.id}`, { action: "block" }, as(member))).status,
+      ).toBe(403);
       expect((await h.delete(`/api/v1/admin/filters/${rule.id}`, as(member))).status).toBe(403);
       expect((await h.get("/api/v1/admin/filters")).status).toBe(401);
       expect((await ruleOf(rule.id)).action).toBe("flag");
@@ -207,15 +235,19 @@ describe("content filters", () => {
   describe("block", () => {
     it("refuses a moment with the word however it is written, naming the field; counts the hits", async () => {
       const rule = await addRule({ match: "word", value: "scam", action: "block", contexts: ["moments"] });
-      const before = (await h.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM moments")).rows[0]?.n;
+      const before = (await h.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM moments")).rows[0]
+        ?.n;
       for (const text of ["ŠCÁM", "sc4m", "what a $c@m!"]) {
         const res = await postMoment(member, text);
         expect(res.status, text).toBe(422);
         expect(res.body.error?.code).toBe("content_blocked");
-        expect(res.body.error?.details).toEqual([{ path: "body", message: "is refused by a content filter" }]);
+        expect(res.body.error?.details).toEqual([
+          { path: "body", message: "is refused by a content filter" },
+        ]);
         expect(JSON.stringify(res.body)).not.toContain(rule.id);
       }
-      const after = (await h.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM moments")).rows[0]?.n;
+      const after = (await h.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM moments")).rows[0]
+        ?.n;
       expect(after).toBe(before);
       const counted = await ruleOf(rule.id);
       expect(counted.hits).toBe(3);
@@ -223,7 +255,11 @@ describe("content filters", () => {
       // Not in a comment (the rule's contexts), nor a word that only contains it.
       expect((await postMoment(member, "scampi for dinner")).status).toBe(201);
       const moment = await postMoment(member, "hello");
-      const comment = await h.post(`/api/v1/community/moments/${moment.body.data.id}/comments`, { body: "scam" }, as(member));
+      const comment = await h.post(
+        `/api/v1/community/moments/${moment.body.data.id}/comments`,
+        { body: "scam" },
+        as(member),
+      );
       expect(comment.status).toBe(201);
       expect((await ruleOf(rule.id)).hits).toBe(3);
       await h.delete(`/api/v1/admin/filters/${rule.id}`, as(admin));
@@ -246,7 +282,10 @@ describe("content filters", () => {
       };
       const text = `this is ${value.toUpperCase()}`;
       const moment = await postMoment(member, "fine");
-      await blocked(h.post(`/api/v1/community/moments/${moment.body.data.id}/comments`, { body: text }, as(member)), "body");
+      await blocked(
+        h.post(`/api/v1/community/moments/${moment.body.data.id}/comments`, { body: text }, as(member)),
+        "body",
+      );
 
       const other = await h.signIn();
       const conversation = await h.post<Envelope<{ id: string }>>(
@@ -256,7 +295,11 @@ describe("content filters", () => {
       );
       expect(conversation.status).toBe(201);
       await blocked(
-        h.post(`/api/v1/chat/conversations/${conversation.body.data.id}/messages`, { body: text }, as(member)),
+        h.post(
+          `/api/v1/chat/conversations/${conversation.body.data.id}/messages`,
+          { body: text },
+          as(member),
+        ),
         "body",
       );
       await blocked(
@@ -281,18 +324,32 @@ describe("content filters", () => {
       await blocked(
         h.post(
           "/api/v1/listings",
-          { provider_id: seller.providerId, category_id: await h.categoryId(), name: "Shop", description: text },
+          {
+            provider_id: seller.providerId,
+            category_id: await h.categoryId(),
+            name: "Shop",
+            description: text,
+          },
           as(seller),
         ),
         "description",
       );
       await blocked(h.patch(`/api/v1/listings/${listingId}`, { name: text }, as(seller)), "name");
       await blocked(
-        h.post(`/api/v1/listings/${listingId}/menu-items`, { name: text, price_amount: 100, currency: "USD" }, as(seller)),
+        h.post(
+          `/api/v1/listings/${listingId}/menu-items`,
+          { name: text, price_amount: 100, currency: "USD" },
+          as(seller),
+        ),
         "name",
       );
-      const items = await h.db.sql.query<{ id: string }>("SELECT id FROM menu_items WHERE listing_id = $1", [listingId]);
-      await blocked(h.patch(`/api/v1/menu-items/${items.rows[0]?.id}`, { description: text }, as(seller)), "description");
+      const items = await h.db.sql.query<{ id: string }>("SELECT id FROM menu_items WHERE listing_id = $1", [
+        listingId,
+      ]);
+      await blocked(
+        h.patch(`/api/v1/menu-items/${items.rows[0]?.id}`, { description: text }, as(seller)),
+        "description",
+      );
     });
 
     it("refuses a link to a blocked domain or its subdomains, and a phrase", async () => {
@@ -382,15 +439,24 @@ describe("content filters", () => {
 
     it("keeps a dating profile out of browse until approved", async () => {
       const value = word("holddating");
-      await addRule({ match: "phrase", value: `${value} please`, action: "hold", contexts: ["dating_profiles"] });
+      await addRule({
+        match: "phrase",
+        value: `${value} please`,
+        action: "hold",
+        contexts: ["dating_profiles"],
+      });
       const author = await h.signIn();
       const other = await h.signIn();
-      const put = await h.put("/api/v1/dating/profile", { visible: true, bio: `${value} PLEASE`, interests: [] }, as(author));
+      const put = await h.put(
+        "/api/v1/dating/profile",
+        { visible: true, bio: `${value} PLEASE`, interests: [] },
+        as(author),
+      );
       expect(put.status).toBe(200);
       const browsed = async () =>
-        (await h.get<Envelope<{ user_id: string }[]>>("/api/v1/dating/browse?limit=100", as(other))).body.data.map(
-          (p) => p.user_id,
-        );
+        (
+          await h.get<Envelope<{ user_id: string }[]>>("/api/v1/dating/browse?limit=100", as(other))
+        ).body.data.map((p) => p.user_id);
       expect(await browsed()).not.toContain(author.user.id);
       expect((await reportsOf(author.user.id)).map((r) => r.target_type)).toEqual(["dating_profile"]);
       // A later clean save does not release it: a moderator does.
@@ -418,7 +484,12 @@ describe("content filters", () => {
     it("publishes and files one filter report per target and rule; the strongest action wins", async () => {
       const flagged = word("flagme");
       const held = word("holdtoo");
-      const flagRule = await addRule({ match: "word", value: flagged, action: "flag", contexts: ["moments"] });
+      const flagRule = await addRule({
+        match: "word",
+        value: flagged,
+        action: "flag",
+        contexts: ["moments"],
+      });
       const holdRule = await addRule({ match: "word", value: held, action: "hold", contexts: ["moments"] });
       const author = await h.signIn();
       const other = await h.signIn();
@@ -447,9 +518,9 @@ describe("content filters", () => {
         const res = await h.patch(`/api/v1/listings/${listingId}`, { name }, as(seller));
         expect(res.status).toBe(200);
       }
-      expect((await reportsOf(listingId)).map((r) => [r.target_type, r.filter_rule_id, r.snapshot?.name])).toEqual([
-        ["listing", rule.id, `Shop ${value}`],
-      ]);
+      expect(
+        (await reportsOf(listingId)).map((r) => [r.target_type, r.filter_rule_id, r.snapshot?.name]),
+      ).toEqual([["listing", rule.id, `Shop ${value}`]]);
     });
 
     it("files a report for a flagged message, delivered as usual", async () => {
@@ -477,14 +548,17 @@ describe("content filters", () => {
   });
 
   describe("races", () => {
-    it.skipIf(!onPostgres)("two creates of the same rule in parallel: one 201, one 409 (PostgreSQL only)", async () => {
-      const value = word("parallel");
-      const body = { match: "word", value, action: "block", contexts: ["moments"] };
-      const answers = await Promise.all([
-        h.post("/api/v1/admin/filters", body, as(admin)),
-        h.post("/api/v1/admin/filters", body, as(admin)),
-      ]);
-      expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
-    });
+    it.skipIf(!onPostgres)(
+      "two creates of the same rule in parallel: one 201, one 409 (PostgreSQL only)",
+      async () => {
+        const value = word("parallel");
+        const body = { match: "word", value, action: "block", contexts: ["moments"] };
+        const answers = await Promise.all([
+          h.post("/api/v1/admin/filters", body, as(admin)),
+          h.post("/api/v1/admin/filters", body, as(admin)),
+        ]);
+        expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+      },
+    );
   });
 });

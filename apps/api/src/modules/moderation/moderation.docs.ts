@@ -3,7 +3,7 @@ import type { DescriptionsOf } from "../../http/operations";
 
 const applies =
   "Applies at once in the API process that answered and within about a second in the others " +
-  "(docs/safety.md, \"Filters\"). Audited. Administrators only.";
+  '(docs/safety.md, "Filters"). Audited. Administrators only.';
 
 /** The content filters' OpenAPI descriptions, by operationId. */
 export const moderationDescriptions = {

@@ -28,7 +28,14 @@ export const createCommentRepository = (db: SqlExecutor): CommentRepository => (
     await db.query(
       `INSERT INTO moment_comments (id, moment_id, author_id, body, created_at, held_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [comment.id, comment.momentId, comment.authorId, comment.body, comment.createdAt, comment.heldAt ?? null],
+      [
+        comment.id,
+        comment.momentId,
+        comment.authorId,
+        comment.body,
+        comment.createdAt,
+        comment.heldAt ?? null,
+      ],
       "moment_comments_create",
     );
     await db.query(

@@ -9,7 +9,15 @@ import { notBlockedSql } from "./user-blocks.repository";
 
 export type MomentRow = Pick<
   RowOf<MomentModel>,
-  "id" | "author_id" | "body" | "like_count" | "view_count" | "comment_count" | "hidden_at" | "held_at" | "created_at"
+  | "id"
+  | "author_id"
+  | "body"
+  | "like_count"
+  | "view_count"
+  | "comment_count"
+  | "hidden_at"
+  | "held_at"
+  | "created_at"
 > & {
   author_username: string;
   author_display_name: string;

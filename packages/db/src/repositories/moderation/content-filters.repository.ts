@@ -4,12 +4,12 @@ import type {
   FilterMatch,
   FilterRule,
 } from "@agora/domain/moderation/content-filter";
+import { ContentFilterConflictError } from "@agora/domain/moderation/content-filter.errors";
 import type {
   ContentFilterRecord,
   ContentFilterRepository,
   ContentFilterSource,
 } from "@agora/domain/moderation/content-filter.ports";
-import { ContentFilterConflictError } from "@agora/domain/moderation/content-filter.errors";
 import { isUniqueViolation } from "../../errors";
 import type { ContentFilter as ContentFilterModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
@@ -54,10 +54,10 @@ export const createContentFilterRepository = (db: SqlExecutor): ContentFilterRep
   async findPage({ limit, offset }) {
     const [count, found] = await Promise.all([
       db.query<{ total: number }>("SELECT count(*)::int AS total FROM content_filters"),
-      db.query<Row>(
-        `SELECT ${columns} FROM content_filters ORDER BY created_at, id LIMIT $1 OFFSET $2`,
-        [limit, offset],
-      ),
+      db.query<Row>(`SELECT ${columns} FROM content_filters ORDER BY created_at, id LIMIT $1 OFFSET $2`, [
+        limit,
+        offset,
+      ]),
     ]);
 
     return { items: found.rows.map(toRecord), total: count.rows[0]?.total ?? 0 };
@@ -146,9 +146,9 @@ export const createContentFilterSource = (db: SqlExecutor): ContentFilterSource 
   },
 
   async loadAll() {
-    const found = await db.query<Pick<Row, "id" | "match" | "value" | "normalized_value" | "action" | "contexts">>(
-      "SELECT id, match, value, normalized_value, action, contexts FROM content_filters",
-    );
+    const found = await db.query<
+      Pick<Row, "id" | "match" | "value" | "normalized_value" | "action" | "contexts">
+    >("SELECT id, match, value, normalized_value, action, contexts FROM content_filters");
 
     return found.rows.map(
       (row): FilterRule => ({
