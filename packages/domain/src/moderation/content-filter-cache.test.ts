@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FilterRule } from "./content-filter";
-import { createContentFilterCache } from "./content-filter-cache";
 import type { ContentFilterSource } from "./content-filter.ports";
+import { createContentFilterCache } from "./content-filter-cache";
 
 const rule = (id: string): FilterRule => ({
   id,
