@@ -7,6 +7,7 @@ import { v7 } from "uuid";
 import { adminScenarios } from "./admin.ts";
 import { chatScenarios } from "./chat.ts";
 import { communityData, marketplace, withClient } from "./data.ts";
+import { filterScenarios } from "./filters.ts";
 import { inboxScenarios } from "./inbox.ts";
 import type { BenchContext, Scenario } from "./scenario.types.ts";
 import { variedScenarios } from "./varied.ts";
@@ -361,6 +362,7 @@ export const scenarios: Scenario[] = [
       return { headerSets: readerTokens.map((token) => ({ authorization: `Bearer ${token}` })) };
     },
   },
+  ...filterScenarios,
   ...variedScenarios,
   ...chatScenarios,
   ...inboxScenarios,

@@ -20,6 +20,8 @@ export const coreRows: readonly string[] = [
   "GET /listings (browse, varied), coalescing and cache off",
   "GET /listings?q (search, Zipf), coalescing and cache off",
   "POST /chat/…/messages",
+  "POST /community/moments",
+  "POST /community/moments, 1,000 filter rules",
 ];
 
 /** A scenario's tier: core when `coreRows` names it, else full. */

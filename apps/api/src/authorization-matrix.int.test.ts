@@ -156,6 +156,20 @@ describe("the authorization matrix: every pair × 6 callers", () => {
       "report",
     );
   };
+  let filterCount = 0;
+  /** A fresh content filter rule (flag, on listings: it changes no other row's answer). */
+  const filterRule = (w: World) => {
+    filterCount += 1;
+
+    return created(
+      h.post(
+        "/api/v1/admin/filters",
+        { match: "word", value: `matrixrule${filterCount}`, action: "flag", contexts: ["listings"] },
+        as(w.admin),
+      ),
+      "filter rule",
+    );
+  };
   const meeting = (w: World) =>
     created(
       h.post(
@@ -855,6 +869,29 @@ describe("the authorization matrix: every pair × 6 callers", () => {
         body: { title: "Maintenance", body: "Sunday 02:00" },
       }),
       expect: adminOnly(201),
+    },
+    "GET /api/v1/admin/filters": { call: () => ({ path: "/api/v1/admin/filters" }), expect: adminOnly(200) },
+    "POST /api/v1/admin/filters": {
+      call: () => {
+        filterCount += 1;
+
+        return {
+          path: "/api/v1/admin/filters",
+          body: { match: "word", value: `matrixnew${filterCount}`, action: "flag", contexts: ["listings"] },
+        };
+      },
+      expect: adminOnly(201),
+    },
+    "PATCH /api/v1/admin/filters/{id}": {
+      call: async (w) => ({
+        path: `/api/v1/admin/filters/${(await filterRule(w)).id}`,
+        body: { action: "hold" },
+      }),
+      expect: adminOnly(200),
+    },
+    "DELETE /api/v1/admin/filters/{id}": {
+      call: async (w) => ({ path: `/api/v1/admin/filters/${(await filterRule(w)).id}` }),
+      expect: adminOnly(200),
     },
     "GET /api/v1/admin/exports/reports.csv": {
       call: () => ({ path: "/api/v1/admin/exports/reports.csv" }),

@@ -17,11 +17,13 @@ import {
   type SessionActivityRecorder,
 } from "@agora/db/repositories/identity/session-activity";
 import { createRepositories, createUnitOfWork } from "@agora/db/repositories/index";
+import { createContentFilterSource } from "@agora/db/repositories/moderation/content-filters.repository";
 import { readOutboxFigures } from "@agora/db/repositories/outbox/outbox-events.repository";
 import { type Clock, systemClock } from "@agora/domain/common/clock";
 import { type IdGenerator, uuidV7Ids } from "@agora/domain/common/ids";
 import type { Page } from "@agora/domain/common/page";
 import type { PublicListing } from "@agora/domain/marketplace/marketplace.types";
+import { createContentFilterCache } from "@agora/domain/moderation/content-filter-cache";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OutboxDeps } from "@agora/domain/outbox/outbox.deps";
 import { openDeliveryAdapters } from "@agora/outbox-worker/delivery-adapters";
@@ -142,6 +144,7 @@ export const createDeps = async (config: Config, overrides: DepsOverrides = {}):
     objects: objects.store,
     videoTokens: adapters.videoTokens,
     sessionActivity,
+    filters: createContentFilterCache(createContentFilterSource(database.sql)),
   });
 
   const metrics = createMetrics();

@@ -37,6 +37,10 @@ export const addedRoutes: readonly string[] = [
   "GET /api/v1/admin/reports",
   "GET /api/v1/admin/reports/targets/{target_type}/{target_id}",
   "POST /api/v1/admin/reports/targets/{target_type}/{target_id}/decision",
+  "GET /api/v1/admin/filters",
+  "POST /api/v1/admin/filters",
+  "PATCH /api/v1/admin/filters/{id}",
+  "DELETE /api/v1/admin/filters/{id}",
 ];
 
 /** The number of routes the specification names. */

@@ -330,6 +330,7 @@ export const chatOperations = defineOperations({
       "idempotency_conflict",
       "validation_failed",
       "storage_unavailable",
+      "content_blocked",
     ],
   },
   conversationsMarkRead: {

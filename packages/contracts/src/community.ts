@@ -207,7 +207,7 @@ export const communityOperations = defineOperations({
     idempotencyKey: "optional",
     body: createMomentRequestSchema,
     responses: { 201: { description: "Published.", data: momentSchema } },
-    errors: ["unauthorized", "validation_failed", "storage_unavailable"],
+    errors: ["unauthorized", "validation_failed", "storage_unavailable", "content_blocked"],
   },
   momentsLike: {
     method: "POST",
@@ -264,7 +264,7 @@ export const communityOperations = defineOperations({
     params: idParamSchema,
     body: createCommentRequestSchema,
     responses: { 201: { description: "Commented.", data: commentSchema } },
-    errors: [...momentErrors, "validation_failed"],
+    errors: [...momentErrors, "validation_failed", "content_blocked"],
   },
   momentsReport: {
     method: "POST",

@@ -34,6 +34,8 @@ export const errorCodes = [
   "service_unavailable",
   "payload_too_large",
   "internal_error",
+  "content_blocked",
+  "conflict",
 ] as const;
 
 export const errorCodeSchema = z.enum(errorCodes);
@@ -51,6 +53,6 @@ export const errorBodySchema = z.object({
   details: z
     .array(fieldIssueSchema)
     .optional()
-    .meta({ description: "Field problems (validation_failed only)." }),
+    .meta({ description: "Field problems (validation_failed; the refused field for content_blocked)." }),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -271,6 +271,7 @@ export const identityOperations = defineOperations({
       "rate_limited",
       "email_unavailable",
       "service_unavailable",
+      "content_blocked",
     ],
   },
   authVerifyEmail: {
@@ -371,7 +372,7 @@ export const identityOperations = defineOperations({
     summary: "Change username and display name",
     body: updateMeRequestSchema,
     responses: { 200: { description: "Updated.", data: meSchema } },
-    errors: ["unauthorized", "username_taken", "validation_failed", "storage_unavailable"],
+    errors: ["unauthorized", "username_taken", "validation_failed", "storage_unavailable", "content_blocked"],
   },
   authMeDelete: {
     method: "DELETE",

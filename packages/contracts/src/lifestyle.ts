@@ -207,7 +207,7 @@ export const lifestyleOperations = defineOperations({
     summary: "Create or update the caller's dating profile",
     body: datingProfileRequestSchema,
     responses: { 200: { description: "The profile.", data: datingProfileSchema } },
-    errors: ["unauthorized", "validation_failed"],
+    errors: ["unauthorized", "validation_failed", "content_blocked"],
   },
   datingBrowse: {
     method: "GET",

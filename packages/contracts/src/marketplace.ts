@@ -384,7 +384,14 @@ export const marketplaceOperations = defineOperations({
     summary: "Create a draft listing",
     body: createListingRequestSchema,
     responses: { 201: { description: "Draft created.", data: ownListingSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "storage_unavailable",
+      "content_blocked",
+    ],
   },
   listingsGet: {
     method: "GET",
@@ -405,7 +412,14 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateListingRequestSchema,
     responses: { 200: { description: "Updated.", data: ownListingSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "storage_unavailable",
+      "content_blocked",
+    ],
   },
   listingsDelete: {
     method: "DELETE",
@@ -436,7 +450,14 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: createMenuItemRequestSchema,
     responses: { 201: { description: "Created.", data: menuItemSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "storage_unavailable",
+      "content_blocked",
+    ],
   },
   menuItemsUpdate: {
     method: "PATCH",
@@ -447,7 +468,14 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateMenuItemRequestSchema,
     responses: { 200: { description: "Updated.", data: menuItemSchema } },
-    errors: ["unauthorized", "forbidden", "not_found", "validation_failed", "storage_unavailable"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "storage_unavailable",
+      "content_blocked",
+    ],
   },
   menuItemsDelete: {
     method: "DELETE",

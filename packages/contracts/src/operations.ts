@@ -9,6 +9,7 @@ import { lifestyleAdminOperations } from "./lifestyle.admin";
 import { marketplaceOperations } from "./marketplace";
 import { marketplaceAdminOperations } from "./marketplace.admin";
 import { mediaOperations } from "./media";
+import { moderationAdminOperations } from "./moderation.admin";
 import { notificationsOperations } from "./notifications";
 import type { Operation } from "./operation";
 import { ordersOperations } from "./orders";
@@ -43,5 +44,6 @@ export const operations: readonly Operation[] = [
   lifestyleAdminOperations,
   communityAdminOperations,
   reportsAdminOperations,
+  moderationAdminOperations,
   administrationOperations,
 ].flatMap((group) => Object.values(group));

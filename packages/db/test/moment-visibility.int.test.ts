@@ -238,8 +238,8 @@ describe("moment visibility and author presence: one rule in SQL and in the doma
     text
       .replaceAll("author_present(u.status) AS author_active", "u.status = 'active' AS author_active")
       .replaceAll(
-        "moment_visible_if_unblocked(m.author_id = $1::uuid, m.hidden_at IS NOT NULL, author_present(u.status))",
-        "(m.author_id = $1::uuid OR (m.hidden_at IS NULL AND u.status = 'active'))",
+        "moment_visible_if_unblocked(m.author_id = $1::uuid, (m.hidden_at IS NOT NULL OR m.held_at IS NOT NULL), author_present(u.status))",
+        "(m.author_id = $1::uuid OR (m.hidden_at IS NULL AND m.held_at IS NULL AND u.status = 'active'))",
       );
 
   /** EXPLAIN (COSTS OFF) of a statement as a prepared statement, for a plan mode. */

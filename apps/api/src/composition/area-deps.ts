@@ -19,6 +19,8 @@ import type { VideoTokenIssuer } from "@agora/domain/lifestyle/lifestyle.ports";
 import type { MarketplaceDeps } from "@agora/domain/marketplace/marketplace.deps";
 import type { MediaDeps } from "@agora/domain/media/media.deps";
 import type { ObjectStore } from "@agora/domain/media/media.ports";
+import type { ContentScreen } from "@agora/domain/moderation/content-filter-cache";
+import type { ModerationDeps } from "@agora/domain/moderation/moderation.deps";
 import type { NotificationsDeps } from "@agora/domain/notifications/notifications.deps";
 import type { PushSender } from "@agora/domain/notifications/notifications.ports";
 import type { OrdersDeps } from "@agora/domain/orders/orders.deps";
@@ -38,6 +40,7 @@ export type AreaDeps = {
   administration: AdministrationDeps;
   media: MediaDeps;
   chat: ChatDeps;
+  moderation: ModerationDeps;
   /** The records of `Idempotency-Key`s of the operations whose use case does not keep them. */
   idempotency: IdempotencyDeps;
 };
@@ -52,10 +55,12 @@ export type SharedParts = {
   objects: ObjectStore;
   videoTokens: VideoTokenIssuer | undefined;
   sessionActivity: SessionActivity;
+  /** The content filter rules, compiled and cached per process (docs/safety.md, "Filters"). */
+  filters: ContentScreen;
 };
 
 export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => {
-  const { repos, uow, clock, ids, objects } = parts;
+  const { repos, uow, clock, ids, objects, filters } = parts;
   const secrets = createSecretBox(config.tokenSecret, KEY_PURPOSES.guestCapabilities);
   /** A purpose's keys from TOKEN_SECRET (docs/accounts.md, "Keys from TOKEN_SECRET"). */
   const keys = (purpose: KeyPurpose) => keyRing(config.tokenSecret, purpose);
@@ -90,6 +95,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       },
       objects,
       sessionActivity: parts.sessionActivity,
+      filters,
     },
     notifications: {
       notifications: repos.notifications,
@@ -100,7 +106,7 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       ids,
       deviceProofKey: keys(KEY_PURPOSES.deviceProofs),
     },
-    marketplace: { uow, repos, clock, ids, objects },
+    marketplace: { uow, repos, clock, ids, objects, filters },
     idempotency: {
       idempotency: repos.idempotency,
       clock,
@@ -129,10 +135,11 @@ export const createAreaDeps = (config: Config, parts: SharedParts): AreaDeps => 
       settings: { listingPlan: config.listingPlan, paymentInstructions: config.paymentInstructions },
       objects,
     },
-    community: { uow, repos, clock, ids, objects },
+    community: { uow, repos, clock, ids, objects, filters },
     media: { uow, repos, clock, ids, objects, uploadQuota: config.mediaUploadQuota },
-    lifestyle: { uow, repos, clock, ids, objects, video: parts.videoTokens },
+    lifestyle: { uow, repos, clock, ids, objects, video: parts.videoTokens, filters },
     administration: { uow, repos, clock },
-    chat: { repos, uow, clock, ids, objects },
+    chat: { repos, uow, clock, ids, objects, filters },
+    moderation: { uow, repos, clock, ids, filters },
   };
 };

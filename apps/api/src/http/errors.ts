@@ -47,6 +47,8 @@ export const statusByCode = {
   service_unavailable: 503,
   payload_too_large: 413,
   internal_error: 500,
+  content_blocked: 422,
+  conflict: 409,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 /** zod issues → `[{ path, message }]`; body fields are named by their path inside the body. */

@@ -10,6 +10,7 @@ import { identityArea } from "./identity/identity.area";
 import { lifestyleArea } from "./lifestyle/lifestyle.area";
 import { marketplaceArea } from "./marketplace/marketplace.area";
 import { mediaArea } from "./media/media.area";
+import { moderationArea } from "./moderation/moderation.area";
 import { notificationsArea } from "./notifications/notifications.area";
 import { ordersArea } from "./orders/orders.area";
 import { paymentsArea } from "./payments/payments.area";
@@ -27,5 +28,6 @@ export const areas: readonly Area<AppDeps>[] = [
   lifestyleArea,
   mediaArea,
   chatArea,
+  moderationArea,
   administrationArea,
 ];

@@ -9,6 +9,7 @@ import { pageMetaSchema } from "../envelope";
 import { identityAdminOperations as identity } from "../identity.admin";
 import { lifestyleAdminOperations as lifestyle } from "../lifestyle.admin";
 import { marketplaceAdminOperations as marketplace } from "../marketplace.admin";
+import { moderationAdminOperations as moderation } from "../moderation.admin";
 import { ordersAdminOperations as orders } from "../orders.admin";
 import { paymentsAdminOperations as payments } from "../payments.admin";
 import { reportsAdminOperations as reports } from "../reports.admin";
@@ -125,4 +126,10 @@ export const adminRoutes = {
     exportReportsCsv: administration.adminReportsExportCsv,
   },
   announcements: { create: lifestyle.adminAnnouncementsCreate },
+  filters: {
+    list: moderation.adminFiltersList,
+    create: moderation.adminFiltersCreate,
+    update: moderation.adminFiltersUpdate,
+    delete: moderation.adminFiltersDelete,
+  },
 } as const;

@@ -18,6 +18,10 @@ import type { LifestyleRepositories, MeetingRepository } from "@agora/domain/lif
 import type { MarketplaceRepositories } from "@agora/domain/marketplace/marketplace.transaction";
 import type { MediaAssetRepository, MediaSignals } from "@agora/domain/media/media.ports";
 import type {
+  ContentFilterRepository,
+  FilterReportWriter,
+} from "@agora/domain/moderation/content-filter.ports";
+import type {
   DeviceRepository,
   NotificationRepository,
 } from "@agora/domain/notifications/notifications.ports";
@@ -66,6 +70,8 @@ import { createDashboardReadModel } from "./marketplace/provider-dashboard.repos
 import { createProviderRepository } from "./marketplace/provider-profiles.repository";
 import { createSaleRepository } from "./marketplace/sales.repository";
 import { createMediaAssetRepository } from "./media/media-assets.repository";
+import { createContentFilterRepository } from "./moderation/content-filters.repository";
+import { createFilterReportWriter } from "./moderation/filter-reports.repository";
 import { createDeviceRepository } from "./notifications/devices.repository";
 import { createNotificationRepository } from "./notifications/notifications.repository";
 import { createCompletedOrderRepository } from "./orders/completed-orders.repository";
@@ -86,6 +92,8 @@ export type Repositories = IdentityRepositories &
     notifications: NotificationRepository;
     devices: DeviceRepository;
     chatConnections: ChatConnectionRepository;
+    contentFilters: ContentFilterRepository;
+    filterReports: FilterReportWriter;
   };
 
 export type RepositoryOptions = {
@@ -150,6 +158,8 @@ export const createRepositories = (
   conversations: createConversationRepository(db, options.chatSignals),
   messages: createMessageRepository(db, ids, options.chatSignals),
   chatConnections: createChatConnectionRepository(db, options.chatSignals),
+  contentFilters: createContentFilterRepository(db),
+  filterReports: createFilterReportWriter(db),
 });
 
 /**

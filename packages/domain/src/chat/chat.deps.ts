@@ -2,6 +2,8 @@ import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 import type { OutboxWriter } from "../outbox/outbox.ports";
 import type { ChatRepositories } from "./chat.ports";
 
@@ -16,5 +18,7 @@ export type ChatDeps = {
   ids: IdGenerator;
   /** Confirms a message's media uploads, and signs their read URLs. */
   objects: ObjectStore;
-  uow: UnitOfWork<ChatRepositories & { outbox: OutboxWriter }>;
+  uow: UnitOfWork<ChatRepositories & { outbox: OutboxWriter; filterReports: FilterReportWriter }>;
+  /** The content filter rules (docs/safety.md, "Filters"): screenText before a write. */
+  filters: ContentScreen;
 };

@@ -2,6 +2,7 @@ import type { Actor } from "../common/actor";
 import { NotFoundError, ValidationError } from "../common/app-error";
 import { BlockedError } from "../community/blocks.policy";
 import { attachMedia, prepareAttachment } from "../media/attach-media";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { ChatDeps } from "./chat.deps";
 import { ClientMessageConflictError } from "./chat.errors";
 import { chatSendRefusal } from "./chat.policy";
@@ -118,6 +119,9 @@ export const sendMessage = async (
     }
   }
 
+  // Screened after the replay checks: a retry of a stored message answers it as it was stored.
+  // `hold` refuses for now (docs/safety.md, "Filters"): a held message is not delivered yet.
+  const screening = await screenText(deps, "messages", { body }, { holdRefuses: true });
   const id = ids.next();
   const now = clock.now();
   const message = {
@@ -151,6 +155,19 @@ export const sendMessage = async (
         });
   switch (outcome.status) {
     case "sent":
+      if (screening.action === "flag") {
+        // Flagged: delivered as usual, then reported (the report commits after the message).
+        await deps.uow.run((tx) =>
+          fileFilterReport(tx, deps, screening, {
+            type: "message",
+            id,
+            ownerId: actor.userId,
+            snapshot: { body, conversation_id: conversationId },
+            at: now,
+          }),
+        );
+      }
+
       return {
         message: await viewMessage(deps.objects, outcome.message, clock.now(), actor.userId),
         replayed: false,

@@ -20,6 +20,8 @@ export type NewMoment = {
   body: string | null;
   mediaAssetIds: readonly string[];
   createdAt: Date;
+  /** Set when a content filter holds it: visible to its author only until approved. */
+  heldAt?: Date | null;
 };
 
 /** Where a page of a newest-first list starts: after the item with this id (exclusive). */
@@ -51,7 +53,15 @@ export interface MomentRepository {
   deleteByAuthor(authorId: string): Promise<number>;
 }
 
-export type NewComment = { id: string; momentId: string; authorId: string; body: string; createdAt: Date };
+export type NewComment = {
+  id: string;
+  momentId: string;
+  authorId: string;
+  body: string;
+  createdAt: Date;
+  /** Set when a content filter holds it: visible to its author only until approved. */
+  heldAt?: Date | null;
+};
 
 export interface CommentRepository {
   /** Inserts the comment and moves the moment's comment counter, in the caller's transaction. */

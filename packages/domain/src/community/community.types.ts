@@ -16,6 +16,8 @@ export type Moment = {
   likedByViewer: boolean;
   /** Hidden by moderation: only its author still sees it. */
   hidden: boolean;
+  /** Held by a content filter until a moderator approves it: only its author sees it. */
+  held: boolean;
   /**
    * The author is present (authorPresent: the account is active); a suspended or deleted author's
    * moments are hidden from others.

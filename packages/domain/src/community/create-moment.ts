@@ -1,6 +1,7 @@
 import type { Actor } from "../common/actor";
 import { NotFoundError, ValidationError } from "../common/app-error";
 import { attachMedia, prepareAttachment } from "../media/attach-media";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { CommunityDeps } from "./community.deps";
 import type { Moment } from "./community.types";
 
@@ -11,7 +12,9 @@ const assetField = (index: number) => `media_asset_ids.${index}`;
 /**
  * Publishes a public moment: text, media or both (422 with neither). Its media are up to 5 of the
  * caller's own assets uploaded for `moment`, confirmed in the store before the transaction and
- * attached in it (422 when one is not usable); attaching them makes them public.
+ * attached in it (422 when one is not usable); attaching them makes them public. Its text is
+ * screened by the content filters first (docs/safety.md, "Filters"): 422 content_blocked, or held
+ * (its author's only until approved) or flagged, with a filter report.
  */
 export const createMoment = async (
   deps: CommunityDeps,
@@ -22,6 +25,7 @@ export const createMoment = async (
   if (body === null && input.mediaAssetIds.length === 0) {
     throw new ValidationError([{ path: "body", message: "a moment needs text, media or both" }]);
   }
+  const screening = await screenText(deps, "moments", { body });
   await prepareAttachment(deps, actor, input.mediaAssetIds, "moment", assetField);
   const now = deps.clock.now();
   const id = deps.ids.next();
@@ -34,6 +38,14 @@ export const createMoment = async (
       body,
       mediaAssetIds: input.mediaAssetIds,
       createdAt: now,
+      heldAt: screening.action === "hold" ? now : null,
+    });
+    await fileFilterReport(tx, deps, screening, {
+      type: "moment",
+      id,
+      ownerId: actor.userId,
+      snapshot: { body, media_asset_ids: input.mediaAssetIds },
+      at: now,
     });
     const moment = await tx.moments.findById(id, actor.userId);
     if (!moment) {

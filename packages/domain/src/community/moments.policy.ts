@@ -53,7 +53,8 @@ export const findVisibleMoment = async (
     !moment ||
     !momentVisibleIfUnblocked({
       isAuthor: moment.author.id === actor.userId,
-      hidden: moment.hidden,
+      // Held by a content filter: like hidden, its author's only until a moderator approves it.
+      hidden: moment.hidden || moment.held,
       authorPresent: moment.authorActive,
     })
   ) {

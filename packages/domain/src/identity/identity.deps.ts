@@ -5,6 +5,7 @@ import type { Mailer } from "../common/mail";
 import type { RateLimiter } from "../common/rate-limit";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 import type {
   AccessTokenIssuer,
   CodeRepository,
@@ -72,6 +73,8 @@ export type IdentityDeps = {
   objects: ObjectStore;
   /** When sessions were last used (the session list's `last_used_at`). */
   sessionActivity: SessionActivity;
+  /** The content filter rules (docs/safety.md, "Filters"): screenText before a write. */
+  filters: ContentScreen;
 };
 
 /**

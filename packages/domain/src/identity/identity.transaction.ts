@@ -4,6 +4,7 @@
 import type { CommentRepository, MomentRepository } from "../community/community.ports";
 import type { DatingProfileRepository } from "../lifestyle/lifestyle.ports";
 import type { ListingRepository, ProviderRepository } from "../marketplace/marketplace.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
 import type { DeviceRepository, NotificationRepository } from "../notifications/notifications.ports";
 import type { OrderRepository } from "../orders/orders.ports";
 import type { IdentityRepositories } from "./identity.ports";
@@ -24,4 +25,6 @@ export type IdentityTransaction = IdentityRepositories & {
   orders: Pick<OrderRepository, "clearCustomerNotes">;
   notifications: Pick<NotificationRepository, "deleteForUser">;
   devices: Pick<DeviceRepository, "deleteForUser">;
+  /** A flagged name's filter report (docs/safety.md, "Filters"). */
+  filterReports: FilterReportWriter;
 };

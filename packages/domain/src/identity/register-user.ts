@@ -4,6 +4,7 @@ import { UsernameTakenError } from "./identity.errors";
 import type { NewUser } from "./identity.ports";
 import { registrationAttemptMail } from "./mail-templates";
 import { newUser, type UserInput } from "./new-user";
+import { fileProfileReport, screenProfileNames } from "./screen-profile";
 import { sendCode, sendMailNow } from "./send-code";
 
 export type RegisterUserInput = UserInput & { clientIp: string };
@@ -38,6 +39,7 @@ export const registerUser = async (
     normalizeEmail(input.email),
     deps.settings.registrationsPerEmail,
   );
+  const screening = await screenProfileNames(deps, input);
   const user = await newUser(deps, input, { role: "member", status: "pending_verification" });
   const { repos } = deps;
   // The old address of an email change stays reserved while its undo is live: the registration
@@ -70,6 +72,7 @@ export const registerUser = async (
 
     return { userId: user.id };
   }
+  await fileProfileReport(deps, screening, user);
   try {
     await sendCode(identityMailDeps(deps), user, "verification");
   } catch (error) {

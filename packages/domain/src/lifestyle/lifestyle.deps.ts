@@ -2,6 +2,8 @@ import type { Clock } from "../common/clock";
 import type { IdGenerator } from "../common/ids";
 import type { UnitOfWork } from "../common/unit-of-work";
 import type { ObjectStore } from "../media/media.ports";
+import type { FilterReportWriter } from "../moderation/content-filter.ports";
+import type { ContentScreen } from "../moderation/content-filter-cache";
 import { VideoRoomsUnavailableError } from "./lifestyle.errors";
 import type {
   LifestyleRepositories,
@@ -11,7 +13,7 @@ import type {
 } from "./lifestyle.ports";
 
 export type LifestyleDeps = {
-  uow: UnitOfWork<LifestyleRepositories>;
+  uow: UnitOfWork<LifestyleRepositories & { filterReports: FilterReportWriter }>;
   repos: LifestyleRepositories;
   clock: Clock;
   ids: IdGenerator;
@@ -22,6 +24,8 @@ export type LifestyleDeps = {
    * and leave change the rows only (no outbox event for the video service is written).
    */
   video: VideoTokenIssuer | undefined;
+  /** The content filter rules (docs/safety.md, "Filters"): screenText before a write. */
+  filters: ContentScreen;
 };
 
 /** What delivering the meeting events needs (the outbox worker's side). */

@@ -13,8 +13,15 @@ import type {
 } from "./lifestyle.types";
 
 export interface DatingProfileRepository {
-  /** Creates or replaces the user's profile (created_at kept on update). */
-  upsert(profile: Omit<DatingProfile, "createdAt" | "updatedAt">, at: Date): Promise<DatingProfile>;
+  /**
+   * Creates or replaces the user's profile (created_at kept on update). `hold`: a content filter
+   * holds it (held_at set, out of browse until a moderator approves it); without, held_at stays.
+   */
+  upsert(
+    profile: Omit<DatingProfile, "createdAt" | "updatedAt">,
+    at: Date,
+    hold?: boolean,
+  ): Promise<DatingProfile>;
   /**
    * Visible profiles of active users other than `viewerId`, leaving out anyone the viewer blocks
    * or who blocks the viewer; first created first, then by user id (a stable order).

@@ -1,5 +1,6 @@
 import type { Actor } from "../common/actor";
 import { applyMediaChange, prepareMediaChange, type RecordMedia, recordMedia } from "../media/record-media";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { MarketplaceDeps } from "./marketplace.deps";
 import type { MenuItem } from "./marketplace.types";
 import { findOwnedListing } from "./ownership";
@@ -9,7 +10,7 @@ import { findOwnedListing } from "./ownership";
  * image (at most one of the caller's processed assets uploaded for `menu_item`).
  */
 export const addMenuItem = async (
-  deps: Pick<MarketplaceDeps, "uow" | "repos" | "clock" | "ids" | "objects">,
+  deps: Pick<MarketplaceDeps, "uow" | "repos" | "clock" | "ids" | "objects" | "filters">,
   actor: Actor,
   listingId: string,
   input: {
@@ -21,6 +22,13 @@ export const addMenuItem = async (
   },
 ): Promise<{ item: MenuItem; media: RecordMedia[] }> => {
   const { uow, clock, ids } = deps;
+  // `hold` refuses for now (docs/safety.md, "Filters"): listings' public reads do not yet leave held ones out.
+  const screening = await screenText(
+    deps,
+    "listings",
+    { name: input.name, description: input.description },
+    { holdRefuses: true },
+  );
   const change = await prepareMediaChange(
     deps,
     actor,
@@ -43,6 +51,14 @@ export const addMenuItem = async (
     };
     await tx.menuItems.create(created);
     await tx.listings.touch(listing.id, now);
+    // A menu item's report is on its listing (reports have no menu item target).
+    await fileFilterReport(tx, deps, screening, {
+      type: "listing",
+      id: listing.id,
+      ownerId: actor.userId,
+      snapshot: { menu_item_id: created.id, name: created.name, description: created.description },
+      at: now,
+    });
     const record = { kind: "menu_item", id: created.id, purpose: "menu_item" } as const;
 
     return { item: created, assets: await applyMediaChange(tx, actor, record, change, now) };

@@ -33,9 +33,16 @@ describe("decisions on a reported target", () => {
     return res.body.data;
   };
   const decide = (type: string, id: string, action: string) =>
-    h.post<Envelope<DecisionDto>>(`/api/v1/admin/reports/targets/${type}/${id}/decision`, { action }, as(admin));
+    h.post<Envelope<DecisionDto>>(
+      `/api/v1/admin/reports/targets/${type}/${id}/decision`,
+      { action },
+      as(admin),
+    );
   const view = async (type: string, id: string) => {
-    const res = await h.get<Envelope<ReportTargetViewDto>>(`/api/v1/admin/reports/targets/${type}/${id}`, as(admin));
+    const res = await h.get<Envelope<ReportTargetViewDto>>(
+      `/api/v1/admin/reports/targets/${type}/${id}`,
+      as(admin),
+    );
     expect(res.status).toBe(200);
 
     return res.body.data;
@@ -51,7 +58,9 @@ describe("decisions on a reported target", () => {
     const author = await h.signIn();
     const reader = await h.signIn();
     const id = await publish(author, "first words");
-    expect((await h.patch(`/api/v1/community/moments/${id}`, { body: "second words" }, as(author))).status).toBe(200);
+    expect(
+      (await h.patch(`/api/v1/community/moments/${id}`, { body: "second words" }, as(author))).status,
+    ).toBe(200);
     const filed = await report(reader, "moment", id);
     const before = await view("moment", id);
     expect(before.edits.map((edit) => edit.body)).toEqual(["first words"]);
@@ -89,7 +98,10 @@ describe("decisions on a reported target", () => {
       as(author),
     );
     expect(counters.body.data.comments).toBe(0);
-    const list = await h.get<Envelope<unknown[]>>(`/api/v1/community/moments/${momentId}/comments`, as(author));
+    const list = await h.get<Envelope<unknown[]>>(
+      `/api/v1/community/moments/${momentId}/comments`,
+      as(author),
+    );
     expect(list.body.data).toEqual([]);
   });
 
@@ -107,7 +119,8 @@ describe("decisions on a reported target", () => {
 
     const dater = await h.signIn();
     expect(
-      (await h.put("/api/v1/dating/profile", { visible: true, bio: "hi", interests: ["chess"] }, as(dater))).status,
+      (await h.put("/api/v1/dating/profile", { visible: true, bio: "hi", interests: ["chess"] }, as(dater)))
+        .status,
     ).toBe(200);
     await report(reader, "dating_profile", dater.user.id);
     expect((await decide("dating_profile", dater.user.id, "hide")).status).toBe(200);
@@ -133,7 +146,9 @@ describe("decisions on a reported target", () => {
     expect(rows[0]?.status).toBe("ended");
 
     const dater = await h.signIn();
-    expect((await h.put("/api/v1/dating/profile", { visible: true, bio: "hello" }, as(dater))).status).toBe(200);
+    expect((await h.put("/api/v1/dating/profile", { visible: true, bio: "hello" }, as(dater))).status).toBe(
+      200,
+    );
     await report(guest, "dating_profile", dater.user.id);
     expect((await decide("dating_profile", dater.user.id, "delete")).status).toBe(200);
     const { rows: profiles } = await h.db.sql.query("SELECT 1 FROM dating_profiles WHERE user_id = $1", [
@@ -167,7 +182,7 @@ describe("decisions on a reported target", () => {
     expect((await decide("moment", dismissed, "dismiss")).status).toBe(200);
     expect((await h.get(`/api/v1/community/moments/${dismissed}/counters`, as(reader))).status).toBe(200);
     const audit = await h.db.sql.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM audit_events WHERE action = 'moment.released' AND target_id = ANY($1::uuid[])",
+      "SELECT count(*)::int AS n FROM audit_events WHERE action = 'moment.released' AND target_id = ANY($1::text[])",
       [[approved, dismissed]],
     );
     expect(audit.rows[0]?.n).toBe(2);

@@ -28,8 +28,16 @@ const toComment = (row: CommentRow): Comment => ({
 export const createCommentRepository = (db: SqlExecutor): CommentRepository => ({
   async create(comment) {
     await db.query(
-      "INSERT INTO moment_comments (id, moment_id, author_id, body, created_at) VALUES ($1, $2, $3, $4, $5)",
-      [comment.id, comment.momentId, comment.authorId, comment.body, comment.createdAt],
+      `INSERT INTO moment_comments (id, moment_id, author_id, body, created_at, held_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        comment.id,
+        comment.momentId,
+        comment.authorId,
+        comment.body,
+        comment.createdAt,
+        comment.heldAt ?? null,
+      ],
       "moment_comments_create",
     );
     await db.query(
@@ -46,9 +54,10 @@ export const createCommentRepository = (db: SqlExecutor): CommentRepository => (
   },
 
   async listForViewer(momentId, viewerId, page) {
-    // A comment is visible to others while its author is present (authorPresentSql), never across a
-    // block, and not listed to a viewer who mutes its author.
-    const visible = `c.moment_id = $1 AND (c.author_id = $2::uuid OR ${authorPresentSql("c.author_id")})
+    // A comment is visible to others while its author is present (authorPresentSql) and no content
+    // filter holds it, never across a block, and not listed to a viewer who mutes its author.
+    const visible = `c.moment_id = $1
+                     AND (c.author_id = $2::uuid OR (c.held_at IS NULL AND ${authorPresentSql("c.author_id")}))
                      AND ${notBlockedSql("$2::uuid", "c.author_id")} AND ${notMutedSql("$2::uuid", "c.author_id")}`;
     const { rows } =
       page.before === undefined

@@ -10,7 +10,15 @@ import { notMutedSql } from "./user-mutes.repository";
 
 export type MomentRow = Pick<
   RowOf<MomentModel>,
-  "id" | "author_id" | "body" | "like_count" | "view_count" | "comment_count" | "hidden_at" | "created_at"
+  | "id"
+  | "author_id"
+  | "body"
+  | "like_count"
+  | "view_count"
+  | "comment_count"
+  | "hidden_at"
+  | "held_at"
+  | "created_at"
 > & {
   edited_at: RowOf<MomentModel>["edited_at"];
   author_username: string;
@@ -28,7 +36,7 @@ export type MomentRow = Pick<
 export const momentSelectSql = (viewer: string) =>
   `SELECT m.id, m.author_id, u.username::text AS author_username, u.display_name AS author_display_name,
           author_present(u.status) AS author_active,
-          m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.created_at, m.edited_at,
+          m.body, m.like_count, m.view_count, m.comment_count, m.hidden_at, m.held_at, m.created_at, m.edited_at,
           ARRAY(SELECT mm.media_asset_id::text FROM moment_media mm
                   JOIN media_assets a ON a.id = mm.media_asset_id
                  WHERE mm.moment_id = m.id
@@ -47,6 +55,7 @@ export const toMoment = (row: MomentRow): Moment => ({
   counters: { likes: row.like_count, views: row.view_count, comments: row.comment_count },
   likedByViewer: row.liked,
   hidden: row.hidden_at !== null,
+  held: row.held_at !== null,
   authorActive: row.author_active,
   createdAt: row.created_at,
   editedAt: row.edited_at,
@@ -64,14 +73,14 @@ export const authorPresentSql = (userId: string) =>
 
 /**
  * The one rule of who sees a moment (`m`, a moments row) in SQL: the SQL function
- * moment_visible_if_unblocked (its author always; anyone else while it is not hidden and its
- * author is present) over the facts gathered here, and never across a block either way (the block
+ * moment_visible_if_unblocked (its author always; anyone else while it is not hidden, nor held by a
+ * content filter, and its author is present) over the facts gathered here, and never across a block either way (the block
  * rule's NOT EXISTS beside it, so the planner makes it an anti join: migration
  * 20261210000000_moment_visibility_rule says why). The domain mirrors it with momentVisible
  * (moments.policy.ts). `viewer` is a SQL expression of type uuid.
  */
 export const momentVisibleToSql = (viewer: string, m = "m", author?: string) =>
-  `moment_visible_if_unblocked(${m}.author_id = ${viewer}, ${m}.hidden_at IS NOT NULL, ${
+  `moment_visible_if_unblocked(${m}.author_id = ${viewer}, (${m}.hidden_at IS NOT NULL OR ${m}.held_at IS NOT NULL), ${
     // The author's users row, when the statement joins it already: the same fact from that row.
     // Written as EXISTS, the planner may read every active user into a hash per statement (a
     // feed page's cost then grew with the users; docs/performance.md, "Growth curves").

@@ -40,8 +40,8 @@ const viewSql = recordOnce("moment_views", "view_count");
 export const createMomentRepository = (db: SqlExecutor): MomentRepository => ({
   async create(moment) {
     await db.query(
-      "INSERT INTO moments (id, author_id, body, created_at) VALUES ($1, $2, $3, $4)",
-      [moment.id, moment.authorId, moment.body, moment.createdAt],
+      "INSERT INTO moments (id, author_id, body, created_at, held_at) VALUES ($1, $2, $3, $4, $5)",
+      [moment.id, moment.authorId, moment.body, moment.createdAt, moment.heldAt ?? null],
       "moments_create",
     );
     if (moment.mediaAssetIds.length > 0) {

@@ -12,16 +12,20 @@ type ProfileRow = RowOf<DatingProfileModel>;
 
 /** Dating profiles in raw SQL: browse is a member-facing read on every page. */
 export const createDatingProfileRepository = (db: SqlExecutor): DatingProfileRepository => ({
-  async upsert(profile, at) {
+  async upsert(profile, at, hold = false) {
     // One statement: a first save creates the profile, a later one changes it (created_at stays).
+    // A hold sets held_at (kept from an earlier hold); a save without one leaves it as it is: only a
+    // moderator's approval releases a held profile.
     const { rows } = await db.query<ProfileRow>(
-      `INSERT INTO dating_profiles (user_id, visible, bio, interests, birth_year, created_at, updated_at)
-       VALUES ($1, $2, $3, $4::text[], $5, $6, $6)
+      `INSERT INTO dating_profiles (user_id, visible, bio, interests, birth_year, created_at, updated_at, held_at)
+       VALUES ($1, $2, $3, $4::text[], $5, $6, $6, CASE WHEN $7::boolean THEN $6::timestamptz END)
        ON CONFLICT (user_id) DO UPDATE
          SET visible = EXCLUDED.visible, bio = EXCLUDED.bio, interests = EXCLUDED.interests,
-             birth_year = EXCLUDED.birth_year, updated_at = EXCLUDED.updated_at
+             birth_year = EXCLUDED.birth_year, updated_at = EXCLUDED.updated_at,
+             held_at = CASE WHEN $7::boolean THEN coalesce(dating_profiles.held_at, EXCLUDED.held_at)
+                            ELSE dating_profiles.held_at END
        RETURNING user_id, visible, bio, interests, birth_year, created_at, updated_at`,
-      [profile.userId, profile.visible, profile.bio, profile.interests, profile.birthYear, at],
+      [profile.userId, profile.visible, profile.bio, profile.interests, profile.birthYear, at, hold],
       "dating_profiles_upsert",
     );
     const row = rows[0];
@@ -55,7 +59,7 @@ export const createDatingProfileRepository = (db: SqlExecutor): DatingProfileRep
       `WITH seen AS (
          SELECT d.user_id, d.created_at
            FROM dating_profiles d JOIN users u ON u.id = d.user_id
-          WHERE d.visible AND author_present(u.status) AND d.user_id <> $1
+          WHERE d.visible AND d.held_at IS NULL AND author_present(u.status) AND d.user_id <> $1
             AND ${notBlockedSql("$1::uuid", "d.user_id")}
        ), page AS (
          SELECT user_id, created_at FROM seen ORDER BY created_at, user_id OFFSET $2 LIMIT $3

@@ -202,7 +202,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
                        WHERE pm.media_asset_id = $1 AND pp.approval_status = 'approved'
                          AND ${authorPresentSql("pp.user_id")}) AS on_visible_provider,
               EXISTS (SELECT 1 FROM dating_profile_media dm JOIN dating_profiles d ON d.user_id = dm.user_id
-                       WHERE dm.media_asset_id = $1 AND d.visible AND ${authorPresentSql("d.user_id")}
+                       WHERE dm.media_asset_id = $1 AND d.visible AND d.held_at IS NULL AND ${authorPresentSql("d.user_id")}
                          AND ${notBlockedSql("$2::uuid", "d.user_id")}) AS on_visible_dating_profile,
               EXISTS (SELECT 1 FROM user_media um
                        WHERE um.media_asset_id = $1 AND ${authorPresentSql("um.user_id")}
