@@ -312,7 +312,7 @@ export const communityOperations = defineOperations({
     params: idParamSchema,
     body: editMomentRequestSchema,
     responses: { 200: { description: "Edited; the moment.", data: momentSchema } },
-    errors: [...momentErrors, "validation_failed"],
+    errors: [...momentErrors, "validation_failed", "content_blocked"],
   },
   momentsDelete: {
     method: "DELETE",
@@ -346,7 +346,7 @@ export const communityOperations = defineOperations({
     params: idParamSchema,
     body: editCommentRequestSchema,
     responses: { 200: { description: "Edited; the comment.", data: commentSchema } },
-    errors: [...momentErrors, "validation_failed"],
+    errors: [...momentErrors, "validation_failed", "content_blocked"],
   },
   commentsDelete: {
     method: "DELETE",

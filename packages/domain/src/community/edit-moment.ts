@@ -1,5 +1,6 @@
 import type { Actor } from "../common/actor";
 import { ForbiddenError, NotFoundError } from "../common/app-error";
+import { fileFilterReport, screenText } from "../moderation/screen-text";
 import type { CommunityDeps } from "./community.deps";
 import type { Moment } from "./community.types";
 import { findVisibleMoment } from "./moments.policy";
@@ -10,10 +11,12 @@ import { editedMomentBody, mayChangeMoment } from "./own-content.policy";
  * cannot see it, 403 `forbidden` when they can but did not write it. A moment hidden by moderation
  * may be edited and stays hidden. The text it had goes into `content_edits` (for moderators) and
  * `edited_at` is set; the same text again records nothing. Edits of one moment run one at a time
- * (the row is locked), so two at once both succeed and each replaced text is kept once.
+ * (the row is locked), so two at once both succeed and each replaced text is kept once. The new
+ * text is screened by the content filters as a new moment's is (docs/safety.md, "Filters"): 422
+ * content_blocked, or held (an edit never releases a hold) or flagged, with a filter report.
  */
 export const editMoment = async (
-  deps: Pick<CommunityDeps, "uow" | "repos" | "clock" | "ids">,
+  deps: Pick<CommunityDeps, "uow" | "repos" | "clock" | "ids" | "filters">,
   actor: Actor,
   input: { momentId: string; body: string },
 ): Promise<Moment> => {
@@ -24,7 +27,7 @@ export const editMoment = async (
   // Its media cannot change, so the rule "text, media or both" is decided here, before the
   // transaction (the author reads every asset of their moment, rejected ones included).
   const body = editedMomentBody(input.body, moment.mediaAssetIds.length);
-  // A check of the new text (content filters) belongs here: after validation, before the transaction.
+  const screening = await screenText(deps, "moments", { body });
   const now = deps.clock.now();
 
   return deps.uow.run(async (tx) => {
@@ -41,7 +44,14 @@ export const editMoment = async (
         body: locked.body,
         editedAt: now,
       });
-      await tx.ownContent.updateMomentBody(locked.id, body, now);
+      await tx.ownContent.updateMomentBody(locked.id, body, now, screening.action === "hold");
+      await fileFilterReport(tx, deps, screening, {
+        type: "moment",
+        id: locked.id,
+        ownerId: locked.authorId,
+        snapshot: { body, media_asset_ids: moment.mediaAssetIds, edited: true },
+        at: now,
+      });
     }
     const edited = await tx.moments.findById(locked.id, actor.userId);
     if (!edited) {

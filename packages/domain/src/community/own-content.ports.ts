@@ -34,8 +34,11 @@ export type ContentEdit = {
 export interface OwnContentRepository {
   /** The moment, its row locked (`FOR UPDATE`) until the transaction ends; null when absent. */
   lockMoment(id: string): Promise<LockedMoment | null>;
-  /** Sets the moment's text and `edited_at`. */
-  updateMomentBody(id: string, body: string | null, at: Date): Promise<void>;
+  /**
+   * Sets the moment's text and `edited_at`; with `hold`, a content filter holds it too (held_at set
+   * unless held already). Without it a hold stays: only a moderator releases one.
+   */
+  updateMomentBody(id: string, body: string | null, at: Date, hold: boolean): Promise<void>;
   /**
    * Deletes the moment: its media are detached and made private (the orphan purge deletes them,
    * docs/media.md), its edits and those of its comments are deleted, and the row goes with its
@@ -45,8 +48,8 @@ export interface OwnContentRepository {
   deleteMoment(id: string): Promise<boolean>;
   /** The comment and its facts; `lock` locks its row (`FOR UPDATE`). Null when absent. */
   findComment(id: string, options?: { lock?: boolean }): Promise<CommentFacts | null>;
-  /** Sets the comment's text and `edited_at`. */
-  updateCommentBody(id: string, body: string, at: Date): Promise<void>;
+  /** Sets the comment's text and `edited_at`; `hold` as for a moment. */
+  updateCommentBody(id: string, body: string, at: Date, hold: boolean): Promise<void>;
   /**
    * Deletes the comment with its edits, and lowers its moment's comment counter in the same
    * statement, only when the row was there (of two deletions racing, the counter moves once).

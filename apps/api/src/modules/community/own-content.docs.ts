@@ -18,7 +18,9 @@ export const ownContentDescriptions = {
     "The author replaces the moment's text (`body`, up to 2000 characters; blank removes it, allowed only on a " +
     "moment with media, else 422). Sets `edited_at`; the earlier text is kept for moderators only (the report " +
     "view), never shown to others. The same text again changes nothing. A moment hidden by moderation may be " +
-    `edited and stays hidden. Edits of one moment run one after another. ${ownOnly}`,
+    "edited and stays hidden. Edits of one moment run one after another. The new text passes the content " +
+    "filters as a new moment's does: 422 `content_blocked`, or held for a moderator (an edit never releases a " +
+    `hold), or published and flagged. ${ownOnly}`,
   momentsDelete:
     "The author deletes the moment (hidden by moderation or not): 200 `{ id, deleted: true }`. Others stop " +
     "seeing it at once; its comments, likes and views go with it, its media become private and are purged, " +
@@ -30,8 +32,9 @@ export const ownContentDescriptions = {
     "not exist or is hidden from the caller; 403 across a block.",
   commentsEdit:
     "The comment's author replaces its text (`body`, 1 to 2000 characters, trimmed). Sets `edited_at`; the " +
-    "earlier text is kept for moderators only. 404 when the caller cannot see the comment or its moment; " +
-    "403 `forbidden` when they see it but did not write it, or across a block with the moment's author.",
+    "earlier text is kept for moderators only. The new text passes the content filters as a new comment's " +
+    "does (422 `content_blocked`, held, or flagged). 404 when the caller cannot see the comment or its " +
+    "moment; 403 `forbidden` when they see it but did not write it, or across a block with the moment's author.",
   commentsDelete:
     "Its author, or the author of the moment it is under, deletes the comment: 200 `{ id, deleted: true }`; " +
     "the moment's `comments` counter goes down once in the same transaction (of two deletions at once, the " +

@@ -402,8 +402,14 @@ describe("content filters", () => {
       ]);
       expect((await ruleOf(rule.id)).hits).toBe(1);
 
-      // Approved (the moderators' decision clears held_at): everyone sees it.
-      await h.db.sql.query("UPDATE moments SET held_at = NULL WHERE id = $1", [id]);
+      // Approved by a moderator: everyone sees it, and the filter's report is closed.
+      const approved = await h.post(
+        `/api/v1/admin/reports/targets/moment/${id}/decision`,
+        { action: "approve" },
+        as(admin),
+      );
+      expect(approved.status).toBe(200);
+      expect((await reportsOf(id)).map((r) => r.status)).toEqual(["resolved"]);
       expect(await feedIds(other)).toContain(id);
       expect((await h.get(`/api/v1/community/moments/${id}/counters`, as(other))).status).toBe(200);
     });
@@ -433,8 +439,62 @@ describe("content filters", () => {
         ["comment", "filter", "open"],
       ]);
 
-      await h.db.sql.query("UPDATE moment_comments SET held_at = NULL WHERE id = $1", [id]);
+      expect(
+        (
+          await h.post(
+            `/api/v1/admin/reports/targets/comment/${id}/decision`,
+            { action: "approve" },
+            as(admin),
+          )
+        ).status,
+      ).toBe(200);
       expect(await listed(other)).toContain(id);
+    });
+
+    it("screens an edit as a new moment or comment: blocked (nothing changes), or held until approved", async () => {
+      const blocked = word("editblock");
+      const held = word("editheld");
+      await addRule({ match: "word", value: blocked, action: "block", contexts: ["moments", "comments"] });
+      await addRule({ match: "word", value: held, action: "hold", contexts: ["moments", "comments"] });
+      const author = await h.signIn();
+      const other = await h.signIn();
+      const id = (await postMoment(author, "harmless")).body.data.id;
+      const refused = await h.patch<Envelope<unknown>>(
+        `/api/v1/community/moments/${id}`,
+        { body: `now ${blocked}` },
+        as(author),
+      );
+      expect(refused.status).toBe(422);
+      expect(refused.body.error?.code).toBe("content_blocked");
+      const moment = await h.get<Envelope<{ id: string; body: string; edited_at: string | null }[]>>(
+        "/api/v1/community/feed",
+        as(other),
+      );
+      expect(moment.body.data.find((m) => m.id === id)).toMatchObject({ body: "harmless", edited_at: null });
+
+      expect(
+        (await h.patch(`/api/v1/community/moments/${id}`, { body: `now ${held}` }, as(author))).status,
+      ).toBe(200);
+      expect(await feedIds(author)).toContain(id);
+      expect(await feedIds(other)).not.toContain(id);
+      // Editing again to harmless text does not release the hold: only a moderator does.
+      expect(
+        (await h.patch(`/api/v1/community/moments/${id}`, { body: "harmless" }, as(author))).status,
+      ).toBe(200);
+      expect(await feedIds(other)).not.toContain(id);
+
+      const commentOn = (await postMoment(other, "a moment")).body.data.id;
+      const comment = await h.post<Envelope<{ id: string }>>(
+        `/api/v1/community/moments/${commentOn}/comments`,
+        { body: "fine" },
+        as(author),
+      );
+      const edited = await h.patch<Envelope<unknown>>(
+        `/api/v1/community/comments/${comment.body.data.id}`,
+        { body: blocked.toUpperCase() },
+        as(author),
+      );
+      expect(edited.body.error?.code).toBe("content_blocked");
     });
 
     it("keeps a dating profile out of browse until approved", async () => {

@@ -35,10 +35,11 @@ export const createOwnContentRepository = (db: SqlExecutor): OwnContentRepositor
     return row ? { id: row.id, authorId: row.author_id, body: row.body } : null;
   },
 
-  async updateMomentBody(id, body, at) {
+  async updateMomentBody(id, body, at, hold) {
     await db.query(
-      "UPDATE moments SET body = $2, edited_at = $3 WHERE id = $1",
-      [id, body, at],
+      `UPDATE moments SET body = $2, edited_at = $3, held_at = CASE WHEN $4 THEN COALESCE(held_at, $3) ELSE held_at END
+        WHERE id = $1`,
+      [id, body, at, hold],
       "moments_edit",
     );
   },
@@ -103,10 +104,12 @@ export const createOwnContentRepository = (db: SqlExecutor): OwnContentRepositor
       : null;
   },
 
-  async updateCommentBody(id, body, at) {
+  async updateCommentBody(id, body, at, hold) {
     await db.query(
-      "UPDATE moment_comments SET body = $2, edited_at = $3 WHERE id = $1",
-      [id, body, at],
+      `UPDATE moment_comments
+          SET body = $2, edited_at = $3, held_at = CASE WHEN $4 THEN COALESCE(held_at, $3) ELSE held_at END
+        WHERE id = $1`,
+      [id, body, at, hold],
       "moment_comments_edit",
     );
   },
