@@ -435,6 +435,15 @@ describe("content filters", () => {
       expect(await listed(author)).toContain(id);
       expect(await listed(other)).not.toContain(id);
       expect(await listed(admin)).not.toContain(id);
+      expect(
+        (
+          await h.post(
+            "/api/v1/reports",
+            { target_type: "comment", target_id: id, category: "spam" },
+            as(other),
+          )
+        ).status,
+      ).toBe(404);
       expect((await reportsOf(id)).map((r) => [r.target_type, r.source, r.status])).toEqual([
         ["comment", "filter", "open"],
       ]);
@@ -522,7 +531,25 @@ describe("content filters", () => {
       // A later clean save does not release it: a moderator does.
       await h.put("/api/v1/dating/profile", { visible: true, bio: "clean", interests: [] }, as(author));
       expect(await browsed()).not.toContain(author.user.id);
-      await h.db.sql.query("UPDATE dating_profiles SET held_at = NULL WHERE user_id = $1", [author.user.id]);
+      // Nobody else can report what they cannot see.
+      expect(
+        (
+          await h.post(
+            "/api/v1/reports",
+            { target_type: "dating_profile", target_id: author.user.id, category: "spam" },
+            as(other),
+          )
+        ).status,
+      ).toBe(404);
+      expect(
+        (
+          await h.post(
+            `/api/v1/admin/reports/targets/dating_profile/${author.user.id}/decision`,
+            { action: "approve" },
+            as(admin),
+          )
+        ).status,
+      ).toBe(200);
       expect(await browsed()).toContain(author.user.id);
     });
 

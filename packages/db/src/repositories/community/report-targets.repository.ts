@@ -75,9 +75,10 @@ const targets: Record<
     owner: "c.author_id",
     json: `json_build_object('body', c.body, 'moment_id', c.moment_id, 'held', c.held_at IS NOT NULL,
       'edited_at', c.edited_at, 'created_at', c.created_at, 'owner', ${ownerJson})`,
-    // A visible comment on a visible moment: its author present, no block either way.
+    // A visible comment on a visible moment: its author present, not held by a filter, no block either way.
     visibleTo: `${momentVisibleToSql("$2::uuid", "m")}
-      AND (c.author_id = $2::uuid OR (author_present(u.status) AND ${notBlockedSql("$2::uuid", "c.author_id")}))`,
+      AND (c.author_id = $2::uuid
+           OR (c.held_at IS NULL AND author_present(u.status) AND ${notBlockedSql("$2::uuid", "c.author_id")}))`,
   },
   message: {
     from: "chat_messages msg JOIN conversations cv ON cv.id = msg.conversation_id JOIN users u ON u.id = msg.sender_id",
@@ -109,7 +110,7 @@ const targets: Record<
       'owner', ${ownerJson})`,
     // A profile the reporter could browse (dating-profiles.repository.ts, browse), or their own.
     visibleTo: `d.user_id = $2::uuid
-      OR (d.visible AND author_present(u.status) AND ${notBlockedSql("$2::uuid", "d.user_id")})`,
+      OR (d.visible AND d.held_at IS NULL AND author_present(u.status) AND ${notBlockedSql("$2::uuid", "d.user_id")})`,
   },
   listing: {
     from: "listings l JOIN provider_profiles p ON p.id = l.provider_id JOIN users u ON u.id = p.user_id",
