@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NewNotification } from "../../notifications/notifications.types";
+import type { NewNotification } from "../../notifications/notifications.ports";
 import type { NotifyDeps } from "../../notifications/notify";
 import { authorWarned, contentReleased } from "./author-warned";
 import { reportClosed } from "./report-closed";
