@@ -171,6 +171,13 @@ export const reportsAdminOperations = defineOperations({
     params: targetParamsSchema,
     body: decisionRequestSchema,
     responses: { 200: { description: "The decision and the reports it closed.", data: decisionSchema } },
-    errors: ["unauthorized", "forbidden", "validation_failed", "invalid_transition", "last_admin"],
+    errors: [
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "validation_failed",
+      "invalid_transition",
+      "last_admin",
+    ],
   },
 });

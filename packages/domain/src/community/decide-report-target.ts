@@ -1,5 +1,5 @@
 import type { Actor } from "../common/actor";
-import { AppError, ValidationError } from "../common/app-error";
+import { AppError, NotFoundError, ValidationError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
 import { meetingEndedEvent } from "../lifestyle/events/meeting-ended";
 import type { CommunityDeps } from "./community.deps";
@@ -16,7 +16,7 @@ import { suspendForModeration } from "./suspend-author";
  * held content, dismiss), then every report on the target still open or in review is closed with
  * it (`decision` set; dismissed for `dismiss`, resolved otherwise), each audited and each reporter
  * told once (a filter's report tells nobody). An action the target type does not take is 422
- * validation_failed on `action`; a target with no open report is 422 invalid_transition (so of two
+ * validation_failed on `action`; a target never reported is 404; one with no open report is 422 invalid_transition (so of two
  * decisions at once the second finds nothing open, and nothing of it is applied); suspending the
  * last active administrator is 409 last_admin and nothing is kept.
  */
@@ -49,6 +49,10 @@ export const decideReportTarget = async (
     });
     const first = closed[0];
     if (!first) {
+      // Never reported (or no such target): 404; reported and all decided already: 422.
+      if ((await tx.targetReports.findOnTarget(type, id)).length === 0) {
+        throw new NotFoundError("Report");
+      }
       throw new AppError("invalid_transition", `This ${type} has no open report to decide.`);
     }
     // The owner: the target's (the newest report knows it best), or the user reported.

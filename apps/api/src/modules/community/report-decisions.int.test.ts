@@ -77,8 +77,10 @@ describe("decisions on a reported target", () => {
       expect.objectContaining({ id: filed.id, status: "resolved", decision: "delete" }),
     ]);
     expect(after.reports[0]?.snapshot).toMatchObject({ body: "second words" });
-    // A second decision finds nothing open.
+    // A second decision finds nothing open; a target never reported is not found.
     expect((await decide("moment", id, "delete")).body.error?.code).toBe("invalid_transition");
+    const never = await decide("moment", await publish(author, "never reported"), "hide");
+    expect([never.status, never.body.error?.code]).toEqual([404, "not_found"]);
   });
 
   it("delete on a comment lowers the moment's comment counter; hide is not a comment's action", async () => {

@@ -38,5 +38,5 @@ export const reportsDescriptions = {
     "last active administrator, and nothing is kept). `approve`, and `dismiss` too, release content a filter " +
     "held (visible to everyone again; a held message is delivered then). Decisions " +
     "on one target run one at a time: with no open report left it is 422 `invalid_transition` and nothing is " +
-    "applied.",
+    "applied; a target never reported is 404 `not_found`.",
 } satisfies DescriptionsOf<typeof reportsOperations & typeof reportsAdminOperations>;
