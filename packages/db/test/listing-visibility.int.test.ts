@@ -147,7 +147,8 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
     expect(visibleIds().length).toBe(2);
     expect(combinations.filter((c) => listingPublicIfUnexpired(c)).length).toBe(5);
     expect(
-      combinations.filter((c) => c.heldAt !== null && listingPublicIfUnexpired({ ...c, heldAt: null })).length,
+      combinations.filter((c) => c.heldAt !== null && listingPublicIfUnexpired({ ...c, heldAt: null }))
+        .length,
     ).toBe(5);
   });
 

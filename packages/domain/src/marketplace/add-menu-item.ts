@@ -23,11 +23,7 @@ export const addMenuItem = async (
 ): Promise<{ item: MenuItem; media: RecordMedia[] }> => {
   const { uow, clock, ids } = deps;
   // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: input.name, description: input.description }
-  );
+  const screening = await screenText(deps, "listings", { name: input.name, description: input.description });
   const change = await prepareMediaChange(
     deps,
     actor,

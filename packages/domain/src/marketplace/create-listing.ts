@@ -24,11 +24,7 @@ export const createListing = async (
   },
 ): Promise<{ listing: Listing; media: RecordMedia[] }> => {
   // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: input.name, description: input.description }
-  );
+  const screening = await screenText(deps, "listings", { name: input.name, description: input.description });
   const gallery = await prepareMediaChange(
     deps,
     actor,

@@ -30,11 +30,10 @@ export const updateListing = async (
 ): Promise<{ listing: Listing; media: RecordMedia[] }> => {
   const { uow, clock } = deps;
   // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: changes.name, description: changes.description }
-  );
+  const screening = await screenText(deps, "listings", {
+    name: changes.name,
+    description: changes.description,
+  });
   const record = { kind: "listing", id: listingId, purpose: "listing" } as const;
   let gallery: MediaChange | undefined;
   if (changes.mediaAssetIds !== undefined) {

@@ -25,11 +25,10 @@ export const updateMenuItem = async (
 ): Promise<{ item: MenuItem; media: RecordMedia[] }> => {
   const { uow, clock } = deps;
   // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: changes.name, description: changes.description }
-  );
+  const screening = await screenText(deps, "listings", {
+    name: changes.name,
+    description: changes.description,
+  });
   const record = { kind: "menu_item", id: itemId, purpose: "menu_item" } as const;
   let change: Awaited<ReturnType<typeof prepareMediaChange>>;
   if (changes.mediaAssetIds !== undefined) {
