@@ -42,7 +42,7 @@ export const marketplaceDescriptions = {
     "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
     "`active` once the provider is approved and the subscription is paid. " +
-    "Name and description pass the content filters (context `listings`, docs/safety.md \"Filters\"): 422 " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
     "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
     "moderator approves the listing; its owner still sees and edits it; a later change never releases a hold), " +
     "or saved and flagged. " +
@@ -61,7 +61,7 @@ export const marketplaceDescriptions = {
   listingsUpdate:
     "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller " +
     "owns it. " +
-    "Name and description pass the content filters (context `listings`, docs/safety.md \"Filters\"): 422 " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
     "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
     "moderator approves the listing; its owner still sees and edits it; a later change never releases a hold), " +
     "or saved and flagged. " +
@@ -75,17 +75,16 @@ export const marketplaceDescriptions = {
   menuItemsCreate:
     "Created active. Currency is uppercased; price is minor units. 403 when the caller's provider approval " +
     "was withdrawn. " +
-    "Name and description pass the content filters (context `listings`, docs/safety.md \"Filters\"): 422 " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
     "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
     "moderator approves its listing; its owner still sees and edits it; a later change never releases a hold), " +
     "or saved and flagged. " +
-
     `\`media_asset_ids\`: at most one of the caller's own assets uploaded for \`menu_item\`, ${recordMediaRule}. ` +
     "The answer carries the image as `media` (one or none).",
   menuItemsUpdate:
     "`active: false` hides it from listings and from ordering (and its image from others). 403 when the " +
     "caller's provider approval was withdrawn. " +
-    "Name and description pass the content filters (context `listings`, docs/safety.md \"Filters\"): 422 " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
     "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
     "moderator approves its listing; its owner still sees and edits it; a later change never releases a hold), " +
     "or saved and flagged. " +
