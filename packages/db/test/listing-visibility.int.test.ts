@@ -20,20 +20,26 @@ import type { SqlExecutor } from "../src/sql";
 import { createTestDatabase, type TestDatabase } from "./databases";
 import { at, expiries, rolledBack } from "./rule-plans";
 
-/** Every combination of the facts visibility is decided from (4 × 2 × 5 × 2 × 2 = 160). */
+/** When a held listing was held (a content filter, until a moderator approves it). */
+const heldAt = new Date(at.getTime() - 3600_000);
+
+/** Every combination of the facts visibility is decided from (4 × 2 × 5 × 2 × 2 × 2 = 320). */
 const combinations: (ListingVisibilityFacts & { expiry: keyof typeof expiries })[] = listingStatuses.flatMap(
   (status) =>
     subscriptionStatuses.flatMap((subscriptionStatus) =>
       (Object.keys(expiries) as (keyof typeof expiries)[]).flatMap((expiry) =>
         [true, false].flatMap((providerApproved) =>
-          [true, false].map((ownerActive) => ({
-            status,
-            subscriptionStatus,
-            subscriptionExpiresAt: expiries[expiry],
-            expiry,
-            providerApproved,
-            ownerActive,
-          })),
+          [true, false].flatMap((ownerActive) =>
+            [null, heldAt].map((held) => ({
+              status,
+              subscriptionStatus,
+              subscriptionExpiresAt: expiries[expiry],
+              expiry,
+              providerApproved,
+              ownerActive,
+              heldAt: held,
+            })),
+          ),
         ),
       ),
     ),
@@ -78,11 +84,13 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
     // The approval and the owner's status are the listing's mirrored columns: set them directly.
     await sql.query(
       `INSERT INTO listings (id, provider_id, category_id, name, status, subscription_status, subscription_expires_at,
-                             provider_approved, owner_active, search_text, created_at, updated_at)
-       SELECT id, $2, $3, 'Lantern ' || n, status, sub, expires, approved, owner, 'lantern ' || n || ' lantern co',
+                             provider_approved, owner_active, held_at, search_text, created_at, updated_at)
+       SELECT id, $2, $3, 'Lantern ' || n, status, sub, expires, approved, owner, held,
+              'lantern ' || n || ' lantern co',
               $4::timestamptz - n * interval '1 second', $4::timestamptz - n * interval '1 second'
-         FROM unnest($1::uuid[], $5::text[], $6::text[], $7::timestamptz[], $8::boolean[], $9::boolean[])
-              WITH ORDINALITY AS t(id, status, sub, expires, approved, owner, n)`,
+         FROM unnest($1::uuid[], $5::text[], $6::text[], $7::timestamptz[], $8::boolean[], $9::boolean[],
+                     $10::timestamptz[])
+              WITH ORDINALITY AS t(id, status, sub, expires, approved, owner, held, n)`,
       [
         listingIds,
         provider,
@@ -93,6 +101,7 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
         combinations.map((c) => c.subscriptionExpiresAt),
         combinations.map((c) => c.providerApproved),
         combinations.map((c) => c.ownerActive),
+        combinations.map((c) => c.heldAt),
       ],
     );
     await sql.query(
@@ -110,10 +119,10 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
 
   it("has the SQL functions and the domain's agree on every combination (NULL, as in WHERE, is not visible)", async () => {
     const { rows } = await target.db.sql.query<{ visible: boolean; unless_expired: boolean }>(
-      `SELECT listing_publicly_visible(status, sub, approved, owner, expires, $6) IS TRUE AS visible,
-              listing_public_if_unexpired(status, sub, approved, owner) AS unless_expired
-         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::boolean[], $5::timestamptz[])
-              WITH ORDINALITY AS t(status, sub, approved, owner, expires, n)
+      `SELECT listing_publicly_visible(status, sub, approved, owner, held, expires, $6) IS TRUE AS visible,
+              listing_public_if_unexpired(status, sub, approved, owner, held) AS unless_expired
+         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::boolean[], $5::timestamptz[], $7::timestamptz[])
+              WITH ORDINALITY AS t(status, sub, approved, owner, expires, held, n)
         ORDER BY n`,
       [
         combinations.map((c) => c.status),
@@ -122,19 +131,25 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
         combinations.map((c) => c.ownerActive),
         combinations.map((c) => c.subscriptionExpiresAt),
         at,
+        combinations.map((c) => c.heldAt),
       ],
     );
     const label = (c: (typeof combinations)[number]) =>
-      `${c.status}/${c.subscriptionStatus}/${c.expiry}/approved=${c.providerApproved}/owner=${c.ownerActive}`;
+      `${c.status}/${c.subscriptionStatus}/${c.expiry}/approved=${c.providerApproved}/owner=${c.ownerActive}/held=${c.heldAt !== null}`;
     expect(
       combinations.map((c, index) => [label(c), rows[index]?.visible, rows[index]?.unless_expired]),
     ).toEqual(
       combinations.map((c) => [label(c), listingPubliclyVisible(c, at), listingPublicIfUnexpired(c)]),
     );
-    // Not vacuous: of the 160, two are visible (all facts public, expiring later today or in days)
-    // and five public if unexpired (the same, whatever the expiry).
+    // Not vacuous: of the 320, two are visible (all facts public, not held, expiring later today or
+    // in days) and five public if unexpired (the same, whatever the expiry); a hold alone takes out
+    // as many (the same facts, held).
     expect(visibleIds().length).toBe(2);
     expect(combinations.filter((c) => listingPublicIfUnexpired(c)).length).toBe(5);
+    expect(
+      combinations.filter((c) => c.heldAt !== null && listingPublicIfUnexpired({ ...c, heldAt: null }))
+        .length,
+    ).toBe(5);
   });
 
   it("returns from every public read exactly the listings the domain calls visible, and counts them", async () => {
@@ -172,7 +187,7 @@ describe("public listing visibility: one rule in SQL and in the domain", () => {
    */
   const writtenOut = (now: string) =>
     `l.status = 'active' AND l.subscription_status = 'active' AND l.provider_approved AND l.owner_active
-    AND l.subscription_expires_at > ${now}`;
+    AND l.held_at IS NULL AND l.subscription_expires_at > ${now}`;
 
   const literal = (value: unknown) =>
     value instanceof Date

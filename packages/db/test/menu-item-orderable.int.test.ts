@@ -32,44 +32,59 @@ import {
 /** The item's deletion: none, or deleted (when does not matter: a deleted item stays deleted). */
 const deletions = { kept: null, deleted: expiries.past };
 
-type Listing = ListingVisibilityFacts & { id: string; expiry: keyof typeof expiries };
-type Item = MenuItemOrderabilityFacts & { id: string; listing: Listing; deletion: keyof typeof deletions };
+/** A content filter's hold (the item's or the listing's): none, or held (when does not matter). */
+const holds = { free: null, held: expiries.past };
 
-/** Every combination of the listing's facts (4 × 2 × 5 × 2 × 2 = 160), as in the visibility test. */
+type Listing = ListingVisibilityFacts & { id: string; expiry: keyof typeof expiries };
+type Item = MenuItemOrderabilityFacts & {
+  id: string;
+  listing: Listing;
+  deletion: keyof typeof deletions;
+  hold: keyof typeof holds;
+};
+
+/** Every combination of the listing's facts (4 × 2 × 5 × 2 × 2 × 2 = 320), as in the visibility test. */
 const listings: Listing[] = listingStatuses.flatMap((status) =>
   subscriptionStatuses.flatMap((subscriptionStatus) =>
     (Object.keys(expiries) as (keyof typeof expiries)[]).flatMap((expiry) =>
       [true, false].flatMap((providerApproved) =>
-        [true, false].map((ownerActive) => ({
-          id: randomUUID(),
-          status,
-          subscriptionStatus,
-          subscriptionExpiresAt: expiries[expiry],
-          expiry,
-          providerApproved,
-          ownerActive,
-        })),
+        [true, false].flatMap((ownerActive) =>
+          (Object.keys(holds) as (keyof typeof holds)[]).map((hold) => ({
+            id: randomUUID(),
+            status,
+            subscriptionStatus,
+            subscriptionExpiresAt: expiries[expiry],
+            expiry,
+            providerApproved,
+            ownerActive,
+            heldAt: holds[hold],
+          })),
+        ),
       ),
     ),
   ),
 );
 
-/** …each with an item of every combination of the item's own facts (× 2 × 2 = 640). */
+/** …each with an item of every combination of the item's own facts (× 2 × 2 × 2 = 2560). */
 const items: Item[] = listings.flatMap((listing) =>
   [true, false].flatMap((active) =>
-    (Object.keys(deletions) as (keyof typeof deletions)[]).map((deletion) => ({
-      id: randomUUID(),
-      listing,
-      active,
-      deletedAt: deletions[deletion],
-      deletion,
-    })),
+    (Object.keys(deletions) as (keyof typeof deletions)[]).flatMap((deletion) =>
+      (Object.keys(holds) as (keyof typeof holds)[]).map((hold) => ({
+        id: randomUUID(),
+        listing,
+        active,
+        deletedAt: deletions[deletion],
+        deletion,
+        heldAt: holds[hold],
+        hold,
+      })),
+    ),
   ),
 );
 
 const orderable = (item: Item) => menuItemOrderable(item, item.listing, at);
 const label = (item: Item) =>
-  `${item.listing.status}/${item.listing.subscriptionStatus}/${item.listing.expiry}/approved=${item.listing.providerApproved}/owner=${item.listing.ownerActive}/active=${item.active}/${item.deletion}`;
+  `${item.listing.status}/${item.listing.subscriptionStatus}/${item.listing.expiry}/approved=${item.listing.providerApproved}/owner=${item.listing.ownerActive}/listing-held=${item.listing.heldAt !== null}/active=${item.active}/${item.deletion}/${item.hold}`;
 
 /**
  * The orderable menu item is one SQL function (menu_item_orderable, which calls the listing's
@@ -117,11 +132,12 @@ describe("the orderable menu item: one rule in SQL and in the domain", () => {
     // The approval and the owner's status are the listing's mirrored columns: set them directly.
     await sql.query(
       `INSERT INTO listings (id, provider_id, category_id, name, status, subscription_status, subscription_expires_at,
-                             provider_approved, owner_active, search_text, created_at, updated_at)
-       SELECT id, $2, $3, 'Kettle ' || n, status, sub, expires, approved, owner, 'kettle ' || n || ' kettle co',
+                             provider_approved, owner_active, held_at, search_text, created_at, updated_at)
+       SELECT id, $2, $3, 'Kettle ' || n, status, sub, expires, approved, owner, held, 'kettle ' || n || ' kettle co',
               $4::timestamptz - n * interval '1 second', $4::timestamptz - n * interval '1 second'
-         FROM unnest($1::uuid[], $5::text[], $6::text[], $7::timestamptz[], $8::boolean[], $9::boolean[])
-              WITH ORDINALITY AS t(id, status, sub, expires, approved, owner, n)`,
+         FROM unnest($1::uuid[], $5::text[], $6::text[], $7::timestamptz[], $8::boolean[], $9::boolean[],
+                     $10::timestamptz[])
+              WITH ORDINALITY AS t(id, status, sub, expires, approved, owner, held, n)`,
       [
         listings.map((listing) => listing.id),
         provider,
@@ -132,19 +148,23 @@ describe("the orderable menu item: one rule in SQL and in the domain", () => {
         listings.map((listing) => listing.subscriptionExpiresAt),
         listings.map((listing) => listing.providerApproved),
         listings.map((listing) => listing.ownerActive),
+        listings.map((listing) => listing.heldAt),
       ],
     );
     await sql.query(
-      `INSERT INTO menu_items (id, listing_id, name, price_amount, currency, active, deleted_at, created_at, updated_at)
-       SELECT id, listing, 'Broth ' || n, 700, 'USD', active, deleted, $5::timestamptz - n * interval '1 second',
+      `INSERT INTO menu_items (id, listing_id, name, price_amount, currency, active, deleted_at, held_at, created_at,
+                              updated_at)
+       SELECT id, listing, 'Broth ' || n, 700, 'USD', active, deleted, held, $5::timestamptz - n * interval '1 second',
               $5::timestamptz
-         FROM unnest($1::uuid[], $2::uuid[], $3::boolean[], $4::timestamptz[]) WITH ORDINALITY AS t(id, listing, active, deleted, n)`,
+         FROM unnest($1::uuid[], $2::uuid[], $3::boolean[], $4::timestamptz[], $6::timestamptz[])
+              WITH ORDINALITY AS t(id, listing, active, deleted, held, n)`,
       [
         items.map((item) => item.id),
         items.map((item) => item.listing.id),
         items.map((item) => item.active),
         items.map((item) => item.deletedAt),
         at,
+        items.map((item) => item.heldAt),
       ],
     );
     // Each item with an image, for the media read policy.
@@ -165,10 +185,12 @@ describe("the orderable menu item: one rule in SQL and in the domain", () => {
 
   it("has the SQL function and the domain's agree on every combination (NULL, as in WHERE, is not orderable)", async () => {
     const { rows } = await target.db.sql.query<{ orderable: boolean; on_offer: boolean }>(
-      `SELECT menu_item_orderable(active, deleted, status, sub, approved, owner, expires, $8) IS TRUE AS orderable,
-              menu_item_on_offer(active, deleted) AS on_offer
+      `SELECT menu_item_orderable(active, deleted, held, status, sub, approved, owner, listing_held, expires, $8)
+                IS TRUE AS orderable,
+              menu_item_on_offer(active, deleted, held) AS on_offer
          FROM unnest($1::boolean[], $2::timestamptz[], $3::text[], $4::text[], $5::boolean[], $6::boolean[],
-                     $7::timestamptz[]) WITH ORDINALITY AS t(active, deleted, status, sub, approved, owner, expires, n)
+                     $7::timestamptz[], $9::timestamptz[], $10::timestamptz[])
+              WITH ORDINALITY AS t(active, deleted, status, sub, approved, owner, expires, held, listing_held, n)
         ORDER BY n`,
       [
         items.map((item) => item.active),
@@ -179,17 +201,23 @@ describe("the orderable menu item: one rule in SQL and in the domain", () => {
         items.map((item) => item.listing.ownerActive),
         items.map((item) => item.listing.subscriptionExpiresAt),
         at,
+        items.map((item) => item.heldAt),
+        items.map((item) => item.listing.heldAt),
       ],
     );
     expect(items.map((item, index) => [label(item), rows[index]?.orderable, rows[index]?.on_offer])).toEqual(
       items.map((item) => [label(item), orderable(item), menuItemOnOffer(item)]),
     );
-    // Not vacuous: of the 640, the kept active items of the two visible listings are orderable,
-    // and every item of a visible listing that is not is refused for its own facts.
-    expect(items.length).toBe(640);
+    // Not vacuous: of the 2560, the kept, active, free items of the two visible listings are
+    // orderable, and every item of a visible listing that is not is refused for its own facts (a
+    // hold among them); the same items of the two listings that are visible but for a hold are not.
+    expect(items.length).toBe(2560);
     expect(items.filter(orderable).length).toBe(2);
-    expect(items.filter(menuItemOnOffer).length).toBe(160);
-    expect(items.filter((item) => listingPubliclyVisible(item.listing, at)).length).toBe(8);
+    expect(items.filter(menuItemOnOffer).length).toBe(320);
+    expect(items.filter((item) => listingPubliclyVisible(item.listing, at)).length).toBe(16);
+    expect(
+      items.filter((item) => menuItemOrderable(item, { ...item.listing, heldAt: null }, at)).length,
+    ).toBe(4);
   });
 
   it("answers from every statement deciding orderability exactly what the domain decides", async () => {
@@ -273,11 +301,11 @@ describe("the orderable menu item: one rule in SQL and in the domain", () => {
     );
   });
 
-  /** The conditions as they were written out before the function (the listing's too). */
+  /** The conditions as they were written out before the function (the listing's too), with the holds. */
   const writtenOut = (now: string, item: string, listing: string) =>
-    `(${item}.active AND ${item}.deleted_at IS NULL AND ${listing}.status = 'active'
+    `(${item}.active AND ${item}.deleted_at IS NULL AND ${item}.held_at IS NULL AND ${listing}.status = 'active'
       AND ${listing}.subscription_status = 'active' AND ${listing}.provider_approved AND ${listing}.owner_active
-      AND ${listing}.subscription_expires_at > ${now})`;
+      AND ${listing}.held_at IS NULL AND ${listing}.subscription_expires_at > ${now})`;
   /** A plan without its filters: the nodes, the indexes and their conditions. */
   const shape = (text: string) =>
     text
@@ -331,10 +359,14 @@ describe("the orderable menu item: one rule in SQL and in the domain", () => {
         await same(tx, statement, statement.text.replaceAll(call, writtenOut(args[0], args[1], args[2])));
       }
       // The listing reads' item lists: as the item's part written out, and with the nodes they had
-      // when they listed by `m.active` alone (the filter gained the deletion).
+      // when they listed by `m.active` alone (the filter gained the deletion and the hold).
       for (const statement of listing) {
         expect(statement.text, statement.name).toContain(onOffer);
-        await same(tx, statement, statement.text.replaceAll(onOffer, "(m.active AND m.deleted_at IS NULL)"));
+        await same(
+          tx,
+          statement,
+          statement.text.replaceAll(onOffer, "(m.active AND m.deleted_at IS NULL AND m.held_at IS NULL)"),
+        );
         await same(tx, statement, statement.text.replaceAll(onOffer, "m.active"), shape);
       }
     });

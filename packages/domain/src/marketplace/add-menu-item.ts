@@ -22,13 +22,8 @@ export const addMenuItem = async (
   },
 ): Promise<{ item: MenuItem; media: RecordMedia[] }> => {
   const { uow, clock, ids } = deps;
-  // `hold` refuses for now (docs/safety.md, "Filters"): listings' public reads do not yet leave held ones out.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: input.name, description: input.description },
-    { holdRefuses: true },
-  );
+  // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
+  const screening = await screenText(deps, "listings", { name: input.name, description: input.description });
   const change = await prepareMediaChange(
     deps,
     actor,
@@ -49,7 +44,7 @@ export const addMenuItem = async (
       createdAt: now,
       updatedAt: now,
     };
-    await tx.menuItems.create(created);
+    await tx.menuItems.create(created, screening.action === "hold" ? now : null);
     await tx.listings.touch(listing.id, now);
     // A menu item's report is on its listing (reports have no menu item target).
     await fileFilterReport(tx, deps, screening, {

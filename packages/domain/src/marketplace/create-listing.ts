@@ -23,13 +23,8 @@ export const createListing = async (
     mediaAssetIds?: readonly string[] | undefined;
   },
 ): Promise<{ listing: Listing; media: RecordMedia[] }> => {
-  // `hold` refuses for now (docs/safety.md, "Filters"): listings' public reads do not yet leave held ones out.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: input.name, description: input.description },
-    { holdRefuses: true },
-  );
+  // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
+  const screening = await screenText(deps, "listings", { name: input.name, description: input.description });
   const gallery = await prepareMediaChange(
     deps,
     actor,
@@ -53,6 +48,7 @@ export const createListing = async (
         categoryId: input.categoryId,
         name: input.name,
         description: input.description ?? "",
+        heldAt: screening.action === "hold" ? now : null,
       },
       now,
     );

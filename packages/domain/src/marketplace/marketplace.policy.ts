@@ -7,17 +7,23 @@ import type {
 
 /**
  * The clock-free part of public visibility: the listing is active, its subscription is active, its
- * provider is approved and the provider's account is active. Mirrors the SQL function of the same
- * name (`listing_public_if_unexpired`, migration 20261203000000_listing_visibility_rule), the
- * predicate of the public partial indexes and of the browse counters; a test proves they agree.
+ * provider is approved, the provider's account is active and no content filter holds it. Mirrors the
+ * SQL function of the same name (`listing_public_if_unexpired`, its five-argument signature of
+ * migration 20261212000400_listing_held_rule), what the browse counters count; a test proves they
+ * agree. (The public partial indexes keep the four-argument rule of 20261203000000, which this
+ * one implies.)
  */
 export const listingPublicIfUnexpired = (
-  listing: Pick<ListingVisibilityFacts, "status" | "subscriptionStatus" | "providerApproved" | "ownerActive">,
+  listing: Pick<
+    ListingVisibilityFacts,
+    "status" | "subscriptionStatus" | "providerApproved" | "ownerActive" | "heldAt"
+  >,
 ): boolean =>
   listing.status === "active" &&
   listing.subscriptionStatus === "active" &&
   listing.providerApproved &&
-  listing.ownerActive;
+  listing.ownerActive &&
+  listing.heldAt === null;
 
 /**
  * A listing is publicly visible at `at` (read, searched, browsed, ordered from) when the clock-free
@@ -31,12 +37,13 @@ export const listingPubliclyVisible = (listing: ListingVisibilityFacts, at: Date
   listing.subscriptionExpiresAt.getTime() > at.getTime();
 
 /**
- * The item's own part of orderability: it is active and not deleted. Mirrors the SQL function of
- * the same name (`menu_item_on_offer`, migration 20261210010000_menu_item_orderable_rule), by which
- * the public listing reads, whose listing is visible already, list its items.
+ * The item's own part of orderability: it is active, not deleted and no content filter holds it.
+ * Mirrors the SQL function of the same name (`menu_item_on_offer`, its three-argument signature of
+ * migration 20261212000400_listing_held_rule), by which the public listing reads, whose listing is
+ * visible already, list its items.
  */
 export const menuItemOnOffer = (item: MenuItemOrderabilityFacts): boolean =>
-  item.active && item.deletedAt === null;
+  item.active && item.deletedAt === null && item.heldAt === null;
 
 /**
  * A menu item can be ordered at `at` (and is shown to the public) when it is on offer and its

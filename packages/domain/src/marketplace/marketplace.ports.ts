@@ -70,6 +70,8 @@ export type NewListing = {
   categoryId: string;
   name: string;
   description: string;
+  /** Set when a content filter holds the listing (out of every public read until a moderator approves it). */
+  heldAt?: Date | null;
 };
 
 export interface ListingRepository {
@@ -92,9 +94,18 @@ export interface ListingRepository {
   /** The public listing page: findPublic's listing with its images, in one statement. */
   findPublicPage(id: string, now: Date): Promise<PublicListingPage | null>;
   search(search: ListingSearch, now: Date): Promise<Page<PublicListing>>;
+  /**
+   * Updates the given fields; with `hold`, a content filter holds the listing (held_at set, kept
+   * from an earlier hold); without, held_at stays as it is (only a moderator releases a hold).
+   */
   update(
     id: string,
-    changes: { name?: string | undefined; description?: string | undefined; categoryId?: string | undefined },
+    changes: {
+      name?: string | undefined;
+      description?: string | undefined;
+      categoryId?: string | undefined;
+      hold?: boolean | undefined;
+    },
     at: Date,
   ): Promise<void>;
   setStatus(id: string, status: ListingStatus, at: Date): Promise<void>;
@@ -128,7 +139,8 @@ export interface ListingRepository {
 }
 
 export interface MenuItemRepository {
-  create(item: MenuItem): Promise<void>;
+  /** Inserts; `heldAt` set when a content filter holds the item (out of the public menu, not orderable). */
+  create(item: MenuItem, heldAt?: Date | null): Promise<void>;
   /** Not deleted; with the listing it belongs to. */
   findById(id: string): Promise<(MenuItem & { providerId: string }) | null>;
   /** An active, undeleted item of a listing that is publicly visible at `now`; else null. */
@@ -141,6 +153,8 @@ export interface MenuItemRepository {
       priceAmount?: number | undefined;
       currency?: string | undefined;
       active?: boolean | undefined;
+      /** A content filter holds the item (held_at set, kept from an earlier hold); without, it stays as it is. */
+      hold?: boolean | undefined;
     },
     at: Date,
   ): Promise<MenuItem | null>;

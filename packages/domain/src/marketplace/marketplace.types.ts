@@ -40,6 +40,8 @@ export type ListingVisibilityFacts = {
   subscriptionExpiresAt: Date | null;
   providerApproved: boolean;
   ownerActive: boolean;
+  /** When a content filter held the listing (until a moderator approves it); null when not held. */
+  heldAt: Date | null;
 };
 
 /**
@@ -51,6 +53,8 @@ export type MenuItemOrderabilityFacts = {
   active: boolean;
   /** When the owner deleted the item (kept for the orders that name it); null while it exists. */
   deletedAt: Date | null;
+  /** When a content filter held the item (until a moderator approves it); null when not held. */
+  heldAt: Date | null;
 };
 
 export type MenuItem = {

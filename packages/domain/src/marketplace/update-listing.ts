@@ -29,13 +29,11 @@ export const updateListing = async (
   },
 ): Promise<{ listing: Listing; media: RecordMedia[] }> => {
   const { uow, clock } = deps;
-  // `hold` refuses for now (docs/safety.md, "Filters"): listings' public reads do not yet leave held ones out.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: changes.name, description: changes.description },
-    { holdRefuses: true },
-  );
+  // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
+  const screening = await screenText(deps, "listings", {
+    name: changes.name,
+    description: changes.description,
+  });
   const record = { kind: "listing", id: listingId, purpose: "listing" } as const;
   let gallery: MediaChange | undefined;
   if (changes.mediaAssetIds !== undefined) {
@@ -52,7 +50,12 @@ export const updateListing = async (
     }
     await tx.listings.update(
       listingId,
-      { name: changes.name, description: changes.description, categoryId: changes.categoryId },
+      {
+        name: changes.name,
+        description: changes.description,
+        categoryId: changes.categoryId,
+        hold: screening.action === "hold",
+      },
       now,
     );
     const assets = await applyMediaChange(tx, actor, record, gallery, now);

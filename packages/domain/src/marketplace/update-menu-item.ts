@@ -24,13 +24,11 @@ export const updateMenuItem = async (
   },
 ): Promise<{ item: MenuItem; media: RecordMedia[] }> => {
   const { uow, clock } = deps;
-  // `hold` refuses for now (docs/safety.md, "Filters"): listings' public reads do not yet leave held ones out.
-  const screening = await screenText(
-    deps,
-    "listings",
-    { name: changes.name, description: changes.description },
-    { holdRefuses: true },
-  );
+  // `hold` saves the write held (held_at): out of every public read until a moderator approves it.
+  const screening = await screenText(deps, "listings", {
+    name: changes.name,
+    description: changes.description,
+  });
   const record = { kind: "menu_item", id: itemId, purpose: "menu_item" } as const;
   let change: Awaited<ReturnType<typeof prepareMediaChange>>;
   if (changes.mediaAssetIds !== undefined) {
@@ -49,6 +47,7 @@ export const updateMenuItem = async (
         priceAmount: changes.priceAmount,
         currency: changes.currency,
         active: changes.active,
+        hold: screening.action === "hold",
       },
       now,
     );

@@ -582,7 +582,7 @@ describe("listing search", () => {
     const truth = async (categoryId?: string) => {
       const { rows } = await h.db.sql.query<ListingVisibilityFacts>(
         `SELECT status, subscription_status AS "subscriptionStatus", subscription_expires_at AS "subscriptionExpiresAt",
-                provider_approved AS "providerApproved", owner_active AS "ownerActive"
+                provider_approved AS "providerApproved", owner_active AS "ownerActive", held_at AS "heldAt"
            FROM listings WHERE $1::uuid IS NULL OR category_id = $1::uuid`,
         [categoryId ?? null],
       );
@@ -621,6 +621,10 @@ describe("listing search", () => {
       [later, soon],
     );
     await expectExact("renewed");
+    await update("UPDATE listings SET held_at = now() WHERE id = ANY($1::uuid[])", [soon]);
+    await expectExact("held by a content filter");
+    await update("UPDATE listings SET held_at = NULL WHERE id = ANY($1::uuid[])", [soon]);
+    await expectExact("released");
     await update(
       "UPDATE listings SET owner_active = false WHERE provider_id = (SELECT provider_id FROM listings WHERE id = ANY($1::uuid[]) LIMIT 1)",
       [soon],

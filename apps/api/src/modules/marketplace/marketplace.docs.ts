@@ -42,13 +42,18 @@ export const marketplaceDescriptions = {
     "The listing belongs to the caller's provider profile: `provider_id` must be that profile's id (404 when " +
     "the caller has none or names another). The category must be active (422). Starts as `draft`; it becomes " +
     "`active` once the provider is approved and the subscription is paid. " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
+    "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
+    "moderator approves the listing; its owner still sees and edits it; a later change never releases a hold), " +
+    "or saved and flagged. " +
     "`media_asset_ids`: the gallery, up to 10 of the caller's own assets uploaded for `listing`, each once, " +
     `in order; ${recordMediaRule}. ` +
     "The answer carries the gallery as `media` (docs/media.md). A withdrawn approval (the owner's " +
     "role set to `member`) is 403 `forbidden` here and on every owner path of listings and menu items.",
   listingsGet:
     "404 when the listing is absent or not publicly visible (including when its provider's account is " +
-    "suspended or deleted). `media`: the gallery, in order, each image with its URL, size, blurhash and WebP " +
+    "suspended or deleted, or a content filter holds it). Items a content filter holds are left out of " +
+    "`menu_items`. `media`: the gallery, in order, each image with its URL, size, blurhash and WebP " +
     "variants; public URLs are signed at the start of the hour for two hours, so they are the same all hour " +
     "(docs/media.md). Each of `menu_items` carries its image as `media` (one or none), and `provider_media` " +
     "is the provider's logo (one or none). The images follow the listing: while it is not public, " +
@@ -56,6 +61,10 @@ export const marketplaceDescriptions = {
   listingsUpdate:
     "Listing and provider ids in the body are ignored: the path and the caller decide. 404 unless the caller " +
     "owns it. " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
+    "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
+    "moderator approves the listing; its owner still sees and edits it; a later change never releases a hold), " +
+    "or saved and flagged. " +
     "`media_asset_ids`: the gallery, up to 10 of the caller's own assets uploaded for `listing`, each once, " +
     `in order; ${recordMediaRule}. ` +
     "It replaces the gallery: images kept stay, images dropped are detached and deleted later by the orphan " +
@@ -66,11 +75,19 @@ export const marketplaceDescriptions = {
   menuItemsCreate:
     "Created active. Currency is uppercased; price is minor units. 403 when the caller's provider approval " +
     "was withdrawn. " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
+    "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
+    "moderator approves its listing; its owner still sees and edits it; a later change never releases a hold), " +
+    "or saved and flagged. " +
     `\`media_asset_ids\`: at most one of the caller's own assets uploaded for \`menu_item\`, ${recordMediaRule}. ` +
     "The answer carries the image as `media` (one or none).",
   menuItemsUpdate:
     "`active: false` hides it from listings and from ordering (and its image from others). 403 when the " +
     "caller's provider approval was withdrawn. " +
+    'Name and description pass the content filters (context `listings`, docs/safety.md "Filters"): 422 ' +
+    "`content_blocked` naming the field, or saved held (out of every public read and not orderable until a " +
+    "moderator approves its listing; its owner still sees and edits it; a later change never releases a hold), " +
+    "or saved and flagged. " +
     `\`media_asset_ids\`: at most one of the caller's own assets uploaded for \`menu_item\`, ${recordMediaRule}. ` +
     "It replaces the image (`[]` removes it; the old one is deleted later by the orphan purge); absent, the " +
     "image is unchanged. The answer carries the image as `media`.",

@@ -406,6 +406,21 @@ export const createTargetReportRepository = (db: SqlExecutor): TargetReportRepos
 
     async release(type, id) {
       const { table, key } = heldTables[type];
+      if (type === "listing") {
+        // A held menu item's filter report is on its listing: releasing the listing releases its
+        // held items too (one statement; whether anything was released).
+        const { rows } = await db.query<{ released: number }>(
+          `WITH items AS (
+             UPDATE menu_items SET held_at = NULL WHERE listing_id = $1 AND held_at IS NOT NULL RETURNING 1
+           ), listing AS (
+             UPDATE listings SET held_at = NULL WHERE id = $1 AND held_at IS NOT NULL RETURNING 1
+           )
+           SELECT ((SELECT count(*) FROM items) + (SELECT count(*) FROM listing))::int AS released`,
+          [idParam(id)],
+        );
+
+        return (rows[0]?.released ?? 0) > 0;
+      }
       const { rowCount } = await db.query(
         `UPDATE ${table} SET held_at = NULL WHERE ${key} = $1 AND held_at IS NOT NULL`,
         [idParam(id)],

@@ -4,14 +4,15 @@ import type { ListingSearch, PublicListing } from "@agora/domain/marketplace/mar
 
 /**
  * Listing `l` is publicly visible at `now` (an SQL expression, a parameter): the database's one
- * statement of the rule, `listing_publicly_visible` (migration 20261203000000_listing_visibility_rule,
- * mirrored by `listingPubliclyVisible` in the domain's marketplace policy). PostgreSQL inlines it, so
- * the public partial indexes, whose predicate is its clock-free part, serve these reads. Listing
+ * statement of the rule, `listing_publicly_visible` (migration 20261203000000_listing_visibility_rule;
+ * its signature with the listing's hold, held_at, of 20261212000400_listing_held_rule; mirrored by
+ * `listingPubliclyVisible` in the domain's marketplace policy). PostgreSQL inlines it, so the public
+ * partial indexes, whose predicate is its clock-free part but the hold, serve these reads. Listing
  * reads and search use it, and the orderable menu item (orderableAt) through its function.
  */
 export const visibleAt = (now: string) =>
   `listing_publicly_visible(l.status, l.subscription_status, l.provider_approved, l.owner_active,
-    l.subscription_expires_at, ${now})`;
+    l.held_at, l.subscription_expires_at, ${now})`;
 
 /** Public visibility at $1 (see visibleAt). */
 export const visible = visibleAt("$1");
@@ -19,21 +20,29 @@ export const visible = visibleAt("$1");
 /**
  * Menu item `item` of listing `listing` (their aliases) can be ordered at `now` (an SQL expression,
  * a parameter): the database's one statement of the rule, `menu_item_orderable` (migration
- * 20261210010000_menu_item_orderable_rule, mirrored by `menuItemOrderable` in the domain's
- * marketplace policy): the item on offer (onOffer), on a listing publicly visible at `now`.
- * PostgreSQL inlines it (and listing_publicly_visible in it). The public item read, the order's
- * write and the media read policy call it.
+ * 20261210010000_menu_item_orderable_rule; its signature with the item's and the listing's holds of
+ * 20261212000400_listing_held_rule; mirrored by `menuItemOrderable` in the domain's marketplace
+ * policy): the item on offer (onOffer), on a listing publicly visible at `now`. PostgreSQL inlines
+ * it (and listing_publicly_visible in it). The public item read, the order's write and the media
+ * read policy call it.
  */
 export const orderableAt = (now: string, item = "m", listing = "l") =>
-  `menu_item_orderable(${item}.active, ${item}.deleted_at, ${listing}.status, ${listing}.subscription_status,
-    ${listing}.provider_approved, ${listing}.owner_active, ${listing}.subscription_expires_at, ${now})`;
+  `menu_item_orderable(${item}.active, ${item}.deleted_at, ${item}.held_at, ${listing}.status,
+    ${listing}.subscription_status, ${listing}.provider_approved, ${listing}.owner_active, ${listing}.held_at,
+    ${listing}.subscription_expires_at, ${now})`;
 
 /**
- * Menu item `m` is on offer (active and not deleted): the item's part of orderableAt,
+ * Menu item `m` is on offer (active, not deleted, not held): the item's part of orderableAt,
  * `menu_item_on_offer` (mirrored by `menuItemOnOffer`). What the public listing reads list a
  * listing's items by: their WHERE holds listing `l` to `visible`, so an item listed is orderable.
  */
-export const onOffer = "menu_item_on_offer(m.active, m.deleted_at)";
+export const onOffer = "menu_item_on_offer(m.active, m.deleted_at, m.held_at)";
+
+/**
+ * What the owner's and staff's view lists a listing's items by: on offer but for a hold (a held
+ * item stays in its owner's view until a moderator approves it).
+ */
+const onOfferButHeld = "menu_item_on_offer(m.active, m.deleted_at, NULL)";
 
 /** An item on offer as the public sees it (the contract's). */
 type ListedMenuItem = PublicListing["menu_items"][number];
@@ -78,12 +87,16 @@ const jsonObject = (fields: Record<string, string>, more?: string) =>
  * then its items on offer (onOffer: on a visible listing, the orderable ones; no timestamps to
  * format and parse again for every item of every listing of a page). `now` decides `featured`.
  * `more.item` adds pairs to each item's object and `more.listing` to the listing's (the listing
- * page's images), after the contract's.
+ * page's images), after the contract's. `more.heldItems`: the owner's and staff's view, which lists
+ * the items a content filter holds too.
  */
-export const publicListingJson = (now: string, more: { item?: string; listing?: string } = {}) => {
+export const publicListingJson = (
+  now: string,
+  more: { item?: string; listing?: string; heldItems?: boolean } = {},
+) => {
   const items = `COALESCE((
     SELECT json_agg(${jsonObject(listedMenuItemFields, more.item)} ORDER BY m.created_at, m.id)
-      FROM menu_items m WHERE m.listing_id = l.id AND ${onOffer}), '[]'::json)`;
+      FROM menu_items m WHERE m.listing_id = l.id AND ${more.heldItems ? onOfferButHeld : onOffer}), '[]'::json)`;
 
   return jsonObject({ ...publicListingFields(now), menu_items: items }, more.listing);
 };

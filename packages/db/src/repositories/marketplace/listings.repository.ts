@@ -41,7 +41,7 @@ type ListingRow = Pick<
  */
 const listingColumns = (now: string) => `
   l.id, l.provider_id, l.status, l.subscription_status, l.subscription_expires_at, l.created_at,
-  l.updated_at, ${publicListingJson(now)} AS public`;
+  l.updated_at, ${publicListingJson(now, { heldItems: true })} AS public`;
 
 const listingFrom = `listings l
     JOIN provider_profiles p ON p.id = l.provider_id
@@ -165,11 +165,19 @@ export const createListingRepository = (db: SqlExecutor): PlainListingRepository
     async create(listing, at) {
       await db.query(
         `INSERT INTO listings (id, provider_id, category_id, name, description, status, subscription_status,
-                             provider_approved, search_text, created_at, updated_at)
+                             provider_approved, search_text, created_at, updated_at, held_at)
        SELECT $1, $2, $3, $4, $5, 'draft', 'inactive', p.approval_status = 'approved',
-              ${searchTextSql("$4", "$5", "p.display_name")}, $6, $6
+              ${searchTextSql("$4", "$5", "p.display_name")}, $6, $6, $7
          FROM provider_profiles p WHERE p.id = $2`,
-        [listing.id, listing.providerId, listing.categoryId, listing.name, listing.description, at],
+        [
+          listing.id,
+          listing.providerId,
+          listing.categoryId,
+          listing.name,
+          listing.description,
+          at,
+          listing.heldAt ?? null,
+        ],
       );
     },
 
@@ -246,9 +254,17 @@ export const createListingRepository = (db: SqlExecutor): PlainListingRepository
               description = COALESCE($3, description),
               category_id = COALESCE($4::uuid, category_id),
               search_text = ${searchTextSql("COALESCE($2, name)", "COALESCE($3, description)", "(SELECT display_name FROM provider_profiles WHERE id = listings.provider_id)")},
-              updated_at = $5
+              updated_at = $5,
+              held_at = CASE WHEN $6::boolean THEN COALESCE(held_at, $5) ELSE held_at END
         WHERE id = $1`,
-        [id, changes.name ?? null, changes.description ?? null, changes.categoryId ?? null, at],
+        [
+          id,
+          changes.name ?? null,
+          changes.description ?? null,
+          changes.categoryId ?? null,
+          at,
+          changes.hold === true,
+        ],
       );
     },
 

@@ -25,10 +25,11 @@ const menuItemColumns =
   "m.id, m.listing_id, m.name, m.description, m.price_amount, m.currency, m.active, m.created_at, m.updated_at";
 
 export const createMenuItemRepository = (db: SqlExecutor): MenuItemRepository => ({
-  async create(item) {
+  async create(item, heldAt) {
     await db.query(
-      `INSERT INTO menu_items (id, listing_id, name, description, price_amount, currency, active, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO menu_items (id, listing_id, name, description, price_amount, currency, active, created_at, updated_at,
+                               held_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         item.id,
         item.listingId,
@@ -39,6 +40,7 @@ export const createMenuItemRepository = (db: SqlExecutor): MenuItemRepository =>
         item.active,
         item.createdAt,
         item.updatedAt,
+        heldAt ?? null,
       ],
     );
   },
@@ -95,7 +97,8 @@ export const createMenuItemRepository = (db: SqlExecutor): MenuItemRepository =>
               price_amount = COALESCE($4::bigint, m.price_amount),
               currency = COALESCE($5, m.currency),
               active = COALESCE($6::boolean, m.active),
-              updated_at = $7
+              updated_at = $7,
+              held_at = CASE WHEN $8::boolean THEN COALESCE(m.held_at, $7) ELSE m.held_at END
         WHERE m.id = $1 AND m.deleted_at IS NULL
        RETURNING ${menuItemColumns}`,
       [
@@ -106,6 +109,7 @@ export const createMenuItemRepository = (db: SqlExecutor): MenuItemRepository =>
         changes.currency ?? null,
         changes.active ?? null,
         at,
+        changes.hold === true,
       ],
     );
 

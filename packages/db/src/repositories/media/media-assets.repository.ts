@@ -13,7 +13,7 @@ import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { authorPresentSql, momentVisibleToSql } from "../community/moment-queries";
 import { notBlockedSql } from "../community/user-blocks.repository";
-import { orderableAt } from "../marketplace/listing-queries";
+import { orderableAt, visibleAt } from "../marketplace/listing-queries";
 
 type MediaAssetRow = RowOf<MediaAssetModel>;
 
@@ -193,8 +193,7 @@ export const createMediaAssetRepository = (db: SqlExecutor): MediaAssetRepositor
                        WHERE mm.media_asset_id = $1 AND ${momentVisibleToSql("$2::uuid")}) AS on_visible_moment,
               EXISTS (SELECT 1 FROM listing_media lm JOIN listings l ON l.id = lm.listing_id
                        WHERE lm.media_asset_id = $1
-                         AND listing_publicly_visible(l.status, l.subscription_status, l.provider_approved,
-                                                      l.owner_active, l.subscription_expires_at, $3)) AS on_visible_listing,
+                         AND ${visibleAt("$3")}) AS on_visible_listing,
               EXISTS (SELECT 1 FROM menu_item_media im JOIN menu_items mi ON mi.id = im.menu_item_id
                         JOIN listings l ON l.id = mi.listing_id
                        WHERE im.media_asset_id = $1 AND ${orderableAt("$3", "mi")}) AS on_visible_menu_item,
