@@ -99,7 +99,7 @@ WITH conv AS (
   SELECT $8, $9, $10, $11, $12::jsonb, 0, delivered.created_at, delivered.created_at FROM delivered
   RETURNING id
 ), signal AS (
-  SELECT ${messageSignalSql("msg", delivery)} AS payload FROM delivered
+  SELECT ${messageSignalSql("delivered", delivery)} AS payload FROM delivered
 )
 SELECT decided.refusal,
        ((SELECT count(*) FROM moved) + (SELECT count(*) FROM event) + (SELECT count(*) FROM signal))::int AS effects,
