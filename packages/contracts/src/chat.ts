@@ -34,12 +34,15 @@ export const messageSchema = z
   .object({
     id: z.string(),
     conversation_id: z.string(),
-    seq: z.number().int().meta({
-      description:
-        "1, 2, 3 … within the conversation, without gaps: the one order both participants see, and the cursor of " +
-        "`before`/`after`. A held message (`held`) has a negative seq, outside that order, until a moderator " +
-        "releases it: then it takes the conversation's next seq (read it again to see it).",
-    }),
+    seq: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "1, 2, 3 … within the conversation, without gaps: the one order both participants see, and the cursor of " +
+          "`before`/`after`. A held message (`held`) has a negative seq, outside that order, until a moderator " +
+          "releases it: then it takes the conversation's next seq (read it again to see it).",
+      }),
     sender_id: z.string(),
     body: z.string(),
     message_type: z.enum(["text"]),

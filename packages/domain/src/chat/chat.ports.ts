@@ -91,7 +91,12 @@ export interface MessageRepository {
    * Held messages (negative seqs) are in none of these ranges; the newest page of `viewerId` ends
    * with their own held ones (oldest first), the only place anyone reads a held message.
    */
-  listPage(conversationId: string, cursor: PageCursor, limit: number, viewerId?: string): Promise<MessagePage>;
+  listPage(
+    conversationId: string,
+    cursor: PageCursor,
+    limit: number,
+    viewerId?: string,
+  ): Promise<MessagePage>;
   /**
    * Releases a held message as a send delivers one, in one statement: the conversation's next seq
    * (under the row lock sends take), its last_seq and activity (`at`), `message.sent` and the

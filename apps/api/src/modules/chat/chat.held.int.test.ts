@@ -52,10 +52,15 @@ describeOnFanOuts("held chat messages (a content filter's hold; $name fan-out)",
   };
 
   const send = async (who: SignedIn, conversationId: string, text: string, clientMessageId?: string) => {
-    const res = await api.call<Body<MessageDto>>("POST", `/api/v1/chat/conversations/${conversationId}/messages`, {
-      token: who.accessToken,
-      body: clientMessageId === undefined ? { body: text } : { body: text, client_message_id: clientMessageId },
-    });
+    const res = await api.call<Body<MessageDto>>(
+      "POST",
+      `/api/v1/chat/conversations/${conversationId}/messages`,
+      {
+        token: who.accessToken,
+        body:
+          clientMessageId === undefined ? { body: text } : { body: text, client_message_id: clientMessageId },
+      },
+    );
     expect(res.status, JSON.stringify(h.logs.raw.filter((l) => l.includes("error")).slice(-2))).toBe(201);
 
     return res.body.data;
@@ -82,7 +87,9 @@ describeOnFanOuts("held chat messages (a content filter's hold; $name fan-out)",
   };
 
   const chatNotices = async (who: SignedIn) => {
-    const res = await api.call<Body<NotificationDto[]>>("GET", "/api/v1/notifications", { token: who.accessToken });
+    const res = await api.call<Body<NotificationDto[]>>("GET", "/api/v1/notifications", {
+      token: who.accessToken,
+    });
     expect(res.status).toBe(200);
 
     return res.body.data.filter((notice) => notice.kind === "message.sent");

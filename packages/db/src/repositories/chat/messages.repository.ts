@@ -1,7 +1,7 @@
 import type { MessageNoticeReader, MessageRepository } from "@agora/domain/chat/chat.ports";
 import type { Message, MessageType, SendRefusal } from "@agora/domain/chat/chat.types";
-import type { IdGenerator } from "@agora/domain/common/ids";
 import { messageSent } from "@agora/domain/chat/events/message-sent";
+import type { IdGenerator } from "@agora/domain/common/ids";
 import type { MediaSignals } from "@agora/domain/media/media.ports";
 import type { ChatMessage as ChatMessageModel } from "../../generated/prisma/client";
 import { idParam } from "../../ids";

@@ -90,7 +90,8 @@ const targets: Record<
       'owner', ${ownerJson})`,
     // A message of a conversation the reporter is in (blocks do not hide what was said to them);
     // a held one is its sender's only.
-    visibleTo: "$2::uuid IN (cv.user_a_id, cv.user_b_id) AND (msg.held_at IS NULL OR msg.sender_id = $2::uuid)",
+    visibleTo:
+      "$2::uuid IN (cv.user_a_id, cv.user_b_id) AND (msg.held_at IS NULL OR msg.sender_id = $2::uuid)",
   },
   user: {
     from: "users u",
