@@ -10,8 +10,6 @@ const MESSAGE_MAX_LENGTH = 4000;
 /** Most media assets one message carries. */
 const MESSAGE_MAX_MEDIA = 5;
 
-const seqSchema = z.number().int().min(1);
-
 /** A non-negative integer from the query string (a seq cursor); absent when empty. */
 const seqQuery = (description: string) =>
   z.preprocess(
@@ -36,15 +34,26 @@ export const messageSchema = z
   .object({
     id: z.string(),
     conversation_id: z.string(),
-    seq: seqSchema.meta({
-      description:
-        "1, 2, 3 … within the conversation, without gaps: the one order both participants see, and the cursor of `before`/`after`.",
-    }),
+    seq: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "1, 2, 3 … within the conversation, without gaps: the one order both participants see, and the cursor of " +
+          "`before`/`after`. A held message (`held`) has a negative seq, outside that order, until a moderator " +
+          "releases it: then it takes the conversation's next seq (read it again to see it).",
+      }),
     sender_id: z.string(),
     body: z.string(),
     message_type: z.enum(["text"]),
     client_message_id: z.string().nullable(),
     created_at: timestampSchema,
+    held: z.boolean().meta({
+      description:
+        "A content filter holds it for a moderator: only its sender sees it (in the newest page, after the " +
+        "others), the other participant gets nothing (history, catch-up, sockets, conversation list, " +
+        "notices) until it is released, then gets it as a new message.",
+    }),
     media: z.array(mediaItemSchema).meta({
       description:
         "Its images (or videos), in the order sent; empty for a text-only message. Each is `processing` " +

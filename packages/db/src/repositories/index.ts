@@ -152,7 +152,7 @@ export const createRepositories = (
   moments: createMomentRepository(db),
   comments: createCommentRepository(db),
   reports: createReportRepository(db),
-  targetReports: createTargetReportRepository(db),
+  targetReports: createTargetReportRepository(db, createMessageRepository(db, ids, options.chatSignals)),
   ownContent: createOwnContentRepository(db),
   mutes: createMuteRepository(db),
   conversations: createConversationRepository(db, options.chatSignals),

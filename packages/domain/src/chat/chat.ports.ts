@@ -22,6 +22,8 @@ export type NewMessage = {
   messageType: MessageType;
   clientMessageId: string | null;
   createdAt: Date;
+  /** Held by a content filter: stored outside the sequence (a negative seq), nothing delivered. */
+  held?: boolean;
 };
 
 /** What the one send statement did. */
@@ -84,8 +86,23 @@ export interface MessageRepository {
     senderId: string,
     clientMessageId: string,
   ): Promise<Message | null>;
-  /** A page in ascending seq: the newest `limit`, those just before a seq, or those just after one. */
-  listPage(conversationId: string, cursor: PageCursor, limit: number): Promise<MessagePage>;
+  /**
+   * A page in ascending seq: the newest `limit`, those just before a seq, or those just after one.
+   * Held messages (negative seqs) are in none of these ranges; the newest page of `viewerId` ends
+   * with their own held ones (oldest first), the only place anyone reads a held message.
+   */
+  listPage(
+    conversationId: string,
+    cursor: PageCursor,
+    limit: number,
+    viewerId?: string,
+  ): Promise<MessagePage>;
+  /**
+   * Releases a held message as a send delivers one, in one statement: the conversation's next seq
+   * (under the row lock sends take), its last_seq and activity (`at`), `message.sent` and the
+   * realtime signal. False when the message is not held (released already, or never held).
+   */
+  release(messageId: string, at: Date): Promise<boolean>;
 }
 
 /** A new message as its notification needs it, loaded at delivery. */

@@ -30,6 +30,12 @@ export type Message = {
   clientMessageId: string | null;
   createdAt: Date;
   /**
+   * Held by a content filter until a moderator releases it (docs/safety.md, "Filters"): its
+   * sender's only, with a negative seq outside the conversation's sequence; its release gives it
+   * the conversation's next seq.
+   */
+  held: boolean;
+  /**
    * Its media, in the order sent: the sender's assets of purpose `message`, private (their URLs go
    * to the conversation's two participants only); empty for a text-only message.
    */

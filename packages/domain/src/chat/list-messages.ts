@@ -7,7 +7,7 @@ import { type MessageView, viewMessages } from "./message-views";
 /**
  * A page of a conversation's messages, in ascending seq: the newest 50, the 50 before a seq
  * (paging back) or the 50 after one (catching up), with their media's read URLs. Participants
- * only; anyone else gets 404.
+ * only; anyone else gets 404. A held message is its sender's only: at the end of their newest page.
  */
 export const listMessages = async (
   { repos, objects, clock }: Pick<ChatDeps, "repos" | "objects" | "clock">,
@@ -19,7 +19,8 @@ export const listMessages = async (
   if (!conversation) {
     throw new NotFoundError("Conversation");
   }
-  const page = await repos.messages.listPage(conversation.id, cursor, CHAT_PAGE_SIZE);
+  // The caller's own held messages come at the end of the newest page (only they see them).
+  const page = await repos.messages.listPage(conversation.id, cursor, CHAT_PAGE_SIZE, actor.userId);
 
   return {
     messages: await viewMessages(objects, page.messages, clock.now(), actor.userId),

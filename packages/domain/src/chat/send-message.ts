@@ -54,6 +54,11 @@ const refusalError = (refusal: SendRefusal): Error =>
  * message shows them `processing` until they are ready), and the statement runs in a transaction
  * that attaches them (private) and links them to the message in order; when one was taken
  * meanwhile, nothing is stored (422).
+ *
+ * Content filters (docs/safety.md, "Filters"): `block` is 422 content_blocked; `hold` stores the
+ * message held (a negative seq outside the sequence, nothing moved, no event, no signal) with its
+ * filter report in the same transaction, answered 201 to its sender with `held`; a moderator's
+ * release delivers it as new (MessageRepository.release); `flag` sends it and then reports it.
  */
 export const sendMessage = async (
   deps: ChatDeps,
@@ -120,8 +125,10 @@ export const sendMessage = async (
   }
 
   // Screened after the replay checks: a retry of a stored message answers it as it was stored.
-  // `hold` refuses for now (docs/safety.md, "Filters"): a held message is not delivered yet.
-  const screening = await screenText(deps, "messages", { body }, { holdRefuses: true });
+  // A held message is stored outside the sequence and delivered when a moderator releases it
+  // (docs/safety.md, "Filters"); its filter report commits with it.
+  const screening = await screenText(deps, "messages", { body }, {});
+  const held = screening.action === "hold";
   const id = ids.next();
   const now = clock.now();
   const message = {
@@ -132,18 +139,32 @@ export const sendMessage = async (
     messageType: input.messageType,
     clientMessageId,
     createdAt: now,
+    held,
   };
   const event = messageSent.event(conversationId, {
     conversation_id: conversationId,
     message_id: id,
     sender_id: actor.userId,
   });
+  const report = {
+    type: "message" as const,
+    id,
+    ownerId: actor.userId,
+    snapshot: { body, conversation_id: conversationId },
+    at: now,
+  };
   const outcome: SendOutcome =
-    mediaIds.length === 0
+    mediaIds.length === 0 && !held
       ? await repos.messages.send(message, event)
       : await deps.uow.run(async (tx): Promise<SendOutcome> => {
           const sent = await tx.messages.send(message, event);
           if (sent.status !== "sent") {
+            return sent;
+          }
+          if (held) {
+            await fileFilterReport(tx, deps, screening, report);
+          }
+          if (mediaIds.length === 0) {
             return sent;
           }
           await attachMedia(tx, actor, mediaIds, "message", { at: now, public: false, field: mediaField });
@@ -157,15 +178,7 @@ export const sendMessage = async (
     case "sent":
       if (screening.action === "flag") {
         // Flagged: delivered as usual, then reported (the report commits after the message).
-        await deps.uow.run((tx) =>
-          fileFilterReport(tx, deps, screening, {
-            type: "message",
-            id,
-            ownerId: actor.userId,
-            snapshot: { body, conversation_id: conversationId },
-            at: now,
-          }),
-        );
+        await deps.uow.run((tx) => fileFilterReport(tx, deps, screening, report));
       }
 
       return {

@@ -115,7 +115,7 @@ export const decideReportTarget = async (
       case "approve":
       case "dismiss":
         // Approving, or finding nothing wrong, releases what a filter held (nothing when not held).
-        if (isHoldable(type) && (await tx.targetReports.release(type, id))) {
+        if (isHoldable(type) && (await tx.targetReports.release(type, id, now))) {
           await tx.outbox.append(contentReleased.event(id, { target_type: type, target_id: id }), now);
           await audit(`${type}.released`, { held: true }, { held: false });
         }

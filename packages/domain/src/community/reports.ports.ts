@@ -89,8 +89,12 @@ export interface TargetReportRepository {
    * (OwnContentRepository). False: already gone (a meeting: already ended).
    */
   remove(type: "message" | "dating_profile" | "meeting", id: string, at: Date): Promise<boolean>;
-  /** Clears held_at on the target's row (a filter's hold released); whether it was held. */
-  release(type: HoldableTarget, id: string): Promise<boolean>;
+  /**
+   * Clears held_at on the target's row (a filter's hold released); whether it was held. A message
+   * is delivered as a new one in the same statement (MessageRepository.release: the
+   * conversation's next seq at `at`, `message.sent`, the realtime signal).
+   */
+  release(type: HoldableTarget, id: string, at: Date): Promise<boolean>;
 }
 
 /** The targets a filter rule can hold (they have `held_at`). */

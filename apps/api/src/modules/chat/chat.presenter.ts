@@ -12,6 +12,7 @@ export const toMessageDto = ({ message, media }: MessageView): MessageDto => ({
   message_type: message.messageType,
   client_message_id: message.clientMessageId,
   created_at: message.createdAt.toISOString(),
+  held: message.held,
   media: media.map(toMediaItemDto),
 });
 

@@ -162,6 +162,7 @@ describe("chat over HTTP", () => {
         "client_message_id",
         "conversation_id",
         "created_at",
+        "held",
         "id",
         "media",
         "message_type",

@@ -83,6 +83,8 @@ const toSummary = (row: SummaryRow): ConversationSummary => ({
           messageType: (row.m_message_type ?? "text") as MessageType,
           clientMessageId: row.m_client_message_id,
           createdAt: row.m_created_at,
+          // The message at last_seq: in the sequence, so never held (a held one has no seq there).
+          held: false,
           media: row.m_media.map(assetFromJson),
         },
 });

@@ -1,3 +1,4 @@
+import type { MessageRepository } from "@agora/domain/chat/chat.ports";
 import type { ReportReason, ReportStatus } from "@agora/domain/community/community.types";
 import type { TargetReportRepository } from "@agora/domain/community/reports.ports";
 import type {
@@ -88,8 +89,10 @@ const targets: Record<
       'seq', msg.seq, 'held', msg.held_at IS NOT NULL, 'created_at', msg.created_at,
       'media_asset_ids', ARRAY(SELECT mm.media_asset_id FROM message_media mm WHERE mm.message_id = msg.id ORDER BY mm.position),
       'owner', ${ownerJson})`,
-    // A message of a conversation the reporter is in (blocks do not hide what was said to them).
-    visibleTo: "$2::uuid IN (cv.user_a_id, cv.user_b_id)",
+    // A message of a conversation the reporter is in (blocks do not hide what was said to them);
+    // a held one is its sender's only.
+    visibleTo:
+      "$2::uuid IN (cv.user_a_id, cv.user_b_id) AND (msg.held_at IS NULL OR msg.sender_id = $2::uuid)",
   },
   user: {
     from: "users u",
@@ -148,8 +151,14 @@ const heldTables = {
 /** The body a message removed by moderation keeps (its row stays: the conversation's sequence is whole). */
 export const REMOVED_MESSAGE_BODY = "[removed by a moderator]";
 
-/** Reports of every target in raw SQL, and the moderators' reads and actions on their targets. */
-export const createTargetReportRepository = (db: SqlExecutor): TargetReportRepository => {
+/**
+ * Reports of every target in raw SQL, and the moderators' reads and actions on their targets. A
+ * held message's release goes through `messages` (over the same executor): it is delivered as new.
+ */
+export const createTargetReportRepository = (
+  db: SqlExecutor,
+  messages: Pick<MessageRepository, "release">,
+): TargetReportRepository => {
   const findCurrent = async (type: ReportTargetType, id: string): Promise<TargetState | null> => {
     const t = targets[type];
     const { rows } = await db.query<{ owner_id: string | null; state: Record<string, unknown> }>(
@@ -404,7 +413,10 @@ export const createTargetReportRepository = (db: SqlExecutor): TargetReportRepos
       return rows.length > 0;
     },
 
-    async release(type, id) {
+    async release(type, id, at) {
+      if (type === "message") {
+        return messages.release(id, at);
+      }
       const { table, key } = heldTables[type];
       if (type === "listing") {
         // A held menu item's filter report is on its listing: releasing the listing releases its
