@@ -3,7 +3,7 @@ import { AppError, NotFoundError, ValidationError } from "../common/app-error";
 import { requireRole } from "../identity/identity.policy";
 import { meetingEndedEvent } from "../lifestyle/events/meeting-ended";
 import type { CommunityDeps } from "./community.deps";
-import { authorWarned, contentReleased } from "./events/author-warned";
+import { authorWarned } from "./events/author-warned";
 import { targetReportClosedEvent } from "./events/report-closed";
 import { MODERATOR_ROLES } from "./moderation.policy";
 import { actionAllowed, closingStatus, isHoldable } from "./reports.policy";
@@ -114,9 +114,9 @@ export const decideReportTarget = async (
         break;
       case "approve":
       case "dismiss":
-        // Approving, or finding nothing wrong, releases what a filter held (nothing when not held).
+        // Approving, or finding nothing wrong, releases what a filter held (nothing when not held):
+        // in this transaction, a held message delivered as a new one (its message.sent written).
         if (isHoldable(type) && (await tx.targetReports.release(type, id, now))) {
-          await tx.outbox.append(contentReleased.event(id, { target_type: type, target_id: id }), now);
           await audit(`${type}.released`, { held: true }, { held: false });
         }
         break;

@@ -194,7 +194,7 @@ describeOnFanOuts("held chat messages (a content filter's hold; $name fan-out)",
       "SELECT kind FROM outbox_events WHERE payload->>'message_id' = $1 OR payload->>'target_id' = $1 ORDER BY kind",
       [held.id],
     );
-    expect(events.rows.map((row) => row.kind)).toEqual(["message.sent", "moderation.content_released"]);
+    expect(events.rows.map((row) => row.kind)).toEqual(["message.sent"]);
     // Now both can see it, so the other participant may report it.
     const reportedNow = await api.call<Body<unknown>>("POST", "/api/v1/reports", {
       token: bob.accessToken,

@@ -41,17 +41,3 @@ export const authorWarned = defineEventKind({
     ]);
   },
 });
-
-/**
- * A moderator released content a filter held (decision `approve`): held_at is cleared. Delivery
- * does nothing yet; the filters' hook (message delivery after release) attaches here. Idempotent.
- */
-export const contentReleased = defineEventKind({
-  kind: "moderation.content_released",
-  aggregateType: "report_target",
-  payload: z.object({
-    target_type: z.enum(reportTargetTypes),
-    target_id: z.uuid(),
-  }),
-  deliver: async (_deps: unknown, _event) => {},
-});

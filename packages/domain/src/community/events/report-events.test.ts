@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { NewNotification } from "../../notifications/notifications.ports";
 import type { NotifyDeps } from "../../notifications/notify";
-import { authorWarned, contentReleased } from "./author-warned";
+import { authorWarned } from "./author-warned";
 import { reportClosed } from "./report-closed";
 
 const userId = "0193a5b2-7c1e-7d4f-8a9b-0c1d2e3f4a5b";
@@ -106,14 +106,5 @@ describe("report.closed", () => {
       action: "hide_moment",
     });
     expect(row).toMatchObject({ body: "The moment you reported was hidden.", data: { moment_id: targetId } });
-  });
-});
-
-describe("moderation.content_released", () => {
-  it("parses its payload and tells nobody", async () => {
-    const payload = { target_type: "moment" as const, target_id: targetId };
-    const event = contentReleased.event(targetId, payload);
-    expect(event).toMatchObject({ kind: "moderation.content_released", aggregateId: targetId, payload });
-    expect(() => contentReleased.payload.parse({ target_type: "user", target_id: "x" })).toThrow();
   });
 });
