@@ -124,6 +124,14 @@ describeOnFanOuts("held chat messages (a content filter's hold; $name fan-out)",
       [held.id, true],
     ]);
     expect((await history(bob, conversationId)).map((m) => m.id)).toEqual([first.id]);
+    // The moderator's view of it: the conversation's newest messages, then the held one.
+    const view = await api.call<Body<{ messages: { id: string }[] }>>(
+      "GET",
+      `/api/v1/admin/reports/targets/message/${held.id}`,
+      { token: admin.accessToken },
+    );
+    expect(view.status).toBe(200);
+    expect(view.body.data.messages.map((m) => m.id)).toEqual([first.id, held.id]);
     expect(await history(bob, conversationId, "?after=0")).toHaveLength(1);
     expect(await history(bob, conversationId, `?after=${first.seq}`)).toEqual([]);
     expect((await history(bob, conversationId, "?before=2147483647")).map((m) => m.id)).toEqual([first.id]);

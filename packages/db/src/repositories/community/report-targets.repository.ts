@@ -325,6 +325,9 @@ export const createTargetReportRepository = (
 
     async findMessageContext(messageId, each): Promise<ContextMessage[]> {
       // seq numbers a conversation's messages without gaps: the window is `each` on either side.
+      // A held message (a negative seq, outside the sequence) comes after the conversation's
+      // newest: its window is the `each` newest messages, then itself. Other held messages of the
+      // conversation are not context.
       const { rows } = await db.query<{
         id: string;
         seq: number;
@@ -334,9 +337,13 @@ export const createTargetReportRepository = (
         created_at: Date;
       }>(
         `SELECT msg.id, msg.seq, msg.sender_id, msg.body, msg.message_type, msg.created_at
-           FROM chat_messages t JOIN chat_messages msg ON msg.conversation_id = t.conversation_id
-          WHERE t.id = $1 AND msg.seq BETWEEN t.seq - $2 AND t.seq + $2
-          ORDER BY msg.seq LIMIT $3`,
+           FROM chat_messages t
+           JOIN conversations c ON c.id = t.conversation_id
+           CROSS JOIN LATERAL (SELECT CASE WHEN t.seq >= 1 THEN t.seq ELSE c.last_seq + 1 END AS at) centre
+           JOIN chat_messages msg ON msg.conversation_id = t.conversation_id
+          WHERE t.id = $1
+            AND (msg.id = t.id OR (msg.seq >= 1 AND msg.seq BETWEEN centre.at - $2 AND centre.at + $2))
+          ORDER BY msg.seq < 1, msg.seq LIMIT $3`,
         [idParam(messageId), each, each * 2 + 1],
       );
 
