@@ -111,6 +111,19 @@ describe("reports of anything", () => {
     );
     expect(view.status).toBe(200);
     expect(view.body.data.reports[0]?.snapshot).toMatchObject({ name: "Fake watches" });
+
+    // The queue by target: each target once, as it is now, whatever its type.
+    const queue = await h.get<Envelope<ReportedTargetDto[]>>(
+      "/api/v1/admin/reports?group_by=target&limit=100",
+      as(admin),
+    );
+    expect(queue.status).toBe(200);
+    const entry = (type: string, id: string) =>
+      queue.body.data.find((group) => group.target_type === type && group.target_id === id);
+    expect(entry("listing", listingId)?.current).toMatchObject({ name: "Fake watches" });
+    expect(entry("user", a.user.id)?.current).toMatchObject({ status: "active", owner_id: a.user.id });
+    expect(entry("message", messageId as string)?.categories).toEqual({ harassment: 1 });
+    expect(entry("comment", comment.body.data.id)?.current).toMatchObject({ owner_id: a.user.id });
   });
 
   it("a reported message shows the moderator it and at most 5 on each side; both participants' reports close with one decision", async () => {

@@ -169,6 +169,19 @@ export const createTargetReportRepository = (
 
     return row ? { ...row.state, owner_id: row.owner_id } : null;
   };
+  /** The targets of one type as they are now, by id, in one statement (absent ones are missing). */
+  const findCurrentMany = async (type: ReportTargetType, ids: readonly string[]) => {
+    const t = targets[type];
+    const { rows } = await db.query<{ id: string; owner_id: string | null; state: Record<string, unknown> }>(
+      `SELECT ${t.key} AS id, ${t.owner} AS owner_id, ${t.json} AS state FROM ${t.from}
+        WHERE ${t.key} = ANY($1::uuid[])`,
+      [ids.map(idParam)],
+    );
+
+    return new Map(
+      rows.map((row): [string, TargetState] => [row.id, { ...row.state, owner_id: row.owner_id }]),
+    );
+  };
 
   return {
     async findReportable(type, id, viewerId, now) {
@@ -273,21 +286,30 @@ export const createTargetReportRepository = (
           [...values, page.limit, page.offset],
         ),
       ]);
-      const items = await Promise.all(
-        found.rows.map(async (row) => {
-          const type = row.target_type as ReportTargetType;
-
-          return {
-            targetType: type,
-            targetId: row.target_id,
-            targetOwnerId: row.target_owner_id,
-            openReports: row.open_reports,
-            categories: row.categories as Partial<Record<ReportCategory, number>>,
-            oldestReportAt: new Date(row.oldest),
-            current: await findCurrent(type, row.target_id),
-          };
-        }),
+      // The page's targets as they are now: one statement per target type on the page (at most 7).
+      const byType = new Map<ReportTargetType, string[]>();
+      for (const row of found.rows) {
+        const type = row.target_type as ReportTargetType;
+        byType.set(type, [...(byType.get(type) ?? []), row.target_id]);
+      }
+      const current = new Map(
+        await Promise.all(
+          [...byType].map(async ([type, ids]) => [type, await findCurrentMany(type, ids)] as const),
+        ),
       );
+      const items = found.rows.map((row) => {
+        const type = row.target_type as ReportTargetType;
+
+        return {
+          targetType: type,
+          targetId: row.target_id,
+          targetOwnerId: row.target_owner_id,
+          openReports: row.open_reports,
+          categories: row.categories as Partial<Record<ReportCategory, number>>,
+          oldestReportAt: new Date(row.oldest),
+          current: current.get(type)?.get(row.target_id) ?? null,
+        };
+      });
 
       return { items, total: count.rows[0]?.total ?? 0 };
     },
