@@ -132,6 +132,7 @@ export const moderationAdminOperations = defineOperations({
     auth: "bearer",
     tags,
     summary: "Add a content filter rule",
+    idempotencyKey: "optional",
     body: createContentFilterRequestSchema,
     responses: { 201: { description: "Created.", data: contentFilterSchema } },
     errors: ["unauthorized", "forbidden", "validation_failed", "conflict"],

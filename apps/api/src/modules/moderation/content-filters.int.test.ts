@@ -134,6 +134,22 @@ describe("content filters", () => {
       expect(update?.after).toMatchObject({ action: "flag", contexts: ["moments", "comments"] });
     });
 
+    it("answers a retried create with its first answer under the same Idempotency-Key, one rule", async () => {
+      const rule = { match: "word", value: word("retried"), action: "flag", contexts: ["moments"] };
+      const init = { ...as(admin), headers: { "idempotency-key": `filter-${rule.value}` } };
+      const first = await h.post<Envelope<ContentFilterDto>>("/api/v1/admin/filters", rule, init);
+      const second = await h.post<Envelope<ContentFilterDto>>("/api/v1/admin/filters", rule, init);
+      expect(first.status).toBe(201);
+      expect(second.status).toBe(201);
+      expect(second.headers.get("idempotent-replayed")).toBe("true");
+      expect(second.body.data.id).toBe(first.body.data.id);
+      const { rows } = await h.db.sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM content_filters WHERE value = $1",
+        [rule.value],
+      );
+      expect(rows[0]?.n).toBe(1);
+    });
+
     it("pages the list", async () => {
       await addRule({ match: "word", value: word("pageone"), action: "flag", contexts: ["messages"] });
       await addRule({ match: "word", value: word("pagetwo"), action: "flag", contexts: ["messages"] });
