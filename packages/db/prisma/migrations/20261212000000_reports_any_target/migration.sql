@@ -52,10 +52,12 @@ CREATE TABLE "reports" (
   CONSTRAINT "reports_note_check" CHECK (char_length("note") <= 2000),
   CONSTRAINT "reports_resolution_note_check" CHECK (char_length("resolution_note") <= 2000)
 );
--- One open report per reporter and target (filter reports, with no reporter, are kept to one per
--- target and rule by the code that files them). Partial: Prisma cannot declare it.
+-- One open report per reporter and target, and one open filter report per target and rule.
+-- Partial: Prisma cannot declare them.
 CREATE UNIQUE INDEX "reports_one_open_idx" ON "reports" ("target_type", "target_id", "reporter_id")
   WHERE "status" IN ('open', 'reviewing');
+CREATE UNIQUE INDEX "reports_one_open_filter_idx" ON "reports" ("target_type", "target_id", "filter_rule_id")
+  WHERE "status" IN ('open', 'reviewing') AND "source" = 'filter';
 -- A target's reports: a decision closes them all; the queue groups by target.
 CREATE INDEX "reports_target_idx" ON "reports" ("target_type", "target_id", "status");
 -- The queue by status, oldest first; pages in creation order.

@@ -3,19 +3,16 @@ import type { SqlExecutor } from "../../sql";
 
 /**
  * Filter reports on the `reports` table (source `filter`, no reporter, category and reason
- * `other`): one insert, skipped when the target has an open or reviewing report of the same rule.
- * Two writes hitting the same new target cannot race (the target is the write's own new record);
- * a flagged listing edited twice at once may file two, which moderators close together.
+ * `other`): one insert, skipped when the target has an open or reviewing report of the same rule
+ * (the partial unique index reports_one_open_filter_idx, so two writes at once file one).
  */
 export const createFilterReportWriter = (db: SqlExecutor): FilterReportWriter => ({
   async fileOnce(report) {
     const inserted = await db.query(
       `INSERT INTO reports (id, target_type, target_id, target_owner_id, reporter_id, source, filter_rule_id,
                             category, reason, note, snapshot, status, created_at, updated_at)
-       SELECT $1, $2, $3, $4, NULL, 'filter', $5, 'other', 'other', $6, $7::jsonb, 'open', $8, $8
-        WHERE NOT EXISTS (SELECT 1 FROM reports
-                           WHERE target_type = $2 AND target_id = $3 AND filter_rule_id = $5
-                             AND status IN ('open', 'reviewing'))`,
+       VALUES ($1, $2, $3, $4, NULL, 'filter', $5, 'other', 'other', $6, $7::jsonb, 'open', $8, $8)
+       ON CONFLICT DO NOTHING`,
       [
         report.id,
         report.targetType,
