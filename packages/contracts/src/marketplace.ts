@@ -302,6 +302,16 @@ const providers = ["Providers"];
 const listings = ["Listings"];
 
 /** The catalog, providers' profiles and dashboards, listings and their menu items. */
+/** What a listing's or menu item's create or change can answer (text screened by the content filters). */
+const catalogWriteErrors = [
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "validation_failed",
+  "storage_unavailable",
+  "content_blocked",
+] as const;
+
 export const marketplaceOperations = defineOperations({
   catalogServicesList: {
     method: "GET",
@@ -384,14 +394,7 @@ export const marketplaceOperations = defineOperations({
     summary: "Create a draft listing",
     body: createListingRequestSchema,
     responses: { 201: { description: "Draft created.", data: ownListingSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "validation_failed",
-      "storage_unavailable",
-      "content_blocked",
-    ],
+    errors: catalogWriteErrors,
   },
   listingsGet: {
     method: "GET",
@@ -412,14 +415,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateListingRequestSchema,
     responses: { 200: { description: "Updated.", data: ownListingSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "validation_failed",
-      "storage_unavailable",
-      "content_blocked",
-    ],
+    errors: catalogWriteErrors,
   },
   listingsDelete: {
     method: "DELETE",
@@ -450,14 +446,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: createMenuItemRequestSchema,
     responses: { 201: { description: "Created.", data: menuItemSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "validation_failed",
-      "storage_unavailable",
-      "content_blocked",
-    ],
+    errors: catalogWriteErrors,
   },
   menuItemsUpdate: {
     method: "PATCH",
@@ -468,14 +457,7 @@ export const marketplaceOperations = defineOperations({
     params: idParamSchema,
     body: updateMenuItemRequestSchema,
     responses: { 200: { description: "Updated.", data: menuItemSchema } },
-    errors: [
-      "unauthorized",
-      "forbidden",
-      "not_found",
-      "validation_failed",
-      "storage_unavailable",
-      "content_blocked",
-    ],
+    errors: catalogWriteErrors,
   },
   menuItemsDelete: {
     method: "DELETE",
