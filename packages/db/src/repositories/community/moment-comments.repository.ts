@@ -4,8 +4,7 @@ import type { MomentComment } from "../../generated/prisma/client";
 import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
-import { authorPresentSql } from "./moment-queries";
-import { notBlockedSql } from "./user-blocks.repository";
+import { commentVisibleToSql } from "./moment-queries";
 import { notMutedSql } from "./user-mutes.repository";
 
 type CommentRow = RowOf<MomentComment> & { author_username: string; author_display_name: string };
@@ -54,11 +53,8 @@ export const createCommentRepository = (db: SqlExecutor): CommentRepository => (
   },
 
   async listForViewer(momentId, viewerId, page) {
-    // A comment is visible to others while its author is present (authorPresentSql) and no content
-    // filter holds it, never across a block, and not listed to a viewer who mutes its author.
-    const visible = `c.moment_id = $1
-                     AND (c.author_id = $2::uuid OR (c.held_at IS NULL AND ${authorPresentSql("c.author_id")}))
-                     AND ${notBlockedSql("$2::uuid", "c.author_id")} AND ${notMutedSql("$2::uuid", "c.author_id")}`;
+    // The comment rule (commentVisibleToSql), and not listed to a viewer who mutes its author.
+    const visible = `c.moment_id = $1 AND ${commentVisibleToSql("$2::uuid")} AND ${notMutedSql("$2::uuid", "c.author_id")}`;
     const { rows } =
       page.before === undefined
         ? await db.query<CommentRow>(

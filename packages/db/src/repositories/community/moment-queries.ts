@@ -88,6 +88,15 @@ export const momentVisibleToSql = (viewer: string, m = "m", author?: string) =>
   })
    AND ${notBlockedSql(viewer, `${m}.author_id`)}`;
 
+/**
+ * The one rule of who sees a comment (`c`, a moment_comments row) in SQL, its moment aside: its
+ * author always; anyone else while its author is present and no content filter holds it; never
+ * across a block either way. `viewer` is a SQL expression of type uuid.
+ */
+export const commentVisibleToSql = (viewer: string, c = "c") =>
+  `(${c}.author_id = ${viewer} OR (${c}.held_at IS NULL AND ${authorPresentSql(`${c}.author_id`)}))
+   AND ${notBlockedSql(viewer, `${c}.author_id`)}`;
+
 // Who sees what: the one moment rule (momentVisibleToSql), on the author row the select joins (u),
 // less the authors the viewer mutes (the mute rule's anti join on user_mutes' primary key, beside
 // the block rule's; a mute is the viewer's own filter, so single reads still answer the moment).

@@ -15,7 +15,7 @@ import { idParam } from "../../ids";
 import type { RowOf } from "../../rows";
 import type { SqlExecutor } from "../../sql";
 import { visibleAt } from "../marketplace/listing-queries";
-import { momentVisibleToSql } from "./moment-queries";
+import { commentVisibleToSql, momentVisibleToSql } from "./moment-queries";
 import { notBlockedSql } from "./user-blocks.repository";
 
 /**
@@ -77,9 +77,7 @@ const targets: Record<
     json: `json_build_object('body', c.body, 'moment_id', c.moment_id, 'held', c.held_at IS NOT NULL,
       'edited_at', c.edited_at, 'created_at', c.created_at, 'owner', ${ownerJson})`,
     // A visible comment on a visible moment: its author present, not held by a filter, no block either way.
-    visibleTo: `${momentVisibleToSql("$2::uuid", "m")}
-      AND (c.author_id = $2::uuid
-           OR (c.held_at IS NULL AND author_present(u.status) AND ${notBlockedSql("$2::uuid", "c.author_id")}))`,
+    visibleTo: `${momentVisibleToSql("$2::uuid", "m")} AND ${commentVisibleToSql("$2::uuid")}`,
   },
   message: {
     from: "chat_messages msg JOIN conversations cv ON cv.id = msg.conversation_id JOIN users u ON u.id = msg.sender_id",
